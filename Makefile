@@ -1,0 +1,30 @@
+# Two commands do all the set-up on a fresh machine:
+#   make run   - build .venv, install, start the assistant (simulated dice tray without a camera)
+#   make test  - build .venv if needed and run every test (ruff too)
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/kotd serve $(ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+test: $(STAMP) lint
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_check.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
