@@ -1,0 +1,87 @@
+"""``kotd play``: replay a game script, one action a line, and print the table and scores."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rules.actions import ActionSyntaxError
+from rules.game import RuleError
+from rules.referee import Referee
+from rules.store import EventStore
+from rules.view import table_view
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "play", help="play a game from a script of actions",
+        description="Replay a game script (one action a line, '#' comments). Without "
+                    "--data-dir the game lives in memory; with it, the newest game there is "
+                    "resumed and every action is stored as it is played.",
+    )
+    p.add_argument("--script", metavar="FILE", required=True, help="the script ('-' = stdin)")
+    p.add_argument("--data-dir", metavar="DIR", help="store the game in DIR/kotd.sqlite3")
+    p.add_argument("--json", action="store_true", help="print the final table as JSON")
+    p.set_defaults(handler=cmd_play)
+
+
+def _lines(script: str):
+    if script == "-":
+        yield from sys.stdin
+        return
+    path = Path(script)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise OSError(f"{script}: cannot read the script: {err.strerror}") from None
+    yield from text.splitlines()
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    store = EventStore.in_dir(args.data_dir) if args.data_dir else EventStore(None)
+    referee = Referee(store)
+    status = 0
+    for line_no, raw in enumerate(_lines(args.script), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            referee.act(line)
+        except (ActionSyntaxError, RuleError) as err:
+            print(f"kotd: line {line_no}: '{line}' refused: {err}", file=sys.stderr)
+            status = 2
+        else:
+            if args.script == "-":
+                print(f"ok {line_no}", flush=True)
+    if referee.record is None:
+        print("kotd: no game: the script has no 'players' line", file=sys.stderr)
+        return 2
+    view = table_view(referee.record)
+    if args.json:
+        print(json.dumps(view, ensure_ascii=False))
+    else:
+        print_table(view)
+    return status
+
+
+def print_table(view: dict) -> None:
+    print(f"turn {view['turn']}: {view['current_player']} ({view['phase']}), "
+          f"roll {view['rolls_used']}/{view['max_rolls']}")
+    for slot in view["row"]:
+        card = slot["card"]
+        label = "(empty)" if card is None else f"{card['id']}  {card['label']}"
+        mark = " *" if card and card.get("satisfied") else ""
+        print(f"  slot {slot['slot']} [{slot['village']['color']:<6}] {label}{mark}")
+    if view["dice"]:
+        print(f"  dice: {view['dice']['text']} (sum {view['dice']['sum']})")
+    if view["question"]:
+        print(f"  waiting for: {view['question']['ask']}")
+    print(f"  last: {view['last']}")
+    print("over: " + view["ended_by"] if view["over"] else "scores:")
+    for s in view["scores"]:
+        tie = f"  ({s['tie_break']})" if s["tie_break"] else ""
+        print(f"  {s['place']}. {s['player']:<12} {s['total']:>4}  (citizens {s['citizens']}, "
+              f"villages {s['villages']}, fairies {s['fairy_points']}, penalties "
+              f"{s['penalties']}, dragons {s['dragons']}){tie}")
