@@ -1,0 +1,181 @@
+"""One small typed configuration, loaded once at start.
+
+Read from a TOML file (``--config FILE``, else ``$KOTD_CONFIG``, else ``config.toml`` in the
+data directory if present), then overridden by command-line flags. Every mistake is
+reported as one line naming the file and the key. Defaults are documented in hardware.md.
+
+Example ``config.toml``::
+
+    source = "picamera"          # auto | sim | picamera | opencv[:INDEX] | replay:PATH
+    dice = "haba"                # haba | standard
+    port = 8000
+    [pins]                       # BCM numbers
+    claim = 5
+    rolls = [17, 27, 22, 10]
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+
+class ConfigError(ValueError):
+    """A configuration mistake; the message is one line naming the file and key."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pins:
+    """BCM pin numbers of the table panel (see the wiring table in hardware.md)."""
+
+    claim: int = 5       # button: claim / next slot
+    confirm: int = 6     # button: confirm
+    undo: int = 13       # button: undo
+    reread: int = 19     # button: re-read the dice
+    rolls: tuple[int, ...] = (17, 27, 22, 10)   # LEDs: rolls used (the 4th for the elf)
+    slots: tuple[int, ...] = (23, 24, 25, 8, 7)  # LEDs: citizen slots 1-5 claimable
+    penalty: int = 12    # LED: nothing claimable, a penalty is due
+    status: int = 16     # LED: on = reading, blinking = camera problem
+
+    def all(self) -> list[int]:
+        return [self.claim, self.confirm, self.undo, self.reread, *self.rolls, *self.slots,
+                self.penalty, self.status]
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    data_dir: Path = field(default_factory=lambda: default_data_dir())
+    source: str = "auto"
+    dice: str = "haba"
+    host: str = "0.0.0.0"
+    port: int = 8000
+    threads: int = 32
+    token: str | None = None
+    palette: Path | None = None
+    settle_seconds: float = 0.5
+    stable_reads: int = 2
+    fps: float = 8.0
+    pin_factory: str = "auto"      # auto | mock | lgpio | rpigpio | pigpio
+    pins: Pins = field(default_factory=Pins)
+
+
+SOURCES = ("auto", "sim", "picamera", "opencv", "replay")
+
+
+def default_data_dir() -> Path:
+    """``$KOTD_DATA_DIR``, systemd's ``$STATE_DIRECTORY``, else the user's data dir."""
+    env = os.environ.get("KOTD_DATA_DIR") or os.environ.get("STATE_DIRECTORY")
+    if env:
+        return Path(env.split(":")[0])
+    return Path(platformdirs.user_data_dir("kotd", appauthor=False))
+
+
+def _check(cfg: Config, where: str) -> Config:
+    kind = cfg.source.split(":", 1)[0]
+    if kind not in SOURCES:
+        raise ConfigError(f"{where}: source {cfg.source!r} is not one of "
+                          "auto, sim, picamera, opencv[:INDEX], replay:PATH")
+    if kind == "replay" and ":" not in cfg.source:
+        raise ConfigError(f"{where}: source replay needs a path: replay:PATH")
+    if kind == "opencv" and ":" in cfg.source and not cfg.source.split(":", 1)[1].isdigit():
+        raise ConfigError(f"{where}: source opencv:INDEX needs a camera number, e.g. opencv:0")
+    if cfg.dice not in ("haba", "standard"):
+        raise ConfigError(f"{where}: dice must be 'haba' or 'standard', not {cfg.dice!r}")
+    if not 0 < cfg.port < 65536:
+        raise ConfigError(f"{where}: port must be 1-65535, not {cfg.port}")
+    if cfg.threads < 4:
+        raise ConfigError(f"{where}: threads must be at least 4 (one per phone plus spare)")
+    if not 0.05 <= cfg.settle_seconds <= 5:
+        raise ConfigError(f"{where}: settle_seconds must be 0.05-5")
+    if not 1 <= cfg.stable_reads <= 10:
+        raise ConfigError(f"{where}: stable_reads must be 1-10")
+    if not 0.5 <= cfg.fps <= 60:
+        raise ConfigError(f"{where}: fps must be 0.5-60")
+    pins = cfg.pins
+    if len(pins.slots) != 5 or not 3 <= len(pins.rolls) <= 4:
+        raise ConfigError(f"{where}: pins.slots needs 5 pins and pins.rolls 3 or 4")
+    used = pins.all()
+    bad = [p for p in used if not 0 <= p <= 27]
+    if bad:
+        raise ConfigError(f"{where}: pin {bad[0]} is not a BCM GPIO number (0-27)")
+    twice = sorted({p for p in used if used.count(p) > 1})
+    if twice:
+        raise ConfigError(f"{where}: pin {twice[0]} is used twice in [pins]")
+    return cfg
+
+
+def _typed(name: str, value: Any, default: Any, where: str) -> Any:
+    if name in ("data_dir", "palette"):
+        if not isinstance(value, str):
+            raise ConfigError(f"{where}: {name} must be a path string")
+        return Path(value).expanduser()
+    if isinstance(default, bool) or default is None:
+        if name == "token" and not isinstance(value, str):
+            raise ConfigError(f"{where}: token must be a string")
+        return value
+    if isinstance(default, float) and isinstance(value, int | float) \
+            and not isinstance(value, bool):
+        return float(value)
+    if isinstance(default, tuple):
+        if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
+            raise ConfigError(f"{where}: {name} must be a list of pin numbers")
+        return tuple(value)
+    if not isinstance(value, type(default)) or isinstance(value, bool):
+        raise ConfigError(f"{where}: {name} must be a {type(default).__name__}, "
+                          f"not {value!r}")
+    return value
+
+
+def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
+    """The configuration from ``path`` (or the default places) with ``overrides`` on top."""
+    base = Config()
+    data: dict[str, Any] = {}
+    where = "defaults"
+    if path is None:
+        path = os.environ.get("KOTD_CONFIG")
+        if path is None:
+            data_dir = overrides.get("data_dir") or base.data_dir
+            candidate = Path(data_dir) / "config.toml"
+            path = candidate if candidate.exists() else None
+    if path is not None:
+        where = str(path)
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as err:
+            raise ConfigError(f"{where}: cannot read the config: {err.strerror}") from None
+        except tomllib.TOMLDecodeError as err:
+            raise ConfigError(f"{where}: not valid TOML: {err}") from None
+    known = {f.name: getattr(base, f.name) for f in fields(Config)}
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in known:
+            raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(known)})")
+        if key == "pins":
+            values["pins"] = _pins(value, f"{where}: [pins]")
+        else:
+            values[key] = _typed(key, value, known[key], f"{where}: {key}")
+    cfg = replace(base, **values)
+    flags = {k: v for k, v in overrides.items() if v is not None}
+    if "data_dir" in flags:
+        flags["data_dir"] = Path(flags["data_dir"])
+    if "palette" in flags:
+        flags["palette"] = Path(flags["palette"])
+    return _check(replace(cfg, **flags), where if not flags else f"{where} + flags")
+
+
+def _pins(value: Any, where: str) -> Pins:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: must be a table of name = pin")
+    base = Pins()
+    known = {f.name: getattr(base, f.name) for f in fields(Pins)}
+    out = {}
+    for key, v in value.items():
+        if key not in known:
+            raise ConfigError(f"{where}: unknown pin {key!r} (known: {', '.join(known)})")
+        out[key] = _typed(key, v, known[key], f"{where} {key}")
+    return replace(base, **out)

@@ -1,0 +1,152 @@
+"""Roll detection: motion starts a throw, stillness ends it, a stable reading is the roll.
+
+The detector is fed frames with their time. It compares each frame with the one before on a
+small grey copy (so it costs little and does not depend on the camera's resolution or
+height: motion is a *fraction* of the picture that changed). After motion, once the tray
+has been still for ``settle_seconds``, it reads the dice; a roll is reported only when
+``stable_reads`` readings in a row agree and show exactly the number of dice the game
+needs. Hands in the tray, a die still wobbling, or dice missing give no roll: the
+``sight`` says what the camera sees instead.
+
+Dice already lying still when the detector starts are not a roll: a throw needs motion.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from rules.dice import Roll
+from vision.reading import DieReading, reading_order, to_roll
+
+Seeing = Literal["waiting", "moving", "settling", "settled", "too few dice", "too many dice",
+                 "no dice"]
+Reader = Callable[[np.ndarray], Sequence[DieReading]]
+
+MOTION_LEVEL = 18
+"""Grey levels a pixel must change by to count as moving (well above sensor noise)."""
+MOTION_FRACTION = 0.002
+"""Share of the picture that must change between frames to count as motion."""
+SMALL_WIDTH = 160
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """What the camera sees now, for the page and the status LED."""
+
+    seeing: Seeing
+    message: str
+    dice_seen: int = 0
+    unsure: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """A settled throw: the roll (in reading order) and the readings it came from."""
+
+    roll: Roll
+    readings: tuple[DieReading, ...]
+    reread: bool = False
+
+
+def _small(frame: np.ndarray) -> np.ndarray:
+    h, w = frame.shape[:2]
+    scale = SMALL_WIDTH / w
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    small = cv2.resize(gray, (SMALL_WIDTH, max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (5, 5), 0)
+
+
+def motion(previous: np.ndarray, current: np.ndarray) -> float:
+    """The share of the (small) picture that changed by more than MOTION_LEVEL."""
+    diff = cv2.absdiff(previous, current)
+    return float(np.count_nonzero(diff > MOTION_LEVEL)) / diff.size
+
+
+def _signature(readings: Sequence[DieReading]) -> Counter:
+    return Counter((r.value, r.color) for r in readings)
+
+
+class RollDetector:
+    """Turns a stream of frames into settled throws. Not thread-safe: one feeder."""
+
+    def __init__(self, read: Reader, dice: int = 6, settle_seconds: float = 0.5,
+                 stable_reads: int = 2) -> None:
+        self.read = read
+        self.dice = dice
+        self.settle_seconds = settle_seconds
+        self.stable_reads = stable_reads
+        self._previous: np.ndarray | None = None
+        self._last_motion: float | None = None
+        self._armed = False          # motion was seen since the last roll
+        self._agreeing: list[Sequence[DieReading]] = []
+        self._reread = False
+        self.sight = Sight("waiting", "waiting for a throw")
+        self.last_readings: tuple[DieReading, ...] = ()
+        self.last_frame: np.ndarray | None = None
+
+    def request_reread(self) -> None:
+        """Read the dice lying in the tray again (the re-read button)."""
+        self._reread = True
+        self._agreeing = []
+
+    def reset(self) -> None:
+        """Forget the last frame (after the camera was away): the next frame starts afresh."""
+        self._previous = None
+        self._agreeing = []
+
+    def feed(self, frame: np.ndarray, now: float) -> Throw | None:
+        """Look at one frame taken at ``now`` (seconds); a Throw once a throw has settled."""
+        small = _small(frame)
+        self.last_frame = frame
+        moved = (self._previous is not None and self._previous.shape == small.shape
+                 and motion(self._previous, small) > MOTION_FRACTION)
+        self._previous = small
+        if moved:
+            self._last_motion = now
+            self._armed = True
+            self._agreeing = []
+            self.sight = Sight("moving", "dice rolling or a hand in the tray")
+            return None
+        if not (self._armed or self._reread):
+            if self.sight.seeing == "moving":
+                self.sight = Sight("waiting", "waiting for a throw")
+            return None
+        if self._last_motion is not None and now - self._last_motion < self.settle_seconds \
+                and not self._reread:
+            self.sight = Sight("settling", "dice settling")
+            return None
+        return self._read(frame)
+
+    def _read(self, frame: np.ndarray) -> Throw | None:
+        readings = list(self.read(frame))
+        self.last_readings = tuple(readings)
+        n = len(readings)
+        if n != self.dice:
+            self._agreeing = []
+            kind: Seeing = "no dice" if n == 0 else ("too few dice" if n < self.dice
+                                                      else "too many dice")
+            self.sight = Sight(kind, f"I see {n} dice; a roll needs {self.dice}", n)
+            return None
+        if self._agreeing and _signature(self._agreeing[-1]) != _signature(readings):
+            self._agreeing = []
+        self._agreeing.append(readings)
+        if len(self._agreeing) < self.stable_reads:
+            self.sight = Sight("settling", "reading the dice", n)
+            return None
+        roll = to_roll(readings)
+        ordered = reading_order(readings)
+        unsure = tuple(i + 1 for i, r in enumerate(ordered) if not r.confident)
+        message = "dice read" if not unsure else (
+            "dice read; please check die " + ", ".join(map(str, unsure)))
+        self.sight = Sight("settled", message, n, unsure)
+        reread, self._reread, self._armed = self._reread, False, False
+        self._agreeing = []
+        return Throw(roll, tuple(ordered), reread)
+

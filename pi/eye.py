@@ -1,0 +1,185 @@
+"""The eye over the tray: one thread that owns the camera, watches for throws, tells the game.
+
+Frames flow one way: frame source -> roll detector -> dice reader -> ``roll`` action into
+the referee. When the camera fails the eye says so (the page and the status LED show it),
+keeps the game untouched, and opens the camera again every few seconds until it is back.
+The re-read button reads the dice again and corrects the current roll die by die with
+``fix`` actions (or records a ``roll`` when the game has none this turn).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import cv2
+
+from pi.detector import RollDetector, Throw
+from pi.sources import CameraError, FrameSource
+from rules.referee import Referee
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 2.0
+
+
+class Eye:
+    """Implements the page's ``TableEye``: status, annotated picture, re-read."""
+
+    def __init__(self, source: FrameSource, detector: RollDetector, referee: Referee,
+                 fps: float = 8.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.source = source
+        self.detector = detector
+        self.referee = referee
+        self.period = 1.0 / fps
+        self.clock = clock
+        self.version = 0
+        self.camera = "starting"
+        self.camera_message = ""
+        self.last_refusal = ""
+        self.frames = 0
+        self.rolls_delivered = 0
+        self.last_delivery: float | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._opened = False
+        self._listeners: list[Callable[[], None]] = []
+        self._last_status: tuple[Any, ...] = ()
+
+    @property
+    def simulated(self) -> bool:
+        return getattr(self.source, "name", "") == "sim"
+
+    # ---- the page's TableEye -------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        sight = self.detector.sight
+        camera = self.camera
+        if camera == "ok" and self.simulated:
+            camera = "simulated"
+        message = self.camera_message if self.camera != "ok" else sight.message
+        if self.last_refusal and self.camera == "ok":
+            message = self.last_refusal
+        return {
+            "camera": camera,
+            "source": getattr(self.source, "name", "?"),
+            "seeing": sight.seeing,
+            "dice_seen": sight.dice_seen,
+            "unsure": list(sight.unsure),
+            "message": message,
+            "simulated": self.simulated,
+        }
+
+    def annotated_jpeg(self) -> bytes | None:
+        frame = self.detector.last_frame
+        if frame is None:
+            return None
+        readings = self.detector.last_readings
+        try:
+            from vision.annotate import annotate
+
+            picture = annotate(frame, readings)
+        except ImportError:  # pragma: no cover - vision without annotate
+            picture = frame
+        ok, data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return data.tobytes() if ok else None
+
+    def reread(self) -> None:
+        self.detector.request_reread()
+
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        self._listeners.append(listener)
+
+    # ---- the thread ----------------------------------------------------------------
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="kotd-eye", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._close()
+
+    def _close(self) -> None:
+        if self._opened:
+            try:
+                self.source.close()
+            except Exception:  # closing a dead camera may fail too; nothing to keep
+                log.debug("closing the frame source failed", exc_info=True)
+            self._opened = False
+
+    def _lost(self, why: str) -> None:
+        self._close()
+        self.camera = "lost"
+        self.camera_message = f"{why}; the game is kept, reading resumes when it is back"
+        self.detector.reset()
+        log.warning("camera: %s", why)
+
+    def step(self) -> None:
+        """One pass of the loop: open if needed, read one frame, feed the detector."""
+        if not self._opened:
+            try:
+                self.source.open()
+            except CameraError as err:
+                self._lost(str(err))
+                self._changed()
+                self._stop.wait(RETRY_SECONDS)
+                return
+            self._opened = True
+            self.camera, self.camera_message = "ok", ""
+        try:
+            frame = self.source.read()
+        except CameraError as err:
+            self._lost(str(err))
+            self._changed()
+            return
+        self.frames += 1
+        throw = self.detector.feed(frame, self.clock())
+        if throw is not None:
+            self._deliver(throw)
+        self._changed()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            start = time.monotonic()
+            try:
+                self.step()
+            except Exception:  # never let one bad frame end the eye
+                log.exception("the eye failed on a frame")
+            self._stop.wait(max(0.0, self.period - (time.monotonic() - start)))
+
+    def _deliver(self, throw: Throw) -> None:
+        state = self.referee.state
+        lines = [f"roll {throw.roll}"]
+        if throw.reread and state is not None and state.phase == "rolling" \
+                and state.roll is not None:
+            lines = [f"fix {i} {new}" for i, (old, new)
+                     in enumerate(zip(state.roll, throw.roll, strict=True), start=1)
+                     if old != new]
+        self.last_refusal = ""
+        for line in lines:
+            try:
+                self.referee.act(line)
+            except ValueError as err:
+                self.last_refusal = f"saw {throw.roll}, but {err}"
+                log.info("throw not taken: %s", err)
+                return
+        self.rolls_delivered += 1
+        self.last_delivery = time.monotonic()
+
+    def _changed(self) -> None:
+        status = tuple(sorted(self.status().items(), key=lambda kv: kv[0]))
+        key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in status)
+        if key != self._last_status:
+            self._last_status = key
+            self.version += 1
+            for listener in list(self._listeners):
+                listener()
+

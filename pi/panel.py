@@ -1,0 +1,162 @@
+"""The table panel: four buttons and a row of LEDs, through gpiozero.
+
+Buttons (to ground, internal pull-ups): *claim / next slot* moves the selection through the
+claimable citizens (the selected slot's LED blinks), *confirm* claims the selected one,
+*undo* takes back the last action, *re-read* reads the dice in the tray again.
+
+LEDs: one per roll used (the 4th blinks while an elf's extra roll is still to come), one
+per citizen slot lit while that card is claimable, a penalty LED lit when the roll
+satisfies nothing, and a status LED: on while the camera reads, blinking when it is away.
+
+Off the Pi, gpiozero's mock pins stand in (``pin_factory="mock"``), so tests press buttons
+(``factory.pin(n).drive_low()``) and read LEDs (``led.is_lit``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gpiozero import LED, Button, Device
+
+from pi.config import Pins
+
+log = logging.getLogger(__name__)
+
+
+def on_raspberry_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text().lower()
+    except OSError:
+        return False
+
+
+def make_pin_factory(name: str) -> Any:
+    """gpiozero's pin factory: the real one on a Pi, mock pins elsewhere (or when asked)."""
+    if name == "mock" or (name == "auto" and not on_raspberry_pi()):
+        from gpiozero.pins.mock import MockFactory
+
+        return MockFactory()
+    if name == "auto":
+        return None  # gpiozero picks lgpio (Pi 5) or another real factory itself
+    from importlib.metadata import entry_points
+
+    factories = {e.name: e for e in entry_points(group="gpiozero_pin_factories")}
+    if name not in factories:
+        raise ValueError(f"unknown pin factory {name!r} (known: auto, {', '.join(factories)})")
+    return factories[name].load()()
+
+
+class Panel:
+    """The buttons and LEDs, driven by the game state and the camera's sight."""
+
+    def __init__(self, pins: Pins, act: Callable[[str], object], reread: Callable[[], None],
+                 factory: Any = None) -> None:
+        self.pins = pins
+        self._act = act
+        self._reread = reread
+        self.factory = factory
+        kw = {"pin_factory": factory} if factory is not None else {}
+        self.claim_button = Button(pins.claim, bounce_time=0.03, **kw)
+        self.confirm_button = Button(pins.confirm, bounce_time=0.03, **kw)
+        self.undo_button = Button(pins.undo, bounce_time=0.03, **kw)
+        self.reread_button = Button(pins.reread, bounce_time=0.03, **kw)
+        self.roll_leds = [LED(p, **kw) for p in pins.rolls]
+        self.slot_leds = [LED(p, **kw) for p in pins.slots]
+        self.penalty_led = LED(pins.penalty, **kw)
+        self.status_led = LED(pins.status, **kw)
+        self._lock = threading.Lock()
+        self._claimable: tuple[int, ...] = ()
+        self.selected: int | None = None
+        self.message = ""
+        self.claim_button.when_pressed = self._next_slot
+        self.confirm_button.when_pressed = self._confirm
+        self.undo_button.when_pressed = lambda: self._do("undo")
+        self.reread_button.when_pressed = self._reread_pressed
+
+    # ---- buttons -------------------------------------------------------------------
+
+    def _do(self, line: str) -> None:
+        try:
+            self._act(line)
+            self.message = ""
+        except ValueError as err:  # refused by the rules: say so on the page, blink
+            self.message = str(err)
+            log.info("button action %r refused: %s", line, err)
+            self.penalty_led.blink(on_time=0.1, off_time=0.1, n=3)
+
+    def _next_slot(self) -> None:
+        with self._lock:
+            if not self._claimable:
+                self.selected = None
+                return
+            if self.selected not in self._claimable:
+                self.selected = self._claimable[0]
+            else:
+                i = self._claimable.index(self.selected)
+                self.selected = self._claimable[(i + 1) % len(self._claimable)]
+            self._show_slots()
+
+    def _confirm(self) -> None:
+        with self._lock:
+            slot = self.selected
+        if slot is not None:
+            self._do(f"claim {slot}")
+
+    def _reread_pressed(self) -> None:
+        self._reread()
+
+    # ---- LEDs ----------------------------------------------------------------------
+
+    def _show_slots(self) -> None:
+        for slot, led in enumerate(self.slot_leds, start=1):
+            if slot == self.selected:
+                led.blink(on_time=0.25, off_time=0.25)
+            elif slot in self._claimable:
+                led.on()
+            else:
+                led.off()
+
+    def show(self, view: dict[str, Any] | None, camera_ok: bool) -> None:
+        """Light the LEDs for the table as ``rules.view.table_view`` describes it."""
+        with self._lock:
+            if view is None or view["phase"] != "rolling":
+                claimable: tuple[int, ...] = ()
+                used, most, penalty = 0, 3, False
+            else:
+                claimable = tuple(view["claimable"])
+                used, most = view["rolls_used"], view["max_rolls"]
+                penalty = view["dice"] is not None and not claimable
+            if claimable != self._claimable:
+                self.selected = claimable[0] if len(claimable) == 1 else None
+            self._claimable = claimable
+            if self.selected not in claimable:
+                self.selected = None
+            for i, led in enumerate(self.roll_leds):
+                if i < used:
+                    led.on()
+                elif i < most and i >= 3:
+                    led.blink(on_time=0.5, off_time=1.0)  # the elf's 4th roll is there
+                else:
+                    led.off()
+            self._show_slots()
+            if penalty:
+                self.penalty_led.on()
+            else:
+                self.penalty_led.off()
+            if camera_ok:
+                self.status_led.on()
+            else:
+                self.status_led.blink(on_time=0.2, off_time=0.2)
+
+    def close(self) -> None:
+        for device in [self.claim_button, self.confirm_button, self.undo_button,
+                       self.reread_button, *self.roll_leds, *self.slot_leds, self.penalty_led,
+                       self.status_led]:
+            device.close()
+
+
+__all__ = ["Device", "Panel", "make_pin_factory", "on_raspberry_pi"]

@@ -1,0 +1,225 @@
+"""Frame sources: where the pictures of the dice tray come from.
+
+All sources share one small face (:class:`FrameSource`): ``open()``, ``read()`` returning a
+BGR ``numpy`` frame, ``close()``. A source that fails raises :class:`CameraError`; the
+caller keeps the game and tries to open it again later. picamera2 and OpenCV are imported
+only when their source is used, so a laptop without them still runs everything else.
+
+* :class:`PiCamera` - the Raspberry Pi camera through picamera2 (RGB888, which is B,G,R in
+  memory as OpenCV expects), exposure and white balance locked after a warm-up.
+* :class:`OpenCVCamera` - any camera OpenCV can open (a USB webcam).
+* :class:`ReplaySource` - a folder of images or a video file, for replaying a session.
+* :class:`pi.simtray.SimulatedTray` - rendered HABA dice rolling and settling.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+class CameraError(RuntimeError):
+    """The frame source failed (unplugged, busy, no frames); the message says which."""
+
+
+class FrameSource(Protocol):
+    """What the roll watcher needs from a camera."""
+
+    name: str
+
+    def open(self) -> None: ...
+
+    def read(self) -> np.ndarray: ...
+
+    def close(self) -> None: ...
+
+
+class PiCamera:
+    """The Raspberry Pi camera through picamera2 (installed from Raspberry Pi OS's apt)."""
+
+    name = "picamera"
+
+    def __init__(self, size: tuple[int, int] = (1280, 960), warmup_seconds: float = 1.5) -> None:
+        self.size = size
+        self.warmup_seconds = warmup_seconds
+        self._cam = None
+
+    def open(self) -> None:
+        try:
+            from picamera2 import Picamera2
+        except ImportError as err:
+            raise CameraError("picamera2 is not installed: on Raspberry Pi OS run "
+                              "'sudo apt install python3-picamera2' and make the venv with "
+                              "--system-site-packages") from err
+        try:
+            cam = Picamera2()
+            config = cam.create_still_configuration(
+                main={"format": "RGB888", "size": self.size}, buffer_count=2)
+            cam.configure(config)
+            cam.start()
+            time.sleep(self.warmup_seconds)  # let exposure and white balance settle
+            meta = cam.capture_metadata()
+            cam.set_controls({
+                "AeEnable": False, "AwbEnable": False,
+                "ExposureTime": meta["ExposureTime"], "AnalogueGain": meta["AnalogueGain"],
+                "ColourGains": meta["ColourGains"],
+            })
+        except Exception as err:  # libcamera raises many kinds; all mean "no camera"
+            raise CameraError(f"Pi camera could not start: {err}") from err
+        self._cam = cam
+
+    def read(self) -> np.ndarray:
+        if self._cam is None:
+            raise CameraError("Pi camera is not open")
+        try:
+            return self._cam.capture_array("main")
+        except Exception as err:
+            raise CameraError(f"Pi camera stopped delivering frames: {err}") from err
+
+    def close(self) -> None:
+        if self._cam is not None:
+            try:
+                self._cam.stop()
+                self._cam.close()
+            finally:
+                self._cam = None
+
+
+class OpenCVCamera:
+    """A camera OpenCV can open by index (USB webcams, most laptop cameras)."""
+
+    def __init__(self, index: int = 0, size: tuple[int, int] = (1280, 960)) -> None:
+        self.index = index
+        self.size = size
+        self.name = f"opencv:{index}"
+        self._cap = None
+
+    def open(self) -> None:
+        import cv2
+
+        cap = cv2.VideoCapture(self.index)
+        if not cap.isOpened():
+            raise CameraError(f"camera {self.index} could not be opened")
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        self._cap = cap
+
+    def read(self) -> np.ndarray:
+        if self._cap is None:
+            raise CameraError(f"camera {self.index} is not open")
+        ok, frame = self._cap.read()
+        if not ok or frame is None:
+            raise CameraError(f"camera {self.index} delivered no frame (unplugged?)")
+        return frame
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+class ReplaySource:
+    """Frames from a folder of images (sorted by name) or a video file, then the last again.
+
+    ``repeat`` makes each image last several frames, so a folder of stills looks like a
+    tray that moves and then lies still.
+    """
+
+    def __init__(self, path: str | Path, repeat: int = 1, loop: bool = False) -> None:
+        self.path = Path(path)
+        self.name = f"replay:{self.path}"
+        self.repeat = max(1, repeat)
+        self.loop = loop
+        self._files: list[Path] = []
+        self._cap = None
+        self._i = 0
+        self._last: np.ndarray | None = None
+
+    def open(self) -> None:
+        import cv2
+
+        if self.path.is_dir():
+            self._files = sorted(p for p in self.path.iterdir()
+                                 if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not self._files:
+                raise CameraError(f"{self.path}: no images to replay")
+        elif self.path.is_file():
+            self._cap = cv2.VideoCapture(str(self.path))
+            if not self._cap.isOpened():
+                raise CameraError(f"{self.path}: not a video OpenCV can read")
+        else:
+            raise CameraError(f"{self.path}: no such file or folder")
+        self._i = 0
+
+    def read(self) -> np.ndarray:
+        import cv2
+
+        if self._cap is not None:
+            ok, frame = self._cap.read()
+            if ok:
+                self._last = frame
+            elif self._last is None:
+                raise CameraError(f"{self.path}: the video has no frames")
+            return self._last  # type: ignore[return-value]
+        if not self._files:
+            raise CameraError(f"{self.path}: not open")
+        index = self._i // self.repeat
+        if index >= len(self._files):
+            index = index % len(self._files) if self.loop else len(self._files) - 1
+        self._i += 1
+        frame = cv2.imread(str(self._files[index]), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise CameraError(f"{self._files[index]}: not an image")
+        return frame
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+def make_source(spec: str, dice: str = "haba") -> FrameSource:
+    """The frame source a config names: ``sim``, ``picamera``, ``opencv[:N]``, ``replay:PATH``.
+
+    ``auto`` picks the Pi camera if picamera2 and a camera are there, else a webcam that
+    opens, else the simulated tray, so a newcomer on a laptop sees it work.
+    """
+    kind, _, arg = spec.partition(":")
+    if kind == "sim":
+        from pi.simtray import SimulatedTray
+
+        return SimulatedTray(standard=dice == "standard")
+    if kind == "picamera":
+        return PiCamera()
+    if kind == "opencv":
+        return OpenCVCamera(int(arg or 0))
+    if kind == "replay":
+        return ReplaySource(arg, repeat=4)
+    if kind == "auto":
+        return _auto(dice)
+    raise CameraError(f"unknown frame source {spec!r}")
+
+
+def _auto(dice: str) -> FrameSource:
+    import importlib.util
+
+    if importlib.util.find_spec("picamera2") is not None and Path("/dev/video0").exists():
+        return PiCamera()
+    if Path("/dev/video0").exists():
+        cam = OpenCVCamera(0)
+        try:
+            cam.open()
+            cam.read()
+        except CameraError:
+            pass
+        else:
+            cam.close()
+            return cam
+    from pi.simtray import SimulatedTray
+
+    return SimulatedTray(standard=dice == "standard")
