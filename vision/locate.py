@@ -1,0 +1,224 @@
+"""Find the dice in a frame: one rotated rectangle per die top face, before reading it.
+
+Two finders share one shape check:
+
+* HABA dice (``find_faces``): the faces are strongly coloured and the tray is not. After a
+  grey-world white balance, pixels of high chroma whose hue is near a palette hue are the
+  faces. Adjacent faces of a HABA die never share a colour, and the top face is lit more
+  than the side faces, so the brightest part of each single-colour region is a top face.
+* Ordinary dice (``find_blobs``): the die differs from a smooth background; the
+  background is a wide median of a shrunken frame (dice must cover well under half of
+  any window of about a tenth of the frame).
+
+No size is fixed in pixels: the die size is the median of the square candidates in the
+frame, and candidates far from it are dropped; touching dice are split with the distance
+transform using that size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.palette import Palette
+from rules.dice import Color
+
+WORK_WIDTH = 640
+"""Dice are located on a copy at most this wide (faster); pips are read at full size."""
+MIN_CHROMA = 18.0
+"""Lab chroma above which a pixel may be a face colour (the tray is below it)."""
+MAX_HUE_GAP = 0.62
+"""Radians a face pixel's hue may be from its palette hue (about 35 degrees)."""
+TOP_FACE_LIGHT = 0.8
+"""A top-face pixel is at least this fraction as light as its region's 60th percentile."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A possible die top face: a rotated rectangle in full-frame pixels."""
+
+    center: tuple[float, float]
+    size: tuple[float, float]
+    angle: float
+    color: Color | None = None
+
+    @property
+    def side(self) -> float:
+        return float(np.sqrt(self.size[0] * self.size[1]))
+
+    def box(self) -> np.ndarray:
+        return cv2.boxPoints((self.center, self.size, self.angle))
+
+
+@dataclass
+class WorkFrame:
+    """The frame shrunk for locating, white-balanced, in float Lab."""
+
+    scale: float  # work pixels per frame pixel
+    lab: np.ndarray
+    gains: np.ndarray  # B, G, R multipliers of the grey-world balance
+
+    @classmethod
+    def of(cls, frame: np.ndarray) -> WorkFrame:
+        h, w = frame.shape[:2]
+        scale = min(1.0, WORK_WIDTH / w)
+        small = frame if scale == 1.0 else cv2.resize(
+            frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+        gains = balance_gains(small)
+        return cls(scale, to_lab(small, gains), gains)
+
+
+def balance_gains(bgr: np.ndarray) -> np.ndarray:
+    """Grey-world gains from the channel medians (assumes a roughly neutral tray)."""
+    med = np.median(bgr[::4, ::4].reshape(-1, 3), axis=0).astype(np.float64) + 1.0
+    return (med.mean() / med).astype(np.float32)
+
+
+def to_lab(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    f = bgr.astype(np.float32) * (gains / 255.0)
+    np.clip(f, 0.0, 1.0, out=f)
+    return cv2.cvtColor(f, cv2.COLOR_BGR2Lab)
+
+
+def _fill(mask: np.ndarray) -> list[np.ndarray]:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return list(contours)
+
+
+def _shape(contour: np.ndarray) -> tuple[tuple, float, float, float]:
+    """minAreaRect, area, squareness (short/long side) and fill (area / rect area)."""
+    hull = cv2.convexHull(contour)  # pips near the edge may notch the outline
+    rect = cv2.minAreaRect(hull)
+    (w, h) = rect[1]
+    area = float(cv2.contourArea(hull))
+    sq = min(w, h) / max(w, h, 1e-6)
+    return rect, area, sq, area / max(w * h, 1e-6)
+
+
+def _split(mask: np.ndarray, offset: tuple[int, int], side: float) -> list[tuple]:
+    """Rects of the dice in a blob of touching dice (``side`` = die size, work pixels).
+
+    The distance transform above 0.3 die sizes leaves one core per die; each core is a
+    die shrunk by that distance on every side, so it is grown back by it.
+    """
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    t = 0.3 * side
+    cores = (dist > t).astype(np.uint8)
+    rects = []
+    for c in _fill(cores):
+        (cx, cy), (w, h), a = cv2.minAreaRect(c)
+        if w * h < 0.02 * side * side:
+            continue
+        w, h = w + 2 * t, h + 2 * t
+        k = round(max(w, h) / max(min(w, h), 1e-6))
+        if k >= 2:  # no waist between the dice: cut the row into squares
+            axis = np.array([np.cos(np.radians(a)), np.sin(np.radians(a))])
+            if h > w:
+                axis = np.array([-axis[1], axis[0]])
+            step = max(w, h) / k
+            for i in range(k):
+                off = (i - (k - 1) / 2) * step
+                rects.append(((cx + offset[0] + off * axis[0], cy + offset[1] + off * axis[1]),
+                              (step, min(w, h)), a))
+        else:
+            rects.append(((cx + offset[0], cy + offset[1]), (w, h), a))
+    return rects
+
+
+def _select(rects: list[tuple[tuple, float, float, float]], colors: list[Color | None],
+            scale: float, masks: list[tuple[np.ndarray, tuple[int, int]]],
+            min_fill: float) -> list[Candidate]:
+    """Keep the die-shaped rects, splitting blobs of touching dice, in frame pixels."""
+    good = [np.sqrt(r[0][1][0] * r[0][1][1]) for r in rects if r[2] > 0.8 and r[3] > 0.8]
+    if not good:
+        good = [np.sqrt(r[1]) for r in rects if r[2] > 0.5]
+    if not good:
+        return []
+    side = float(np.median(good))
+    out = []
+    for (rect, area, sq, fill), color, (m, off) in zip(rects, colors, masks, strict=True):
+        size = np.sqrt(rect[1][0] * rect[1][1])
+        if (area > 1.5 * side * side or sq < 0.7) and fill > 0.5:
+            parts = _split(m, off, side)
+        elif sq > 0.7 and fill > min_fill and 0.7 * side < size < 1.4 * side:
+            parts = [rect]
+        else:
+            continue
+        for (cx, cy), (w, h), a in parts:
+            s = np.sqrt(w * h)
+            if not (0.7 * side < s < 1.4 * side) or min(w, h) / max(w, h) < 0.7:
+                continue
+            out.append(Candidate((cx / scale, cy / scale), (w / scale, h / scale), a, color))
+    return out
+
+
+def find_faces(work: WorkFrame, palette: Palette) -> list[Candidate]:
+    """Top faces of HABA dice (see the module notes), each with its region's colour."""
+    lab = work.lab
+    L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
+    chroma = np.hypot(a, b)
+    hue = np.arctan2(b, a)
+    colors = list(palette.centroids)
+    gaps = np.stack([np.abs(np.angle(np.exp(1j * (hue - ang))))
+                     for ang in palette.hue_angles().values()])
+    nearest = np.argmin(gaps, axis=0)
+    ok = (chroma > MIN_CHROMA) & (np.min(gaps, axis=0) < MAX_HUE_GAP)
+    min_area = 1e-4 * L.size
+    rects, cols, masks = [], [], []
+    for i, color in enumerate(colors):
+        mask = (ok & (nearest == i)).astype(np.uint8)
+        for contour in _fill(mask):
+            if cv2.contourArea(contour) < min_area:
+                continue
+            x, y, w, h = cv2.boundingRect(contour)
+            region = np.zeros((h, w), np.uint8)
+            cv2.drawContours(region, [contour - [x, y]], -1, 1, -1)
+            inside = (region > 0) & (mask[y:y + h, x:x + w] > 0)
+            light = L[y:y + h, x:x + w]
+            ref = np.percentile(light[inside], 60)
+            top = (inside & (light >= TOP_FACE_LIGHT * ref)).astype(np.uint8)
+            parts = _fill(top)
+            if not parts:
+                continue
+            biggest = max(cv2.contourArea(p) for p in parts)
+            for p in parts:
+                if cv2.contourArea(p) < max(0.2 * biggest, min_area):
+                    continue
+                filled = np.zeros((h, w), np.uint8)
+                cv2.drawContours(filled, [p], -1, 1, -1)
+                rect, area, sq, fill = _shape(p + [x, y])
+                rects.append((rect, area, sq, fill))
+                cols.append(color)
+                masks.append((filled, (x, y)))
+    return _select(rects, cols, work.scale, masks, 0.72)
+
+
+def find_blobs(work: WorkFrame) -> list[Candidate]:
+    """Ordinary dice: regions that differ from a smooth background (see module notes)."""
+    lab = work.lab
+    h, w = lab.shape[:2]
+    k = 8
+    tiny = cv2.resize(lab, (max(8, w // k), max(8, h // k)), interpolation=cv2.INTER_AREA)
+    bg = np.dstack([cv2.medianBlur(np.ascontiguousarray(tiny[..., i]), 5) for i in range(3)])
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    d = lab - bg
+    diff = np.sqrt(d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    med = float(np.median(diff))
+    mad = float(np.median(np.abs(diff - med))) + 1e-3
+    thr = max(12.0, med + 6.0 * mad)
+    mask = (diff > thr).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    min_area = 2e-4 * mask.size
+    rects, cols, masks = [], [], []
+    for contour in _fill(mask):
+        if cv2.contourArea(contour) < min_area:
+            continue
+        x, y, bw, bh = cv2.boundingRect(contour)
+        filled = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(filled, [contour - [x, y]], -1, 1, -1)
+        rects.append(_shape(contour))
+        cols.append(None)
+        masks.append((filled, (x, y)))
+    return _select(rects, cols, work.scale, masks, 0.65)
