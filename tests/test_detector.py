@@ -1,0 +1,145 @@
+"""Roll detection over the simulated tray: motion, settling, stable readings, no bogus rolls."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from pi.detector import RollDetector
+from pi.eye import Eye
+from pi.simtray import SimulatedTray
+from rules.dice import Roll
+from rules.referee import Referee
+from rules.store import EventStore
+from vision.reader import read_dice
+from vision.reading import DieReading
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def tick(self, seconds: float = 0.125) -> None:
+        self.t += seconds
+
+
+def run_frames(tray: SimulatedTray, detector: RollDetector, clock: Clock, seconds: float):
+    throws = []
+    for _ in range(int(seconds / 0.125)):
+        throw = detector.feed(tray.read(), clock())
+        if throw is not None:
+            throws.append((clock(), throw))
+        clock.tick()
+    return throws
+
+
+@pytest.fixture
+def sim():
+    clock = Clock()
+    tray = SimulatedTray(seed=4, clock=clock)
+    tray.open()
+    detector = RollDetector(read_dice, settle_seconds=0.5, stable_reads=2)
+    return tray, detector, clock
+
+
+def test_dice_lying_still_at_start_are_not_a_roll(sim) -> None:
+    tray, detector, clock = sim
+    assert run_frames(tray, detector, clock, 2.0) == []
+    assert detector.sight.seeing == "waiting"
+
+
+def test_a_throw_settles_into_exactly_one_roll_of_the_thrown_dice(sim) -> None:
+    tray, detector, clock = sim
+    run_frames(tray, detector, clock, 0.5)
+    tray.throw("4r 4g 4b 1r 2g 6b")
+    throws = run_frames(tray, detector, clock, 3.0)
+    assert len(throws) == 1
+    at, throw = throws[0]
+    assert Counter(throw.roll) == Counter(Roll.parse("4r 4g 4b 1r 2g 6b"))
+    # read within a second of the dice stopping
+    assert tray.settled_at is not None and 0 < at - tray.settled_at <= 1.0
+    assert detector.sight.seeing == "settled"
+
+
+def test_frames_in_motion_give_no_roll_and_say_so(sim) -> None:
+    tray, detector, clock = sim
+    tray.roll_seconds = 5.0   # a long tumble, or a hand in the tray
+    detector.feed(tray.read(), clock())
+    clock.tick()
+    tray.throw()
+    seen = set()
+    for _ in range(30):
+        assert detector.feed(tray.read(), clock()) is None
+        seen.add(detector.sight.seeing)
+        clock.tick()
+    assert seen == {"moving"}
+
+
+def fake_reading(value: int, x: float) -> DieReading:
+    return DieReading(value, None, (x, 50.0), (), 0.9, 20.0)
+
+
+def test_fewer_dice_than_a_roll_needs_give_no_roll() -> None:
+    frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 200)]
+    five = [fake_reading(v, 30.0 * v) for v in range(1, 6)]
+    detector = RollDetector(lambda _f: five, settle_seconds=0.2, stable_reads=2)
+    detector.feed(frames[0], 0.0)
+    detector.feed(frames[1], 0.1)          # motion
+    for t in (0.4, 0.5, 0.6, 0.7):
+        assert detector.feed(frames[1], t) is None
+    assert detector.sight.seeing == "too few dice"
+    assert detector.sight.message == "I see 5 dice; a roll needs 6"
+
+
+def test_readings_that_disagree_are_not_a_roll_until_they_agree() -> None:
+    frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 200)]
+    answers = iter([
+        [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 6)],
+        [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 5)],   # a wobbling die
+        [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 5)],
+    ])
+    detector = RollDetector(lambda _f: next(answers), settle_seconds=0.2, stable_reads=2)
+    detector.feed(frames[0], 0.0)
+    detector.feed(frames[1], 0.1)
+    assert detector.feed(frames[1], 0.4) is None
+    assert detector.feed(frames[1], 0.5) is None
+    throw = detector.feed(frames[1], 0.6)
+    assert throw is not None and throw.roll.values == (1, 2, 3, 4, 5, 5)
+
+
+def test_eye_puts_the_roll_in_the_game_and_survives_the_camera_going_away(sim) -> None:
+    tray, detector, clock = sim
+    referee = Referee(EventStore(None))
+    referee.act("players Ann Ben")
+    referee.act("row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
+    eye = Eye(tray, detector, referee, clock=clock)
+
+    def steps(seconds: float) -> None:
+        for _ in range(int(seconds / 0.125)):
+            eye.step()
+            clock.tick()
+
+    steps(0.5)
+    tray.throw("4r 4g 4b 1r 2g 6b")
+    steps(2.5)
+    assert referee.state.rolls_used == 1
+    assert Counter(referee.state.roll) == Counter(Roll.parse("4r 4g 4b 1r 2g 6b"))
+    assert referee.state.claimable_slots() == (2, 5)
+    before = referee.record
+    tray.unplug()
+    eye.step()
+    assert eye.status()["camera"] == "lost" and "the game is kept" in eye.status()["message"]
+    assert referee.record == before
+    eye.step()                                  # tries to open again, still away
+    tray.plug()
+    steps(0.5)
+    assert eye.status()["camera"] == "simulated"
+    tray.throw("1r 1g 1b 2r 2g 3b")
+    steps(2.5)
+    assert referee.state.rolls_used == 2 and referee.state.roll.total == 10
+    assert eye.annotated_jpeg()[:2] == b"\xff\xd8"
