@@ -9,6 +9,9 @@ needs. Hands in the tray, a die still wobbling, or dice missing give no roll: th
 ``sight`` says what the camera sees instead.
 
 Dice already lying still when the detector starts are not a roll: a throw needs motion.
+Nor is a hand passing over the tray: when every die shows the same face in the same place
+as in the last roll, nothing was thrown. Kept dice stay where they lie; the player picks up
+and throws the others, so after every throw all six dice are in view.
 """
 
 from __future__ import annotations
@@ -69,6 +72,21 @@ def motion(previous: np.ndarray, current: np.ndarray) -> float:
     return float(np.count_nonzero(diff > MOTION_LEVEL)) / diff.size
 
 
+def _unmoved(before: Sequence[DieReading], now: Sequence[DieReading]) -> bool:
+    """Every die shows the same face within half a die of where it lay before."""
+    if not before or len(before) != len(now):
+        return False
+    left = list(before)
+    for r in now:
+        match = next((b for b in left if b.value == r.value and b.color == r.color
+                      and abs(b.center[0] - r.center[0]) < 0.5 * b.size
+                      and abs(b.center[1] - r.center[1]) < 0.5 * b.size), None)
+        if match is None:
+            return False
+        left.remove(match)
+    return True
+
+
 def _signature(readings: Sequence[DieReading]) -> Counter:
     return Counter((r.value, r.color) for r in readings)
 
@@ -89,6 +107,7 @@ class RollDetector:
         self._reread = False
         self.sight = Sight("waiting", "waiting for a throw")
         self.last_readings: tuple[DieReading, ...] = ()
+        self.last_throw: tuple[DieReading, ...] = ()
         self.last_frame: np.ndarray | None = None
 
     def request_reread(self) -> None:
@@ -140,8 +159,14 @@ class RollDetector:
         if len(self._agreeing) < self.stable_reads:
             self.sight = Sight("settling", "reading the dice", n)
             return None
+        if not self._reread and _unmoved(self.last_throw, readings):
+            # a hand passed over the tray but no die moved or changed: not a throw
+            self._armed, self._agreeing = False, []
+            self.sight = Sight("settled", "same dice in the same places: no new roll", n)
+            return None
         roll = to_roll(readings)
         ordered = reading_order(readings)
+        self.last_throw = tuple(ordered)
         unsure = tuple(i + 1 for i, r in enumerate(ordered) if not r.confident)
         message = "dice read" if not unsure else (
             "dice read; please check die " + ", ".join(map(str, unsure)))

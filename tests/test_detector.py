@@ -143,3 +143,20 @@ def test_eye_puts_the_roll_in_the_game_and_survives_the_camera_going_away(sim) -
     steps(2.5)
     assert referee.state.rolls_used == 2 and referee.state.roll.total == 10
     assert eye.annotated_jpeg()[:2] == b"\xff\xd8"
+
+
+def test_a_hand_over_the_tray_that_moves_no_die_is_not_a_new_roll() -> None:
+    frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 200)]
+    dice = [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 6)]
+    detector = RollDetector(lambda _f: dice, settle_seconds=0.2, stable_reads=1)
+    detector.feed(frames[0], 0.0)
+    detector.feed(frames[1], 0.1)
+    assert detector.feed(frames[1], 0.4) is not None       # the throw
+    detector.feed(frames[0], 0.5)                          # a hand passes over
+    detector.feed(frames[1], 0.6)
+    assert detector.feed(frames[1], 0.9) is None
+    assert detector.sight.message == "same dice in the same places: no new roll"
+    dice[0] = fake_reading(1, 200.0)                       # one die thrown again: same face
+    detector.feed(frames[0], 1.0)
+    detector.feed(frames[1], 1.1)
+    assert detector.feed(frames[1], 1.4) is not None

@@ -1,0 +1,92 @@
+"""Time from the dice settling to the roll being in the game, over the simulated tray.
+
+Run: ``.venv/bin/python benchmarks/bench_tray.py [--throws 10] [--fps 8]``
+
+The eye runs in its own thread at the configured frame rate, exactly as under
+``kotd serve``; the simulated tray is thrown, tumbles for 0.8 s and settles. Prints the
+latency (settled -> roll event stored in the referee) and the frame rate the reader
+sustains on 1280x960 frames (one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import threading
+import time
+
+import cv2
+import numpy as np
+
+from pi.detector import RollDetector
+from pi.eye import Eye
+from pi.simtray import SimulatedTray
+from rules.referee import Referee
+from rules.store import EventStore
+from vision.reader import read_dice
+from vision.render import random_scene, render_tray
+
+
+def latency(throws: int, fps: float) -> list[float]:
+    tray = SimulatedTray(seed=3)
+    referee = Referee(EventStore(None))
+    referee.act("players Ann Ben")
+    referee.act("row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
+    arrived = threading.Event()
+    stamps: list[float] = []
+
+    def on_change(_record) -> None:
+        stamps.append(time.monotonic())
+        arrived.set()
+
+    referee.subscribe(on_change)
+    eye = Eye(tray, RollDetector(read_dice, settle_seconds=0.5, stable_reads=2), referee, fps)
+    eye.start()
+    time.sleep(1.0)
+    results = []
+    for _ in range(throws):
+        if referee.state.rolls_used >= 3:
+            referee.act("undo")
+            referee.act("undo")
+            referee.act("undo")
+        arrived.clear()
+        tray.throw()
+        if not arrived.wait(10):
+            print("  a throw was not read within 10 s")
+            continue
+        if tray.settled_at is not None:
+            results.append(stamps[-1] - tray.settled_at)
+        time.sleep(0.3)
+    eye.stop()
+    return results
+
+
+def reader_fps(frames: int = 30) -> tuple[float, float]:
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(0)
+    images = [render_tray(random_scene(rng, level="mixed"), rng)[0] for _ in range(frames)]
+    read_dice(images[0])
+    times = []
+    for img in images:
+        t = time.perf_counter()
+        read_dice(img)
+        times.append(time.perf_counter() - t)
+    return 1.0 / statistics.mean(times), statistics.median(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--throws", type=int, default=10)
+    parser.add_argument("--fps", type=float, default=8.0)
+    args = parser.parse_args()
+    results = latency(args.throws, args.fps)
+    print(f"settled -> roll in the game, {len(results)} throws at {args.fps:g} fps "
+          f"(settle_seconds 0.5, 2 stable reads): median {statistics.median(results):.2f} s, "
+          f"max {max(results):.2f} s")
+    fps, median_ms = reader_fps()
+    print(f"reader on 1280x960 frames, one core: {fps:.1f} frames/s "
+          f"(median {median_ms:.1f} ms per frame)")
+
+
+if __name__ == "__main__":
+    main()
