@@ -49,7 +49,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "village_match": "+ village",
         "empty_slot": "empty",
         "give_to": "{player} must give the dragon to:",
-        "penalty_q": "Nothing fits: {player} takes the top penalty card (Schurke). Its value:",
+        "penalty_q": "Nothing fits: {player} takes the top penalty card (scoundrel). Its value:",
         "draw_q": "New citizen for slot {slots}: which card came up?",
         "row_q": "Lay out the first five citizens (tap them in order, left to right)",
         "undo": "Undo",

@@ -113,7 +113,7 @@
     if (K.source) return;
     const es = new EventSource("/api/live?lang=" + LANG);
     es.addEventListener("state", (e) => render(JSON.parse(e.data), true));
-    es.onopen = () => setLive(true);
+    es.onopen = () => { setLive(true); K.fresh = true; };
     es.onerror = () => setLive(false);
     K.source = es;
   }
@@ -543,7 +543,12 @@
   const INIT = { table: initTable, setup: initSetup };
 
   function render(s, fromStream) {
-    if (fromStream && K.state && s.game_id === K.state.game_id && s.version < K.state.version) return;
+    const old = K.state;
+    if (fromStream && K.fresh) K.fresh = false;  // a new stream (maybe a restarted server)
+    else if (fromStream && old && s.game_id === old.game_id) {
+      if (s.version < old.version) return;  // the answer to our own action came first
+      if (s.version === old.version && s.eye.version === old.eye.version) return;  // seen it
+    }
     K.state = s;
     document.body.classList.toggle("can-act", K.canAct);
     $("watching").hidden = K.canAct;
