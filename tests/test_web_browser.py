@@ -227,19 +227,20 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     expect(watcher.locator("#whose-turn")).to_have_text("Ben's turn", timeout=LIVE)
 
     # -- turn 2: Ben's 32 wins the dragon, which he must give away -----------------------------
-    served.post("roll 6r 6g 6b 5r 5g 4b")
+    assert served.post("roll 6r 6g 6b 5r 5g 4b")[0] == 200
     host.click("article[data-card='dragon-25'] button.claim")
     expect(host.locator("#question")).to_have_attribute("data-ask", "give")
     host.click("#question button[data-give='Ann']")
     host.click("#draw-picker button.pick[data-card='elf-5']")
+    expect(host.locator("#whose-turn")).to_have_text("Cem's turn")
 
     # -- turn 3: nothing fits for Cem: he takes the top penalty card ---------------------------
-    served.post("roll 1r 2r 4r 6r 3r 1b")
+    assert served.post("roll 1r 2r 4r 6r 3r 1b")[0] == 200
     expect(host.locator("#question")).to_have_attribute("data-ask", "penalty")
     host.click("#question button[data-penalty='-2']")
     host.click("#draw-picker button.pick[data-card='goblin-6']")
     expect(watcher.locator("#whose-turn")).to_have_text("Ann's turn", timeout=LIVE)
-    served.post("roll 2r 2g 4b 4r 6g 6b")
+    assert served.post("roll 2r 2g 4b 4r 6g 6b")[0] == 200
 
     # -- the scoreboard, live on the watcher's phone ------------------------------------------
     watcher.goto(served.url + "scores")
@@ -249,7 +250,8 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     expect(watcher.locator("article[data-player='Cem'] .ps-total")).to_have_text("−2")
     _shot(watcher, "scores")
     _shot(watcher, "scores-full", full=True)
-    served.post("claim 4")  # Ann's rich snob: the scoreboard follows without a reload
+    # Ann takes the rich snob: the scoreboard follows without a reload
+    assert served.post("claim 4")[0] == 200
     expect(watcher.locator("article[data-player='Ann'] .ps-total")).to_have_text("7",
                                                                                  timeout=LIVE)
 

@@ -545,9 +545,10 @@
   function render(s, fromStream) {
     const old = K.state;
     if (fromStream && K.fresh) K.fresh = false;  // a new stream (maybe a restarted server)
-    else if (fromStream && old && s.game_id === old.game_id) {
-      if (s.version < old.version) return;  // the answer to our own action came first
-      if (s.version === old.version && s.eye.version === old.eye.version) return;  // seen it
+    else if (old && s.game_id === old.game_id) {
+      // answers to our own actions and the stream race: never step back to an older state
+      if (s.version < old.version) return;
+      if (fromStream && s.version === old.version && s.eye.version === old.eye.version) return;
     }
     K.state = s;
     document.body.classList.toggle("can-act", K.canAct);
