@@ -21,6 +21,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 test: $(STAMP) lint
+	./tools/ensure-chromium.sh
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

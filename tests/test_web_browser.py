@@ -1,0 +1,274 @@
+"""The real page in headless Chromium: set up, play turns by tapping, watch a second phone.
+
+Chromium is Debian's (``tools/ensure-chromium.sh``, run by ``make test``); Playwright only
+drives it. The server is ``kotd serve --source sim`` when that command exists, otherwise
+the page's own waitress server in a thread with a fake camera. Rolls are posted through
+the API, as the tray does. Screenshots (390×844, a phone) go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webkit import FakeEye, new_referee
+
+CHROMIUM = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+TOKEN = "browser-test-token"
+ROW = ["snob-even", "hypnotist", "gnome-3green", "orc-3", "fairy-2r2g"]
+LIVE = 1000  # ms: every phone shows a change within a second
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is missing: run tools/ensure-chromium.sh (as root) to install "
+                "Debian's chromium", allow_module_level=True)
+expect = sync_api.expect
+
+
+@dataclass
+class Served:
+    """A running table page: where it is, its token, and a way to post as the tray does."""
+
+    url: str
+    token: str
+    kind: str  # "kotd serve" or "in-thread"
+    stop: Any = field(repr=False, default=None)
+
+    def post(self, line: str, token: str | None = None) -> tuple[int, dict]:
+        request = urllib.request.Request(
+            self.url + "api/action", data=json.dumps({"action": line}).encode(),
+            headers={"Content-Type": "application/json",
+                     "X-Table-Token": self.token if token is None else token}, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read())
+
+    def state(self) -> dict:
+        with urllib.request.urlopen(self.url + "api/state", timeout=10) as response:
+            return json.loads(response.read())
+
+
+def _kotd() -> str | None:
+    found = shutil.which("kotd") or str(Path(sys.executable).with_name("kotd"))
+    if not Path(found).exists():
+        return None
+    try:
+        out = subprocess.run([found, "serve", "--help"], capture_output=True, text=True,
+                             timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return found if out.returncode == 0 and "--source" in out.stdout else None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def _kotd_serve(kotd: str, data_dir: Path) -> Iterator[Served]:
+    port = _free_port()
+    proc = subprocess.Popen([kotd, "serve", "--source", "sim", "--port", str(port),
+                             "--data-dir", str(data_dir), "--token", TOKEN],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    served = Served(f"http://127.0.0.1:{port}/", TOKEN, "kotd serve")
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                served.state()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("kotd serve did not start: " +
+                                       (proc.stdout.read() if proc.stdout else "")) from None
+                time.sleep(0.2)
+        yield served
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@contextlib.contextmanager
+def _in_thread(data_dir: Path) -> Iterator[Served]:
+    from web import create_app
+    from web.server import make_server
+
+    app = create_app(new_referee(data_dir), FakeEye(), TOKEN)
+    with make_server(app, threads=12) as server:
+        yield Served(server.url, TOKEN, "in-thread")
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """``kotd serve --source sim`` when the Pi side has landed, else the in-thread server."""
+    kotd = None if os.environ.get("KOTD_WEB_IN_THREAD") else _kotd()
+    with (_kotd_serve(kotd, tmp_path) if kotd else _in_thread(tmp_path)) as table:
+        yield table
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _open(browser: Any, url: str) -> Any:
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.errors = errors
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+def _shot(page: Any, name: str, full: bool = False) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.wait_for_timeout(150)  # let the last render settle
+    page.evaluate("document.getElementById('toast').hidden = true; window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full)
+
+
+def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None:
+    host = _open(browser, served.url + "setup?token=" + served.token)
+    assert "token=" not in host.url  # the secret leaves the address bar at once
+    watcher = _open(browser, served.url)
+
+    # -- the host sets up three players and the first row, by tapping ---------------------
+    names = host.locator("#player-list input")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Ben")
+    host.click("#add-player")
+    names.nth(2).fill("Cem")
+    host.click("#start-game")
+    expect(host.locator("#picker-area")).to_be_visible()
+    expect(watcher.locator("#go-setup")).to_have_count(0, timeout=LIVE)  # the watcher saw it
+    for card in ROW:
+        host.click(f"#picker button.pick[data-card='{card}']")
+    _shot(host, "setup-picker")
+    host.click("#picked-lay")
+    host.wait_for_url(served.url)
+    expect(host.locator("#whose-turn")).to_have_text("Ann's turn")
+    expect(watcher.locator("#whose-turn")).to_have_text("Ann's turn", timeout=LIVE)
+
+    # -- the watcher has no token: it sees everything and can do nothing ---------------------
+    expect(watcher.locator("#watching")).to_be_visible()
+    expect(host.locator("#watching")).to_be_hidden()
+    version = served.state()["version"]
+    status = watcher.evaluate("""async () => (await fetch('/api/action', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({action: 'undo'})})).status""")
+    assert status == 403
+    assert served.post("undo", token="wrong")[0] == 403
+    assert served.state()["version"] == version
+
+    # -- turn 1: the tray reads a roll; both phones show it within a second ------------------
+    assert served.post("roll 1r 1g 1b 2r 2g 3b")[0] == 200
+    expect(watcher.locator("#dice .die")).to_have_count(6, timeout=LIVE)
+    expect(host.locator("#roll-count")).to_have_text("roll 1 of 3", timeout=LIVE)
+    expect(host.locator("article.satisfied")).to_have_count(3)
+    expect(watcher.locator("button.claim").first).to_be_disabled()
+    expect(watcher.locator("#undo")).to_be_disabled()
+    expect(host.locator("article[data-card='hypnotist'] .witness .die")).to_have_count(6)
+
+    # a die read wrong is corrected by hand: die 6 is really a blue 5 (sum 12, still fits)
+    host.click("#dice button.die[data-pos='6']")
+    host.click("#fix-values button:text-is('5')")
+    host.click("#fix-colors button[aria-label='blue']")
+    host.click("#fix-apply")
+    expect(watcher.locator("#dice-info")).to_contain_text("sum 12", timeout=LIVE)
+    _shot(host, "table")
+    _shot(host, "table-full", full=True)
+
+    # Ann takes the hypnotist (and the gnome to its right): two new cards to draw
+    host.click("article[data-card='hypnotist'] button.claim")
+    expect(host.locator("#question")).to_have_attribute("data-ask", "draw")
+    expect(watcher.locator("#question")).to_have_attribute("data-ask", "draw", timeout=LIVE)
+    expect(watcher.locator("#draw-picker button.pick").first).to_be_disabled()
+    host.click("#draw-picker button.pick[data-card='dragon-25']")
+    expect(host.locator("#draw-picker button.pick[data-card='dragon-25']")).to_have_count(0)
+    host.click("#draw-picker button.pick[data-card='apprentice-3r3b']")
+    expect(watcher.locator("#whose-turn")).to_have_text("Ben's turn", timeout=LIVE)
+
+    # -- undo: the last draw comes back, on both phones ----------------------------------------
+    host.click("#undo")
+    expect(host.locator("#question")).to_have_attribute("data-ask", "draw")
+    expect(watcher.locator("#whose-turn")).to_have_text("Ann's turn", timeout=LIVE)
+    host.click("#draw-picker button.pick[data-card='apprentice-3r3b']")
+    expect(watcher.locator("#whose-turn")).to_have_text("Ben's turn", timeout=LIVE)
+
+    # -- turn 2: Ben's 32 wins the dragon, which he must give away -----------------------------
+    assert served.post("roll 6r 6g 6b 5r 5g 4b")[0] == 200
+    host.click("article[data-card='dragon-25'] button.claim")
+    expect(host.locator("#question")).to_have_attribute("data-ask", "give")
+    host.click("#question button[data-give='Ann']")
+    host.click("#draw-picker button.pick[data-card='elf-5']")
+    expect(host.locator("#whose-turn")).to_have_text("Cem's turn")
+
+    # -- turn 3: nothing fits for Cem: he takes the top penalty card ---------------------------
+    assert served.post("roll 1r 2r 4r 6r 3r 1b")[0] == 200
+    expect(host.locator("#question")).to_have_attribute("data-ask", "penalty")
+    host.click("#question button[data-penalty='-2']")
+    host.click("#draw-picker button.pick[data-card='goblin-6']")
+    expect(watcher.locator("#whose-turn")).to_have_text("Ann's turn", timeout=LIVE)
+    assert served.post("roll 2r 2g 4b 4r 6g 6b")[0] == 200
+
+    # -- the scoreboard, live on the watcher's phone ------------------------------------------
+    watcher.goto(served.url + "scores")
+    watcher.wait_for_selector("body[data-ready='1']")
+    expect(watcher.locator("article.player-score")).to_have_count(3)
+    expect(watcher.locator("article[data-player='Ann'] .ps-total")).to_have_text("2")
+    expect(watcher.locator("article[data-player='Cem'] .ps-total")).to_have_text("−2")
+    _shot(watcher, "scores")
+    _shot(watcher, "scores-full", full=True)
+    # Ann takes the rich snob: the scoreboard follows without a reload
+    assert served.post("claim 4")[0] == 200
+    expect(watcher.locator("article[data-player='Ann'] .ps-total")).to_have_text("7",
+                                                                                 timeout=LIVE)
+
+    # -- the history lists every action -----------------------------------------------------------
+    host.goto(served.url + "history")
+    host.wait_for_selector("body[data-ready='1']")
+    with urllib.request.urlopen(served.url + "api/history", timeout=10) as response:
+        stored = json.loads(response.read())["events"]
+    expect(host.locator("#events li")).to_have_count(len(stored))
+    expect(host.locator("#events li").last).to_contain_text("claim 4")
+
+    # -- German, from the switcher --------------------------------------------------------------
+    host.goto(served.url)
+    host.click("a.lang[data-lang='de']")
+    host.wait_for_selector("body[data-ready='1']")
+    expect(host.locator("#nav-table")).to_have_text("Tisch")
+    expect(host.locator("#undo")).to_contain_text("Rückgängig")
+    _shot(host, "table-de")
+
+    assert host.errors == [] and watcher.errors == []

@@ -1,0 +1,137 @@
+"""The live page over a real waitress server on loopback: two phones see an action at once."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+from webkit import START, SUM10, TOKEN, FakeEye, new_referee
+
+from web import create_app
+from web.server import make_server
+
+
+class SSEClient:
+    """A bare Server-Sent-Events reader on its own thread, recording (time, state)."""
+
+    def __init__(self, port: int, path: str = "/api/live") -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self.conn.request("GET", path)
+        self.sock = self.conn.sock
+        self.response = self.conn.getresponse()
+        assert self.response.status == 200
+        assert self.response.getheader("Content-Type").startswith("text/event-stream")
+        self.states: list[tuple[float, dict]] = []
+        self.comments = 0
+        self.changed = threading.Condition()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        event, data = None, []
+        try:
+            while True:
+                raw = self.response.fp.readline()
+                if not raw:
+                    return
+                line = raw.decode().rstrip("\n")
+                if line.startswith(":"):
+                    self.comments += 1
+                elif line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:"):
+                    data.append(line[5:].strip())
+                elif not line and event == "state":
+                    state = json.loads("\n".join(data))
+                    with self.changed:
+                        self.states.append((time.monotonic(), state))
+                        self.changed.notify_all()
+                    event, data = None, []
+        except (OSError, ValueError):
+            return
+
+    def wait_for_version(self, version: int, timeout: float) -> float | None:
+        with self.changed:
+            self.changed.wait_for(
+                lambda: any(s["version"] >= version for _, s in self.states), timeout)
+            return next((t for t, s in self.states if s["version"] >= version), None)
+
+    def close(self) -> None:
+        """Hang up as a phone does: the socket goes away (not just this object)."""
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+        self.conn.close()
+
+
+def post(port: int, line: str, token: str | None = TOKEN) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["X-Table-Token"] = token
+    conn.request("POST", "/api/action", body=json.dumps({"action": line}), headers=headers)
+    response = conn.getresponse()
+    body = json.loads(response.read())
+    conn.close()
+    return response.status, body
+
+
+def test_two_phones_see_an_action_within_a_second(tmp_path: Path) -> None:
+    referee = new_referee(tmp_path, *START)
+    eye = FakeEye()
+    app = create_app(referee, eye, TOKEN)
+    with make_server(app, threads=8) as server:
+        phones = [SSEClient(server.port), SSEClient(server.port, "/api/live?lang=de")]
+        for phone in phones:
+            assert phone.wait_for_version(2, 5) is not None
+        sent = time.monotonic()
+        status, _ = post(server.port, SUM10)
+        assert status == 200
+        for phone in phones:
+            seen = phone.wait_for_version(3, 2)
+            assert seen is not None and seen - sent < 1.0
+        assert phones[1].states[-1][1]["lang"] == "de"
+        # refused actions reach nobody
+        assert post(server.port, "claim 3", token=None)[0] == 403
+        assert post(server.port, "claim 3")[0] == 400
+        # the camera's news travel too
+        eye.set(seeing="hand in tray")
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline and phones[0].states[-1][1]["eye"]["seeing"] != \
+                "hand in tray":
+            time.sleep(0.02)
+        assert phones[0].states[-1][1]["eye"]["seeing"] == "hand in tray"
+        assert all(s["version"] == 3 for phone in phones for _, s in phone.states[1:])
+        for phone in phones:
+            phone.close()
+
+
+def test_streams_end_when_the_phone_leaves(tmp_path: Path) -> None:
+    app = create_app(new_referee(tmp_path, *START), None, TOKEN)
+    with make_server(app, threads=4) as server:
+        base = threading.active_count()
+        for _ in range(6):  # more streams than threads: only works if closed ones end
+            phone = SSEClient(server.port)
+            assert phone.wait_for_version(2, 5) is not None
+            phone.close()
+        last = SSEClient(server.port)
+        assert last.wait_for_version(2, 5) is not None
+        last.close()
+        assert threading.active_count() <= base + 6
+
+
+def test_closing_the_server_ends_open_streams(tmp_path: Path) -> None:
+    app = create_app(new_referee(tmp_path, *START), None, TOKEN)
+    server = make_server(app, threads=4).start()
+    phone = SSEClient(server.port)
+    assert phone.wait_for_version(2, 5) is not None
+    started = time.monotonic()
+    server.close()
+    assert time.monotonic() - started < 3
+    phone.thread.join(3)
+    assert not phone.thread.is_alive()

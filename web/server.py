@@ -1,0 +1,84 @@
+"""Serving the page with waitress (a pure-Python production WSGI server).
+
+Each open live stream (one per phone) holds one waitress thread for as long as the
+phone watches, so ``threads`` must cover every phone plus spare for the page's other
+requests: the default 24 is ten phones twice over (a reloading phone briefly holds two)
+plus four. Streams notice a gone client within ``LIVE_POLL_SECONDS`` (waitress's
+``client_disconnected``, enabled by ``channel_request_lookahead``) and end.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from flask import Flask
+from waitress import wasyncore
+from waitress.server import create_server
+
+from web import stop_streams
+
+SERVER_OPTIONS: dict[str, Any] = {
+    "channel_timeout": 60,  # idle connections; live streams write a heartbeat every 15 s
+    "channel_request_lookahead": 4,  # lets a stream ask "is the client still there?"
+    "connection_limit": 200,
+    "ident": "kotd",
+    "clear_untrusted_proxy_headers": True,
+}
+
+
+class Server:
+    """A waitress server for one app: ``run()`` blocks, ``start()`` runs it in a thread,
+    ``close()`` ends the live streams and stops it. ``port`` is the port really bound."""
+
+    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = 24,
+                 **options: Any) -> None:
+        self.app = app
+        self._server = create_server(app, host=host, port=port, threads=threads,
+                                     **{**SERVER_OPTIONS, **options})
+        self.host = str(self._server.effective_host)  # type: ignore[union-attr]
+        self.port = int(self._server.effective_port)  # type: ignore[union-attr]
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    def run(self) -> None:
+        self._server.run()
+
+    def start(self) -> Server:
+        self._thread = threading.Thread(target=self.run, name="kotd-waitress", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self, timeout: float = 5.0) -> None:
+        stop_streams(self.app)
+        self._server.task_dispatcher.shutdown(timeout=timeout)
+        wasyncore.close_all(self._server._map)  # type: ignore[union-attr]
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def make_server(app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = 24,
+                **options: Any) -> Server:
+    """A server not yet running: ``.start()`` (thread) or ``.run()``; ``.close()`` stops."""
+    return Server(app, host, port, threads, **options)
+
+
+def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = 24,
+          **options: Any) -> None:
+    """Serve until interrupted (Ctrl-C or SIGTERM ends the live streams first)."""
+    server = make_server(app, host, port, threads, **options)
+    print(f"kotd: serving the table page on http://{host}:{server.port}/", flush=True)
+    try:
+        server.run()
+    finally:
+        stop_streams(app)
