@@ -109,7 +109,7 @@ class Assistant:
 
     @property
     def port(self) -> int:
-        return int(self.server.effective_port) if self.server else self.config.port
+        return self.server.port if self.server else self.config.port
 
     def start(self) -> None:
         from web.server import make_server

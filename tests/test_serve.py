@@ -1,0 +1,160 @@
+"""``kotd serve`` end to end: simulated tray, mock pins, the real page server over HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from pi.config import Config, Pins
+from pi.serve import Assistant
+from pi.simtray import SimulatedTray
+from rules.dice import Roll
+
+KOTD = str(Path(sys.executable).with_name("kotd"))
+TOKEN = "table-secret"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    def __init__(self, port: int, token: str | None = TOKEN) -> None:
+        self.base = f"http://127.0.0.1:{port}"
+        self.token = token
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.base + path, timeout=10) as r:
+            return json.loads(r.read())
+
+    def act(self, action: str) -> dict:
+        req = urllib.request.Request(
+            self.base + "/api/action", data=json.dumps({"action": action}).encode(),
+            headers={"Content-Type": "application/json", "X-Table-Token": self.token or ""},
+            method="POST")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+
+def wait_for(predicate, seconds: float = 8.0, what: str = "condition"):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def press(factory: MockFactory, pin: int) -> None:
+    factory.pin(pin).drive_low()
+    time.sleep(0.08)
+    factory.pin(pin).drive_high()
+    time.sleep(0.08)
+
+
+@pytest.fixture
+def assistant(tmp_path: Path):
+    config = Config(data_dir=tmp_path, source="sim", host="127.0.0.1", port=free_port(),
+                    token=TOKEN, settle_seconds=0.3, fps=10.0, pin_factory="mock")
+    tray = SimulatedTray(seed=9, roll_seconds=0.5)
+    factory = MockFactory()
+    a = Assistant(config, source=tray, pin_factory=factory)
+    a.start()
+    yield a, tray, factory, Client(a.port)
+    a.stop()
+    factory.reset()
+
+
+def test_a_throw_becomes_a_roll_lights_the_slots_and_a_button_claims(assistant) -> None:
+    a, tray, factory, client = assistant
+    client.act("players Ann Ben")
+    client.act("row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
+    time.sleep(0.3)
+    tray.throw("4r 4g 4b 1r 2g 6b")
+    state = wait_for(lambda: (s := client.get("/api/state"))["rolls_used"] == 1 and s,
+                     what="the roll in the game")
+    assert Counter(Roll.parse(state["dice"]["text"])) == Counter(Roll.parse("4r 4g 4b 1r 2g 6b"))
+    assert state["claimable"] == [2, 5]
+    pins = Pins()
+    assert [led.is_lit for led in a.panel.slot_leds] == [False, True, False, False, True]
+    assert [bool(led.is_lit) for led in a.panel.roll_leds] == [True, False, False, False]
+    press(factory, pins.claim)                     # slot 2 selected (orc-3)
+    press(factory, pins.confirm)
+    state = wait_for(lambda: (s := client.get("/api/state"))["phase"] == "draw" and s,
+                     what="the claim")
+    assert state["players"][0]["kingdom"] == ["orc-3"]
+
+
+def test_the_camera_goes_away_mid_game_and_comes_back_nothing_lost(assistant, tmp_path) -> None:
+    a, tray, _, client = assistant
+    client.act("players Ann Ben")
+    client.act("row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
+    time.sleep(0.3)
+    tray.throw("1r 1g 1b 2r 2g 3b")
+    wait_for(lambda: client.get("/api/state")["rolls_used"] == 1, what="first roll")
+    before = client.get("/api/state")
+    tray.unplug()
+    wait_for(lambda: a.eye.status()["camera"] == "lost", what="camera lost")
+    assert a.panel.status_led._blink_thread is not None    # the status LED blinks
+    client.act("claim 3")                                   # the game goes on by hand
+    client.act("draw orc-4")
+    tray.plug()
+    wait_for(lambda: a.eye.status()["camera"] == "simulated", seconds=10, what="camera back")
+    tray.throw("6r 6g 6b 5r 5g 4b")
+    state = wait_for(lambda: (s := client.get("/api/state"))["rolls_used"] == 1
+                     and s["current_player"] == "Ben" and s, what="Ben's roll")
+    assert state["dice"]["dice"] and before["players"][0]["name"] == "Ann"
+    assert state["players"][0]["kingdom"] == ["dwarf-3x1"]
+    a.stop()
+    again = Assistant(a.config, source=SimulatedTray(seed=1), pin_factory=MockFactory())
+    try:
+        assert again.referee.record == a.referee.record   # restart: the same game
+    finally:
+        again.panel.close()
+        again.store.close()
+
+
+def test_kotd_serve_starts_on_the_simulated_tray_and_prints_its_address(tmp_path) -> None:
+    port = free_port()
+    env = dict(os.environ, KOTD_DATA_DIR=str(tmp_path))
+    proc = subprocess.Popen([KOTD, "serve", "--source", "sim", "--port", str(port),
+                             "--host", "127.0.0.1", "--pins", "mock"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        lines = [proc.stdout.readline() for _ in range(2)]
+        assert "sim frames" in lines[0]
+        token = (tmp_path / "token").read_text().strip()
+        assert f"http://127.0.0.1:{port}/?token={token}" in "".join(lines) + \
+            proc.stdout.readline()
+        client = Client(port, token)
+        state = wait_for(lambda: _try(client.get, "/api/state"), what="the page server")
+        assert "phase" in state or state.get("game") is None
+        with pytest.raises(urllib.error.HTTPError) as err:
+            Client(port, "wrong").act("players Ann Ben")
+        assert err.value.code == 403
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+    assert proc.returncode == 0
+
+
+def _try(fn, *args):
+    try:
+        return fn(*args)
+    except (urllib.error.URLError, ConnectionError):
+        return None
