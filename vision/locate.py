@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.palette import Palette
 from rules.dice import Color
+from vision.palette import Palette
 
 WORK_WIDTH = 640
 """Dice are located on a copy at most this wide (faster); pips are read at full size."""

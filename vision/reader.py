@@ -17,7 +17,7 @@ import numpy as np
 from vision.color import face_color
 from vision.locate import Candidate, WorkFrame, find_blobs, find_faces, to_lab
 from vision.palette import Palette
-from vision.pips import CROP, count_pips, face_crop
+from vision.pips import count_pips, face_crop
 from vision.reading import DieReading
 
 Kind = Literal["haba", "standard"]
