@@ -188,7 +188,7 @@ def find_faces(work: WorkFrame, palette: Palette) -> list[Candidate]:
                     continue
                 filled = np.zeros((h, w), np.uint8)
                 cv2.drawContours(filled, [p], -1, 1, -1)
-                rect, area, sq, fill = _shape(p + [x, y])
+                rect, area, sq, fill = _shape(p + np.array([x, y], np.int32))
                 rects.append((rect, area, sq, fill))
                 cols.append(color)
                 masks.append((filled, (x, y)))

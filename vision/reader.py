@@ -22,6 +22,9 @@ from vision.reading import DieReading
 
 Kind = Literal["haba", "standard"]
 
+MIN_FIT = 0.2
+"""Blobs that fit a pip layout worse than this are not a die (printed art, a coin)."""
+
 
 def _overlaps(a: Candidate, b: Candidate) -> bool:
     return np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < 0.6 * min(
@@ -46,8 +49,8 @@ def _read(frame: np.ndarray, kind: Kind, palette: Palette
             continue
         crop = to_lab(face_crop(frame, cand), work.gains)
         pips = count_pips(crop)
-        if pips.value is None:
-            continue
+        if pips.value is None or (kind == "haba" and pips.fit < MIN_FIT):
+            continue  # no pips, or blobs on no die layout: not a die
         kept.append(cand)
         color, lab, conf = None, np.zeros(3), pips.fit
         if kind == "haba":

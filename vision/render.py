@@ -233,7 +233,8 @@ def _draw_distractor(img: np.ndarray, shadow: np.ndarray, d: Distractor, s: floa
         inner = c + (pts - c) * 0.86
         _poly(img, inner, d.bgr)
         for _ in range(6):  # printed art: circles and blobs of other colours
-            p = c + (rng.uniform(-0.7, 0.7) * half[0]) * ux + (rng.uniform(-0.7, 0.7) * half[1]) * uy
+            du, dv = rng.uniform(-0.7, 0.7, 2)
+            p = c + du * half[0] * ux + dv * half[1] * uy
             col = tuple(int(v) for v in rng.integers(30, 240, 3))
             cv2.circle(img, tuple(np.round(p * 16).astype(int)),
                        round(rng.uniform(0.08, 0.4) * s * 16), col, -1, cv2.LINE_AA, shift=4)
@@ -310,7 +311,7 @@ def render_tray(scene: TrayScene, rng: np.random.Generator) -> tuple[np.ndarray,
         img += rng.normal(0, n.noise, img.shape).astype(np.float32)
     frame = np.clip(img, 0, 255).astype(np.uint8)
     if n.jpeg_quality is not None:
-        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(n.jpeg_quality)])
+        _, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(n.jpeg_quality)])
         frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truth = []
     for d in scene.dice:
