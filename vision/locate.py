@@ -87,6 +87,14 @@ def _fill(mask: np.ndarray) -> list[np.ndarray]:
     return list(contours)
 
 
+def _outer(mask: np.ndarray) -> list[np.ndarray]:
+    """Outer outlines of every region, also of regions lying inside another's hole."""
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return []
+    return [c for c, h in zip(contours, hier[0], strict=True) if h[3] < 0]
+
+
 def _shape(contour: np.ndarray) -> tuple[tuple, float, float, float]:
     """minAreaRect, area, squareness (short/long side) and fill (area / rect area)."""
     hull = cv2.convexHull(contour)  # pips near the edge may notch the outline
@@ -212,7 +220,7 @@ def find_blobs(work: WorkFrame) -> list[Candidate]:
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     min_area = 2e-4 * mask.size
     rects, cols, masks = [], [], []
-    for contour in _fill(mask):
+    for contour in _outer(mask):
         if cv2.contourArea(contour) < min_area:
             continue
         x, y, bw, bh = cv2.boundingRect(contour)

@@ -22,6 +22,8 @@ from vision.reading import DieReading
 
 Kind = Literal["haba", "standard"]
 
+STANDARD_GROW = 0.7
+"""An ordinary die's blob includes its shadow and side faces: read the central part."""
 MIN_FIT = 0.2
 """Blobs that fit a pip layout worse than this are not a die (printed art, a coin)."""
 
@@ -47,7 +49,8 @@ def _read(frame: np.ndarray, kind: Kind, palette: Palette
             continue  # cut by the frame edge: not a whole die (or a card's edge)
         if any(_overlaps(cand, k) for k in kept):
             continue
-        crop = to_lab(face_crop(frame, cand), work.gains)
+        grow = 1.0 if kind == "haba" else STANDARD_GROW
+        crop = to_lab(face_crop(frame, cand, grow), work.gains)
         pips = count_pips(crop)
         if pips.value is None or (kind == "haba" and pips.fit < MIN_FIT):
             continue  # no pips, or blobs on no die layout: not a die
