@@ -54,20 +54,54 @@ class Candidate:
 
 @dataclass
 class WorkFrame:
-    """The frame shrunk for locating, white-balanced, in float Lab."""
+    """The frame shrunk for locating, white-balanced, in float Lab.
+
+    With ``flat`` (HABA dice) the balance is local: the tray is taken to be the pixels of
+    low chroma, its colour is smoothed over a width of about a twelfth of the frame, and
+    every pixel is divided by it. That evens out light gradients, soft shadows and a cast
+    that varies across the tray, so a face in a shadow keeps its colour and lightness.
+    """
 
     scale: float  # work pixels per frame pixel
     lab: np.ndarray
     gains: np.ndarray  # B, G, R multipliers of the grey-world balance
+    gain_map: np.ndarray | None = None  # per-channel gains on a coarse grid
 
     @classmethod
-    def of(cls, frame: np.ndarray) -> WorkFrame:
+    def of(cls, frame: np.ndarray, flat: bool = False) -> WorkFrame:
         h, w = frame.shape[:2]
         scale = min(1.0, WORK_WIDTH / w)
         small = frame if scale == 1.0 else cv2.resize(
             frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
         gains = balance_gains(small)
-        return cls(scale, to_lab(small, gains), gains)
+        lab = to_lab(small, gains)
+        if not flat:
+            return cls(scale, lab, gains)
+        sh, sw = small.shape[:2]
+        k = 8
+        tw, th = max(4, sw // k), max(4, sh // k)
+        tiny = cv2.resize(small, (tw, th), interpolation=cv2.INTER_AREA).astype(np.float32)
+        tlab = cv2.resize(lab, (tw, th), interpolation=cv2.INTER_AREA)
+        table = (np.hypot(tlab[..., 1], tlab[..., 2]) < 0.7 * MIN_CHROMA).astype(np.float32)
+        sigma = max(tw, th) / 12.0
+        wsum = cv2.GaussianBlur(table, (0, 0), sigma) + 1e-3
+        bg = cv2.GaussianBlur(tiny * table[..., None], (0, 0), sigma) / wsum[..., None]
+        if table.mean() < 0.2:  # hardly any tray visible: fall back to the global balance
+            return cls(scale, lab, gains)
+        level = float(np.median(bg[table > 0]).mean()) if table.any() else 128.0
+        gain_map = (level / np.maximum(bg, 8.0)).astype(np.float32)
+        full = cv2.resize(gain_map, (sw, sh), interpolation=cv2.INTER_LINEAR)
+        return cls(scale, to_lab(small, full), gains, gain_map)
+
+    def gains_at(self, x: float, y: float) -> np.ndarray:
+        """The balance gains at frame pixel (x, y)."""
+        if self.gain_map is None:
+            return self.gains
+        th, tw = self.gain_map.shape[:2]
+        sh, sw = self.lab.shape[:2]
+        i = int(np.clip(y * self.scale * th / sh, 0, th - 1))
+        j = int(np.clip(x * self.scale * tw / sw, 0, tw - 1))
+        return self.gain_map[i, j]
 
 
 def balance_gains(bgr: np.ndarray) -> np.ndarray:

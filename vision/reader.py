@@ -37,7 +37,7 @@ def _read(frame: np.ndarray, kind: Kind, palette: Palette
           ) -> list[tuple[DieReading, np.ndarray]]:
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice needs an 8-bit BGR frame (height x width x 3)")
-    work = WorkFrame.of(frame)
+    work = WorkFrame.of(frame, flat=kind == "haba")
     cands = find_faces(work, palette) if kind == "haba" else find_blobs(work)
     cands.sort(key=lambda c: -c.side)
     out: list[tuple[DieReading, np.ndarray]] = []
@@ -50,7 +50,7 @@ def _read(frame: np.ndarray, kind: Kind, palette: Palette
         if any(_overlaps(cand, k) for k in kept):
             continue
         grow = 1.0 if kind == "haba" else STANDARD_GROW
-        crop = to_lab(face_crop(frame, cand, grow), work.gains)
+        crop = to_lab(face_crop(frame, cand, grow), work.gains_at(*cand.center))
         pips = count_pips(crop)
         if pips.value is None or (kind == "haba" and pips.fit < MIN_FIT):
             continue  # no pips, or blobs on no die layout: not a die

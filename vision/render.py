@@ -272,7 +272,9 @@ def render_tray(scene: TrayScene, rng: np.random.Generator) -> tuple[np.ndarray,
     for d in scene.distractors:
         if d.kind == "card":
             _draw_distractor(img, shadow, d, s, rng)
-    order = sorted(scene.dice, key=lambda d: d.lift)
+    # painter's order: lower dice first, and among them the ones farther from the point
+    # under the camera (their visible side faces are hidden by the nearer dice's tops)
+    order = sorted(scene.dice, key=lambda d: (d.lift, -math.hypot(d.x - w / 2, d.y - h / 2)))
     if n.die_shadows > 0:  # soft shadows fall on the table before the dice are drawn
         for d in order:
             _draw_die(img, dshadow, d, scene, proj)
