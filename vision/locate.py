@@ -142,30 +142,41 @@ def _shape(contour: np.ndarray) -> tuple[tuple, float, float, float]:
 def _split(mask: np.ndarray, offset: tuple[int, int], side: float) -> list[tuple]:
     """Rects of the dice in a blob of touching dice (``side`` = die size, work pixels).
 
-    The distance transform above 0.3 die sizes leaves one core per die; each core is a
-    die shrunk by that distance on every side, so it is grown back by it.
+    The distance transform above 0.3 die sizes leaves one core per die where the dice
+    are separated by a waist; a core that is a row of k dice (no waist) is cut into k.
+    Each pixel of the blob then goes to the nearest die centre and each die's rect is the
+    minimum rectangle of its pixels.
     """
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     t = 0.3 * side
     cores = (dist > t).astype(np.uint8)
-    rects = []
+    centres = []
     for c in _fill(cores):
         (cx, cy), (w, h), a = cv2.minAreaRect(c)
         if w * h < 0.02 * side * side:
             continue
         w, h = w + 2 * t, h + 2 * t
-        k = round(max(w, h) / max(min(w, h), 1e-6))
-        if k >= 2:  # no waist between the dice: cut the row into squares
-            axis = np.array([np.cos(np.radians(a)), np.sin(np.radians(a))])
-            if h > w:
-                axis = np.array([-axis[1], axis[0]])
-            step = max(w, h) / k
-            for i in range(k):
-                off = (i - (k - 1) / 2) * step
-                rects.append(((cx + offset[0] + off * axis[0], cy + offset[1] + off * axis[1]),
-                              (step, min(w, h)), a))
-        else:
-            rects.append(((cx + offset[0], cy + offset[1]), (w, h), a))
+        k = max(1, round(max(w, h) / max(min(w, h), 1e-6)))
+        axis = np.array([np.cos(np.radians(a)), np.sin(np.radians(a))])
+        if h > w:
+            axis = np.array([-axis[1], axis[0]])
+        step = max(w, h) / k
+        for i in range(k):
+            off = (i - (k - 1) / 2) * step
+            centres.append((cx + off * axis[0], cy + off * axis[1]))
+    if not centres:
+        return []
+    ys, xs = np.nonzero(mask)
+    pts = np.stack([xs, ys], axis=1).astype(np.float32)
+    cen = np.array(centres, np.float32)
+    owner = np.argmin(((pts[:, None, :] - cen[None, :, :]) ** 2).sum(axis=2), axis=1)
+    rects = []
+    for i in range(len(centres)):
+        mine = pts[owner == i]
+        if len(mine) < 0.3 * side * side:
+            continue
+        (cx, cy), (w, h), a = cv2.minAreaRect(mine)
+        rects.append(((cx + offset[0], cy + offset[1]), (w + 1, h + 1), a))
     return rects
 
 
