@@ -180,28 +180,50 @@ def _split(mask: np.ndarray, offset: tuple[int, int], side: float) -> list[tuple
     return rects
 
 
+def die_side(rects: list[tuple], weighted: bool = True) -> float | None:
+    """The die size from square candidate rects: their area-weighted median side.
+
+    Small squares lying inside a bigger one (pips, a printed dot) are left out, and the
+    weighting lets a few dice outvote many small specks.
+    """
+    if not rects:
+        return None
+    sides = np.array([np.sqrt(r[1][0] * r[1][1]) for r in rects])
+    centres = np.array([r[0] for r in rects])
+    keep = []
+    for i in range(len(rects)):
+        d = np.hypot(*(centres - centres[i]).T)
+        inside = (d < 0.5 * sides) & (sides > 1.5 * sides[i]) & (sides < 10 * sides[i])
+        if not inside.any():
+            keep.append(i)
+    s = np.sort(sides[keep])
+    w = np.cumsum(s * s if weighted else np.ones_like(s))
+    return float(s[np.searchsorted(w, 0.5 * w[-1])])
+
+
 def _select(rects: list[tuple[tuple, float, float, float]], colors: list[Color | None],
             scale: float, masks: list[tuple[np.ndarray, tuple[int, int]]],
-            min_fill: float) -> list[Candidate]:
+            min_fill: float, min_square: float) -> list[Candidate]:
     """Keep the die-shaped rects, splitting blobs of touching dice, in frame pixels."""
-    good = [np.sqrt(r[0][1][0] * r[0][1][1]) for r in rects if r[2] > 0.8 and r[3] > 0.8]
-    if not good:
-        good = [np.sqrt(r[1]) for r in rects if r[2] > 0.5]
-    if not good:
+    weighted = colors and colors[0] is not None  # HABA: dice outvote specks
+    side = die_side([r[0] for r in rects if r[2] > 0.8 and r[3] > 0.8], weighted)
+    if side is None:
+        side = die_side([(r[0][0], (np.sqrt(r[1]),) * 2, 0) for r in rects if r[2] > 0.5],
+                        weighted)
+    if side is None:
         return []
-    side = float(np.median(good))
     out = []
     for (rect, area, sq, fill), color, (m, off) in zip(rects, colors, masks, strict=True):
         size = np.sqrt(rect[1][0] * rect[1][1])
-        if (area > 1.5 * side * side or sq < 0.7) and fill > 0.5:
+        if (area > 1.5 * side * side or sq < min_square) and fill > 0.5:
             parts = _split(m, off, side)
-        elif sq > 0.7 and fill > min_fill and 0.7 * side < size < 1.4 * side:
+        elif sq > min_square and fill > min_fill and 0.7 * side < size < 1.4 * side:
             parts = [rect]
         else:
             continue
         for (cx, cy), (w, h), a in parts:
             s = np.sqrt(w * h)
-            if not (0.7 * side < s < 1.4 * side) or min(w, h) / max(w, h) < 0.7:
+            if not (0.7 * side < s < 1.4 * side) or min(w, h) / max(w, h) < min_square:
                 continue
             out.append(Candidate((cx / scale, cy / scale), (w / scale, h / scale), a, color))
     return out
@@ -245,7 +267,8 @@ def find_faces(work: WorkFrame, palette: Palette) -> list[Candidate]:
                 rects.append((rect, area, sq, fill))
                 cols.append(color)
                 masks.append((filled, (x, y)))
-    return _select(rects, cols, work.scale, masks, 0.72)
+    # a top face is parallel to the image: square even near the edge (side faces are not)
+    return _select(rects, cols, work.scale, masks, 0.72, 0.85)
 
 
 def find_blobs(work: WorkFrame) -> list[Candidate]:
@@ -274,4 +297,4 @@ def find_blobs(work: WorkFrame) -> list[Candidate]:
         rects.append(_shape(contour))
         cols.append(None)
         masks.append((filled, (x, y)))
-    return _select(rects, cols, work.scale, masks, 0.65)
+    return _select(rects, cols, work.scale, masks, 0.65, 0.7)

@@ -393,7 +393,7 @@ def random_scene(rng: np.random.Generator, n_dice: int = 6, width: int = 1280,
     colors = _jitter_colors(rng)
     pairs = ["A", "A", "B", "B", "C", "C"]
     objs = random_distractors(rng, s, width, height, distractors)
-    blocked = [(o.x, o.y, (4.5 if o.kind == "pencil" else 1.3) * s) for o in objs
+    blocked = [(o.x, o.y, (6.5 * o.scale if o.kind == "pencil" else 1.3) * s) for o in objs
                if o.kind != "card"]
     dice: list[DieSpec] = []
     margin = 1.1 * s
