@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.palette import Palette
 from rules.dice import Color
+from vision.palette import Palette
 
 WORK_WIDTH = 640
 """Dice are located on a copy at most this wide (faster); pips are read at full size."""
@@ -54,20 +54,54 @@ class Candidate:
 
 @dataclass
 class WorkFrame:
-    """The frame shrunk for locating, white-balanced, in float Lab."""
+    """The frame shrunk for locating, white-balanced, in float Lab.
+
+    With ``flat`` (HABA dice) the balance is local: the tray is taken to be the pixels of
+    low chroma, its colour is smoothed over a width of about a twelfth of the frame, and
+    every pixel is divided by it. That evens out light gradients, soft shadows and a cast
+    that varies across the tray, so a face in a shadow keeps its colour and lightness.
+    """
 
     scale: float  # work pixels per frame pixel
     lab: np.ndarray
     gains: np.ndarray  # B, G, R multipliers of the grey-world balance
+    gain_map: np.ndarray | None = None  # per-channel gains on a coarse grid
 
     @classmethod
-    def of(cls, frame: np.ndarray) -> WorkFrame:
+    def of(cls, frame: np.ndarray, flat: bool = False) -> WorkFrame:
         h, w = frame.shape[:2]
         scale = min(1.0, WORK_WIDTH / w)
         small = frame if scale == 1.0 else cv2.resize(
             frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
         gains = balance_gains(small)
-        return cls(scale, to_lab(small, gains), gains)
+        lab = to_lab(small, gains)
+        if not flat:
+            return cls(scale, lab, gains)
+        sh, sw = small.shape[:2]
+        k = 8
+        tw, th = max(4, sw // k), max(4, sh // k)
+        tiny = cv2.resize(small, (tw, th), interpolation=cv2.INTER_AREA).astype(np.float32)
+        tlab = cv2.resize(lab, (tw, th), interpolation=cv2.INTER_AREA)
+        table = (np.hypot(tlab[..., 1], tlab[..., 2]) < 0.7 * MIN_CHROMA).astype(np.float32)
+        sigma = max(tw, th) / 12.0
+        wsum = cv2.GaussianBlur(table, (0, 0), sigma) + 1e-3
+        bg = cv2.GaussianBlur(tiny * table[..., None], (0, 0), sigma) / wsum[..., None]
+        if table.mean() < 0.2:  # hardly any tray visible: fall back to the global balance
+            return cls(scale, lab, gains)
+        level = float(np.median(bg[table > 0]).mean()) if table.any() else 128.0
+        gain_map = (level / np.maximum(bg, 8.0)).astype(np.float32)
+        full = cv2.resize(gain_map, (sw, sh), interpolation=cv2.INTER_LINEAR)
+        return cls(scale, to_lab(small, full), gains, gain_map)
+
+    def gains_at(self, x: float, y: float) -> np.ndarray:
+        """The balance gains at frame pixel (x, y)."""
+        if self.gain_map is None:
+            return self.gains
+        th, tw = self.gain_map.shape[:2]
+        sh, sw = self.lab.shape[:2]
+        i = int(np.clip(y * self.scale * th / sh, 0, th - 1))
+        j = int(np.clip(x * self.scale * tw / sw, 0, tw - 1))
+        return self.gain_map[i, j]
 
 
 def balance_gains(bgr: np.ndarray) -> np.ndarray:
@@ -87,6 +121,14 @@ def _fill(mask: np.ndarray) -> list[np.ndarray]:
     return list(contours)
 
 
+def _outer(mask: np.ndarray) -> list[np.ndarray]:
+    """Outer outlines of every region, also of regions lying inside another's hole."""
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return []
+    return [c for c, h in zip(contours, hier[0], strict=True) if h[3] < 0]
+
+
 def _shape(contour: np.ndarray) -> tuple[tuple, float, float, float]:
     """minAreaRect, area, squareness (short/long side) and fill (area / rect area)."""
     hull = cv2.convexHull(contour)  # pips near the edge may notch the outline
@@ -100,55 +142,88 @@ def _shape(contour: np.ndarray) -> tuple[tuple, float, float, float]:
 def _split(mask: np.ndarray, offset: tuple[int, int], side: float) -> list[tuple]:
     """Rects of the dice in a blob of touching dice (``side`` = die size, work pixels).
 
-    The distance transform above 0.3 die sizes leaves one core per die; each core is a
-    die shrunk by that distance on every side, so it is grown back by it.
+    The distance transform above 0.3 die sizes leaves one core per die where the dice
+    are separated by a waist; a core that is a row of k dice (no waist) is cut into k.
+    Each pixel of the blob then goes to the nearest die centre and each die's rect is the
+    minimum rectangle of its pixels.
     """
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     t = 0.3 * side
     cores = (dist > t).astype(np.uint8)
-    rects = []
+    centres = []
     for c in _fill(cores):
         (cx, cy), (w, h), a = cv2.minAreaRect(c)
         if w * h < 0.02 * side * side:
             continue
         w, h = w + 2 * t, h + 2 * t
-        k = round(max(w, h) / max(min(w, h), 1e-6))
-        if k >= 2:  # no waist between the dice: cut the row into squares
-            axis = np.array([np.cos(np.radians(a)), np.sin(np.radians(a))])
-            if h > w:
-                axis = np.array([-axis[1], axis[0]])
-            step = max(w, h) / k
-            for i in range(k):
-                off = (i - (k - 1) / 2) * step
-                rects.append(((cx + offset[0] + off * axis[0], cy + offset[1] + off * axis[1]),
-                              (step, min(w, h)), a))
-        else:
-            rects.append(((cx + offset[0], cy + offset[1]), (w, h), a))
+        k = max(1, round(max(w, h) / max(min(w, h), 1e-6)))
+        axis = np.array([np.cos(np.radians(a)), np.sin(np.radians(a))])
+        if h > w:
+            axis = np.array([-axis[1], axis[0]])
+        step = max(w, h) / k
+        for i in range(k):
+            off = (i - (k - 1) / 2) * step
+            centres.append((cx + off * axis[0], cy + off * axis[1]))
+    if not centres:
+        return []
+    ys, xs = np.nonzero(mask)
+    pts = np.stack([xs, ys], axis=1).astype(np.float32)
+    cen = np.array(centres, np.float32)
+    owner = np.argmin(((pts[:, None, :] - cen[None, :, :]) ** 2).sum(axis=2), axis=1)
+    rects = []
+    for i in range(len(centres)):
+        mine = pts[owner == i]
+        if len(mine) < 0.3 * side * side:
+            continue
+        (cx, cy), (w, h), a = cv2.minAreaRect(mine)
+        rects.append(((cx + offset[0], cy + offset[1]), (w + 1, h + 1), a))
     return rects
+
+
+def die_side(rects: list[tuple], weighted: bool = True) -> float | None:
+    """The die size from square candidate rects: their area-weighted median side.
+
+    Small squares lying inside a bigger one (pips, a printed dot) are left out, and the
+    weighting lets a few dice outvote many small specks.
+    """
+    if not rects:
+        return None
+    sides = np.array([np.sqrt(r[1][0] * r[1][1]) for r in rects])
+    centres = np.array([r[0] for r in rects])
+    keep = []
+    for i in range(len(rects)):
+        d = np.hypot(*(centres - centres[i]).T)
+        inside = (d < 0.5 * sides) & (sides > 1.5 * sides[i]) & (sides < 10 * sides[i])
+        if not inside.any():
+            keep.append(i)
+    s = np.sort(sides[keep])
+    w = np.cumsum(s * s if weighted else np.ones_like(s))
+    return float(s[np.searchsorted(w, 0.5 * w[-1])])
 
 
 def _select(rects: list[tuple[tuple, float, float, float]], colors: list[Color | None],
             scale: float, masks: list[tuple[np.ndarray, tuple[int, int]]],
-            min_fill: float) -> list[Candidate]:
+            min_fill: float, min_square: float) -> list[Candidate]:
     """Keep the die-shaped rects, splitting blobs of touching dice, in frame pixels."""
-    good = [np.sqrt(r[0][1][0] * r[0][1][1]) for r in rects if r[2] > 0.8 and r[3] > 0.8]
-    if not good:
-        good = [np.sqrt(r[1]) for r in rects if r[2] > 0.5]
-    if not good:
+    weighted = colors and colors[0] is not None  # HABA: dice outvote specks
+    side = die_side([r[0] for r in rects if r[2] > 0.8 and r[3] > 0.8], weighted)
+    if side is None:
+        side = die_side([(r[0][0], (np.sqrt(r[1]),) * 2, 0) for r in rects if r[2] > 0.5],
+                        weighted)
+    if side is None:
         return []
-    side = float(np.median(good))
     out = []
     for (rect, area, sq, fill), color, (m, off) in zip(rects, colors, masks, strict=True):
         size = np.sqrt(rect[1][0] * rect[1][1])
-        if (area > 1.5 * side * side or sq < 0.7) and fill > 0.5:
+        if (area > 1.5 * side * side or sq < min_square) and fill > 0.5:
             parts = _split(m, off, side)
-        elif sq > 0.7 and fill > min_fill and 0.7 * side < size < 1.4 * side:
+        elif sq > min_square and fill > min_fill and 0.7 * side < size < 1.4 * side:
             parts = [rect]
         else:
             continue
         for (cx, cy), (w, h), a in parts:
             s = np.sqrt(w * h)
-            if not (0.7 * side < s < 1.4 * side) or min(w, h) / max(w, h) < 0.7:
+            if not (0.7 * side < s < 1.4 * side) or min(w, h) / max(w, h) < min_square:
                 continue
             out.append(Candidate((cx / scale, cy / scale), (w / scale, h / scale), a, color))
     return out
@@ -188,11 +263,12 @@ def find_faces(work: WorkFrame, palette: Palette) -> list[Candidate]:
                     continue
                 filled = np.zeros((h, w), np.uint8)
                 cv2.drawContours(filled, [p], -1, 1, -1)
-                rect, area, sq, fill = _shape(p + [x, y])
+                rect, area, sq, fill = _shape(p + np.array([x, y], np.int32))
                 rects.append((rect, area, sq, fill))
                 cols.append(color)
                 masks.append((filled, (x, y)))
-    return _select(rects, cols, work.scale, masks, 0.72)
+    # a top face is parallel to the image: square even near the edge (side faces are not)
+    return _select(rects, cols, work.scale, masks, 0.72, 0.85)
 
 
 def find_blobs(work: WorkFrame) -> list[Candidate]:
@@ -212,7 +288,7 @@ def find_blobs(work: WorkFrame) -> list[Candidate]:
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     min_area = 2e-4 * mask.size
     rects, cols, masks = [], [], []
-    for contour in _fill(mask):
+    for contour in _outer(mask):
         if cv2.contourArea(contour) < min_area:
             continue
         x, y, bw, bh = cv2.boundingRect(contour)
@@ -221,4 +297,4 @@ def find_blobs(work: WorkFrame) -> list[Candidate]:
         rects.append(_shape(contour))
         cols.append(None)
         masks.append((filled, (x, y)))
-    return _select(rects, cols, work.scale, masks, 0.65)
+    return _select(rects, cols, work.scale, masks, 0.65, 0.7)

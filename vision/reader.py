@@ -17,10 +17,15 @@ import numpy as np
 from vision.color import face_color
 from vision.locate import Candidate, WorkFrame, find_blobs, find_faces, to_lab
 from vision.palette import Palette
-from vision.pips import CROP, count_pips, face_crop
+from vision.pips import count_pips, face_crop
 from vision.reading import DieReading
 
 Kind = Literal["haba", "standard"]
+
+STANDARD_GROW = 0.7
+"""An ordinary die's blob includes its shadow and side faces: read the central part."""
+MIN_FIT = 0.2
+"""Blobs that fit a pip layout worse than this are not a die (printed art, a coin)."""
 
 
 def _overlaps(a: Candidate, b: Candidate) -> bool:
@@ -32,7 +37,7 @@ def _read(frame: np.ndarray, kind: Kind, palette: Palette
           ) -> list[tuple[DieReading, np.ndarray]]:
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice needs an 8-bit BGR frame (height x width x 3)")
-    work = WorkFrame.of(frame)
+    work = WorkFrame.of(frame, flat=kind == "haba")
     cands = find_faces(work, palette) if kind == "haba" else find_blobs(work)
     cands.sort(key=lambda c: -c.side)
     out: list[tuple[DieReading, np.ndarray]] = []
@@ -44,10 +49,11 @@ def _read(frame: np.ndarray, kind: Kind, palette: Palette
             continue  # cut by the frame edge: not a whole die (or a card's edge)
         if any(_overlaps(cand, k) for k in kept):
             continue
-        crop = to_lab(face_crop(frame, cand), work.gains)
+        grow = 1.0 if kind == "haba" else STANDARD_GROW
+        crop = to_lab(face_crop(frame, cand, grow), work.gains_at(*cand.center))
         pips = count_pips(crop)
-        if pips.value is None:
-            continue
+        if pips.value is None or (kind == "haba" and pips.fit < MIN_FIT):
+            continue  # no pips, or blobs on no die layout: not a die
         kept.append(cand)
         color, lab, conf = None, np.zeros(3), pips.fit
         if kind == "haba":

@@ -233,7 +233,8 @@ def _draw_distractor(img: np.ndarray, shadow: np.ndarray, d: Distractor, s: floa
         inner = c + (pts - c) * 0.86
         _poly(img, inner, d.bgr)
         for _ in range(6):  # printed art: circles and blobs of other colours
-            p = c + (rng.uniform(-0.7, 0.7) * half[0]) * ux + (rng.uniform(-0.7, 0.7) * half[1]) * uy
+            du, dv = rng.uniform(-0.7, 0.7, 2)
+            p = c + du * half[0] * ux + dv * half[1] * uy
             col = tuple(int(v) for v in rng.integers(30, 240, 3))
             cv2.circle(img, tuple(np.round(p * 16).astype(int)),
                        round(rng.uniform(0.08, 0.4) * s * 16), col, -1, cv2.LINE_AA, shift=4)
@@ -271,7 +272,9 @@ def render_tray(scene: TrayScene, rng: np.random.Generator) -> tuple[np.ndarray,
     for d in scene.distractors:
         if d.kind == "card":
             _draw_distractor(img, shadow, d, s, rng)
-    order = sorted(scene.dice, key=lambda d: d.lift)
+    # painter's order: lower dice first, and among them the ones farther from the point
+    # under the camera (their visible side faces are hidden by the nearer dice's tops)
+    order = sorted(scene.dice, key=lambda d: (d.lift, -math.hypot(d.x - w / 2, d.y - h / 2)))
     if n.die_shadows > 0:  # soft shadows fall on the table before the dice are drawn
         for d in order:
             _draw_die(img, dshadow, d, scene, proj)
@@ -310,7 +313,7 @@ def render_tray(scene: TrayScene, rng: np.random.Generator) -> tuple[np.ndarray,
         img += rng.normal(0, n.noise, img.shape).astype(np.float32)
     frame = np.clip(img, 0, 255).astype(np.uint8)
     if n.jpeg_quality is not None:
-        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(n.jpeg_quality)])
+        _, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(n.jpeg_quality)])
         frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truth = []
     for d in scene.dice:
@@ -390,7 +393,7 @@ def random_scene(rng: np.random.Generator, n_dice: int = 6, width: int = 1280,
     colors = _jitter_colors(rng)
     pairs = ["A", "A", "B", "B", "C", "C"]
     objs = random_distractors(rng, s, width, height, distractors)
-    blocked = [(o.x, o.y, (4.5 if o.kind == "pencil" else 1.3) * s) for o in objs
+    blocked = [(o.x, o.y, (6.5 * o.scale if o.kind == "pencil" else 1.3) * s) for o in objs
                if o.kind != "card"]
     dice: list[DieSpec] = []
     margin = 1.1 * s

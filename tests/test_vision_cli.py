@@ -1,0 +1,106 @@
+"""``kotd read`` / ``kotd calibrate`` and the palette file."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from pi.cli import main
+from rules.dice import Color
+from vision.palette import Palette, calibrate
+from vision.reader import read_dice
+from vision.render import Nuisances, random_scene, render_tray
+
+
+@pytest.fixture(scope="module")
+def tray(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
+    rng = np.random.default_rng(77)
+    frame, truth = render_tray(random_scene(rng, level="clean"), rng)
+    path = tmp_path_factory.mktemp("img") / "tray.png"
+    cv2.imwrite(str(path), frame)
+    return path, truth
+
+
+def test_read_json_one_line_per_image(tray, capsys, tmp_path) -> None:
+    path, truth = tray
+    bad = tmp_path / "bad.png"
+    bad.write_text("not an image")
+    status = main(["read", "--json", "--palette", str(_palette(tmp_path)), str(path),
+                   str(tmp_path / "missing.jpg"), str(bad), str(path)])
+    out, err = capsys.readouterr()
+    assert status == 2
+    lines = out.strip().splitlines()
+    assert len(lines) == 2
+    obj = json.loads(lines[0])
+    assert obj["image"] == str(path)
+    got = sorted((d["value"], d["color"]) for d in obj["dice"])
+    assert got == sorted((t.value, t.color.value) for t in truth)
+    assert set(obj["dice"][0]) >= {"value", "color", "center", "outline", "confidence"}
+    errs = err.strip().splitlines()
+    assert len(errs) == 2 and all(e.startswith("kotd: error: ") for e in errs)
+    assert "missing.jpg" in errs[0] and "bad.png" in errs[1]
+
+
+def _palette(tmp_path: Path) -> Path:
+    p = tmp_path / "palette.json"
+    Palette.default().save(p)
+    return p
+
+
+def test_read_table_standard_and_annotate(tray, capsys, tmp_path) -> None:
+    path, truth = tray
+    status = main(["read", str(path), "--annotate", str(tmp_path / "ann")])
+    out, _ = capsys.readouterr()
+    assert status == 0
+    assert f"{len(truth)} dice" in out
+    written = cv2.imread(str(tmp_path / "ann" / "tray.annotated.png"))
+    original = cv2.imread(str(path))
+    assert written is not None and written.shape == original.shape
+    assert (np.abs(written.astype(int) - original).sum(axis=2) > 60).sum() > 500
+    main(["read", "--json", "--dice", "standard", str(path)])
+    obj = json.loads(capsys.readouterr()[0])
+    assert obj["dice"] and all(d["color"] is None for d in obj["dice"])
+
+
+def test_palette_round_trip_and_bad_file(tmp_path) -> None:
+    p = Palette({Color.RED: (40.0, 60.0, 40.0), Color.GREEN: (50.0, -40.0, 30.0),
+                 Color.BLUE: (35.0, 10.0, -50.0)})
+    p.save(tmp_path / "x" / "p.json")
+    assert Palette.load(tmp_path / "x" / "p.json") == p
+    (tmp_path / "bad.json").write_text('{"centroids_lab": {"red": [1, 2, 3]}}')
+    with pytest.raises(ValueError):
+        Palette.load(tmp_path / "bad.json")
+
+
+def test_calibration_under_a_colour_cast(tmp_path, capsys, monkeypatch) -> None:
+    """A strong cast with odd paint: the calibrated palette reads what the default misses."""
+    rng = np.random.default_rng(5)
+    scene = random_scene(rng, level="clean", touching=0.0)
+    odd = {Color.RED: (40, 70, 215), Color.GREEN: (110, 160, 40), Color.BLUE: (150, 70, 60)}
+    dice = tuple(replace(d, face_bgr=odd) for d in scene.dice)
+    scene = replace(scene, dice=dice, nuisances=Nuisances(cast=(1.15, 0.95, 0.85), noise=2))
+    frame, truth = render_tray(scene, np.random.default_rng(1))
+    palette = calibrate(frame)
+    assert set(palette.centroids) == set(Color)
+    want = sorted((t.value, t.color) for t in truth)
+    assert sorted((r.value, r.color) for r in read_dice(frame, palette=palette)) == want
+    # a second frame of the same dice and light, other values
+    scene2 = random_scene(np.random.default_rng(6), level="clean", touching=0.0)
+    scene2 = replace(scene2, dice=tuple(replace(d, face_bgr=odd) for d in scene2.dice),
+                     nuisances=Nuisances(cast=(1.15, 0.95, 0.85), noise=2))
+    frame2, truth2 = render_tray(scene2, np.random.default_rng(2))
+    got = sorted((r.value, r.color) for r in read_dice(frame2, palette=palette))
+    assert got == sorted((t.value, t.color) for t in truth2)
+    # through the CLI, into $KOTD_DATA_DIR
+    img = tmp_path / "cal.png"
+    cv2.imwrite(str(img), frame)
+    monkeypatch.setenv("KOTD_DATA_DIR", str(tmp_path / "data"))
+    assert main(["calibrate", str(img)]) == 0
+    assert Palette.load(tmp_path / "data" / "palette.json") is not None
+    assert main(["calibrate", str(tmp_path / "nope.png")]) == 2
+    assert "kotd: error:" in capsys.readouterr()[1]

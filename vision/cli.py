@@ -1,0 +1,102 @@
+"""``kotd read`` and ``kotd calibrate``: the dice reader from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    read = subparsers.add_parser("read", help="read the dice in photos of the tray")
+    read.add_argument("images", nargs="+", metavar="IMAGE")
+    read.add_argument("--dice", choices=("haba", "standard"), default="haba",
+                      help="HABA dice (coloured faces) or ordinary dice (default: haba)")
+    read.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    read.add_argument("--palette", type=Path, help="palette file (default: the calibrated one)")
+    read.add_argument("--annotate", type=Path, metavar="DIR",
+                      help="write each image with the dice outlined and labelled into DIR")
+    read.set_defaults(handler=_read)
+    cal = subparsers.add_parser("calibrate", help="measure the dice colours from a photo")
+    cal.add_argument("image", metavar="IMAGE", help="a photo of the dice, every colour face up")
+    cal.add_argument("--colors", help="the face colours in reading order, e.g. r,g,b,r,g,b")
+    cal.add_argument("--out", type=Path, help="where to store it (default: the data dir)")
+    cal.set_defaults(handler=_calibrate)
+
+
+def _load_image(path: str):  # -> np.ndarray
+    import cv2
+
+    if not Path(path).is_file():
+        raise OSError(f"{path}: no such file")
+    frame = cv2.imread(path, cv2.IMREAD_COLOR)
+    if frame is None:
+        raise OSError(f"{path}: not an image (or unreadable)")
+    return frame
+
+
+def _palette(path: Path | None):  # -> Palette
+    from vision.palette import Palette, default_palette_path
+
+    if path is not None:
+        return Palette.load(path)
+    default = default_palette_path()
+    return Palette.load(default) if default.is_file() else Palette.default()
+
+
+def _read(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.reader import read_dice
+    from vision.reading import reading_order
+
+    palette = _palette(args.palette) if args.dice == "haba" else None
+    status = 0
+    if args.annotate:
+        args.annotate.mkdir(parents=True, exist_ok=True)
+    for path in args.images:
+        try:
+            frame = _load_image(path)
+        except OSError as err:
+            print(f"kotd: error: {err}", file=sys.stderr)
+            status = 2
+            continue
+        readings = reading_order(read_dice(frame, args.dice, palette))
+        if args.json:
+            print(json.dumps({"image": path, "dice": [r.to_json() for r in readings]}))
+        else:
+            print(f"{path}: {len(readings)} dice")
+            print("  #  value  colour  centre         confidence")
+            for i, r in enumerate(readings, 1):
+                col = r.color.value if r.color else "-"
+                flag = "" if r.confident else "  (check)"
+                print(f"  {i:<2} {r.value:>5}  {col:<6}  "
+                      f"({r.center[0]:6.1f},{r.center[1]:6.1f})  {r.confidence:.2f}{flag}")
+        if args.annotate:
+            out = args.annotate / (Path(path).stem + ".annotated.png")
+            cv2.imwrite(str(out), annotate(frame, readings))
+        sys.stdout.flush()
+    return status
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from rules.dice import Color
+    from vision.palette import calibrate, default_palette_path
+
+    colors = None
+    if args.colors:
+        try:
+            colors = [Color.from_letter(t.strip()[0]) for t in args.colors.split(",") if t.strip()]
+        except (KeyError, IndexError):
+            raise ValueError(f"--colors {args.colors!r}: use r, g, b separated by commas"
+                             ) from None
+    frame = _load_image(args.image)
+    palette = calibrate(frame, colors)
+    out = args.out or default_palette_path()
+    palette.save(out)
+    print(f"palette written to {out}")
+    for c, lab in palette.centroids.items():
+        print(f"  {c.value:<5} L={lab[0]:5.1f} a={lab[1]:6.1f} b={lab[2]:6.1f}")
+    return 0
