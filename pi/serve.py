@@ -57,11 +57,15 @@ def table_token(config: Config) -> str:
 
 def make_reader(config: Config):
     """The dice reader for the tray: HABA or standard dice, with the calibrated palette."""
-    from vision.palette import load_palette
+    from vision.palette import Palette, default_palette_path
     from vision.reader import read_dice
 
-    palette_path = config.palette or config.data_dir / "palette.json"
-    palette = load_palette(palette_path) if Path(palette_path).exists() else None
+    palette_path = Path(config.palette or config.data_dir / "palette.json")
+    if not palette_path.exists() and config.palette is None:
+        palette_path = default_palette_path()
+    palette = Palette.load(palette_path) if palette_path.exists() else None
+    if palette is not None:
+        log.info("colour palette from %s", palette_path)
 
     def read(frame):
         return read_dice(frame, kind=config.dice, palette=palette)
