@@ -61,6 +61,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import combinations_with_replacement
 from typing import Any
 
 import numpy as np
@@ -182,6 +183,92 @@ def _features(axes: tuple[_Axis, ...]) -> _Features:
     return _Features(values, colors, total, n)
 
 
+# Dice that all share one axis (the value-only and colour-only models) are exchangeable:
+# the dynamic programme then runs over multisets of die states instead of ordered tuples,
+# 462 value multisets of six dice instead of 6^6 = 46,656 ordered rolls.
+
+
+@dataclass(frozen=True)
+class _Lattice:
+    """Every multiset of at most ``n`` die states of one axis, by size, with the moves
+    between sizes: ``add[k][i, f]`` is multiset ``i`` of size k plus a die landing on
+    state ``f``; ``remove[k][i, s]`` is multiset ``i`` of size k less a die in state ``s``
+    (``len(by_size[k-1])``, a sentinel, when it has none)."""
+
+    by_size: tuple[tuple[tuple[int, ...], ...], ...]
+    index: dict[tuple[int, ...], int]
+    add: tuple[np.ndarray, ...]
+    remove: tuple[np.ndarray, ...]
+
+
+@cache
+def _lattice(axis: _Axis, n: int) -> _Lattice:
+    states = range(len(axis.values))
+    by_size = tuple(tuple(combinations_with_replacement(states, k)) for k in range(n + 1))
+    index = {ms: i for level in by_size for i, ms in enumerate(level)}
+    add = tuple(
+        np.array([[index[tuple(sorted((*ms, f)))] for f in range(axis.rolled)]
+                  for ms in by_size[k]], dtype=np.intp).reshape(len(by_size[k]), axis.rolled)
+        for k in range(n)
+    )
+    remove = [np.zeros((1, len(states)), dtype=np.intp)]
+    for k in range(1, n + 1):
+        sentinel = len(by_size[k - 1])
+        rows = []
+        for ms in by_size[k]:
+            row = []
+            for s in states:
+                if s in ms:
+                    rest = list(ms)
+                    rest.remove(s)
+                    row.append(index[tuple(rest)])
+                else:
+                    row.append(sentinel)
+            rows.append(row)
+        remove.append(np.array(rows, dtype=np.intp))
+    return _Lattice(by_size, index, add, tuple(remove))
+
+
+def _exchangeable(axes: tuple[_Axis, ...]) -> bool:
+    return len(set(axes)) == 1
+
+
+def _lattice_features(axes: tuple[_Axis, ...]) -> _Features:
+    axis, n = axes[0], len(axes)
+    full = _lattice(axis, n).by_size[n]
+    values = np.array([[axis.values[s] for s in ms] for ms in full], dtype=np.int16)
+    colors = np.array([[axis.colors[s] for s in ms] for ms in full], dtype=np.int16)
+    values = values.reshape(len(full), n)
+    colors = colors.reshape(len(full), n)
+    return _Features(
+        tuple((values == v).sum(axis=1) for v in range(1, 7)),
+        tuple((colors == c).sum(axis=1) for c in range(3)),
+        values.sum(axis=1),
+        n,
+    )
+
+
+def _lattice_expect(table: np.ndarray, lat: _Lattice) -> list[np.ndarray]:
+    """W[k][i]: expected value keeping multiset i of size k and rerolling the rest."""
+    n = len(lat.by_size) - 1
+    expect: list[np.ndarray] = [np.empty(0)] * (n + 1)
+    expect[n] = table
+    for k in range(n - 1, -1, -1):
+        expect[k] = expect[k + 1][lat.add[k]].mean(axis=1)
+    return expect
+
+
+def _lattice_next_level(table: np.ndarray, axes: tuple[_Axis, ...]) -> np.ndarray:
+    """``V_k`` from ``V_{k-1}`` over multisets: best over every sub-multiset kept."""
+    lat = _lattice(axes[0], len(axes))
+    expect = _lattice_expect(table, lat)
+    best = expect[0]
+    for k in range(1, len(expect)):
+        padded = np.concatenate([best, np.full((1, *best.shape[1:]), -np.inf)])
+        best = np.maximum(expect[k], padded[lat.remove[k]].max(axis=1))
+    return best
+
+
 def uses_values(req: Requirement) -> bool:
     """Does the requirement look at values (True) or only at colours (False)?"""
     return not isinstance(req, ColorCount | SameColor | Colors)
@@ -269,18 +356,28 @@ class _Objective:
 _TABLES: dict[tuple[Any, ...], np.ndarray] = {}
 
 
-def _table(objective: _Objective, axes: tuple[_Axis, ...], level: int) -> np.ndarray:
-    """``V_level`` over every state (memoised)."""
-    key = (objective.key, axes, level)
-    hit = _TABLES.get(key)
-    if hit is not None:
-        return hit
-    if level == 0:
-        out = np.asarray(objective.final(_features(axes)), dtype=np.float64)
-    else:
-        out = _next_level(_table(objective, axes, level - 1), axes)
-    _TABLES[key] = out
-    return out
+def _tables(
+    objectives: Sequence[_Objective], axes: tuple[_Axis, ...], level: int
+) -> np.ndarray:
+    """``V_level`` over every state for each objective, stacked on a last axis.
+
+    Memoised per objective; the objectives not yet known are computed together (one pass
+    of the dynamic programme over a stacked table), which is what makes a row fast.
+    """
+    missing = [o for o in objectives if (o.key, axes, level) not in _TABLES]
+    if missing:
+        if level == 0:
+            features = _lattice_features(axes) if _exchangeable(axes) else _features(axes)
+            fresh = np.stack([np.asarray(o.final(features), dtype=np.float64)
+                              for o in missing], axis=-1)
+        else:
+            step = _lattice_next_level if _exchangeable(axes) else _next_level
+            fresh = step(_tables(missing, axes, level - 1), axes)
+        for i, o in enumerate(missing):
+            _TABLES[(o.key, axes, level)] = fresh[..., i]
+        if len(missing) == len(objectives):
+            return fresh
+    return np.stack([_TABLES[(o.key, axes, level)] for o in objectives], axis=-1)
 
 
 def clear_cache() -> None:
@@ -290,25 +387,56 @@ def clear_cache() -> None:
 
 
 def _keep_values(
-    objective: _Objective, axes: tuple[_Axis, ...], state: tuple[int, ...], rolls_left: int
-) -> list[float]:
-    """Expected value for each kept set (bitmask of *kept* dice) from ``state``."""
+    objectives: Sequence[_Objective],
+    axes: tuple[_Axis, ...],
+    state: tuple[int, ...],
+    rolls_left: int,
+) -> np.ndarray:
+    """Expected value of each kept set from ``state``: row = bitmask of *kept* dice,
+    column = objective. Rolls left 0: only keeping every die is possible (-inf else)."""
     n = len(axes)
-    full = (1 << n) - 1
+    if _exchangeable(axes):
+        return _lattice_keep_values(objectives, axes, state, rolls_left)
     if rolls_left == 0:
-        final = _table(objective, axes, 0)[state]
-        return [float(final) if k == full else float("-inf") for k in range(1 << n)]
-    nxt = _table(objective, axes, rolls_left - 1)
-    out = []
-    for kept in range(1 << n):
-        index = tuple(
-            state[d] if kept >> d & 1 else slice(0, axes[d].rolled) for d in range(n)
-        )
-        out.append(float(nxt[index].mean()))
+        out = np.full((1 << n, len(objectives)), -np.inf)
+        out[(1 << n) - 1] = _tables(objectives, axes, 0)[state]
+        return out
+    # Walk the dice in order; each die is either kept (fix its state) or rerolled
+    # (average its axis over the states a reroll lands on): 2 + 4 + ... + 2^n small steps.
+    nodes: list[tuple[int, np.ndarray]] = [(0, _tables(objectives, axes, rolls_left - 1))]
+    for d in range(n):
+        nxt = []
+        for kept, table in nodes:
+            nxt.append((kept | 1 << d, table[state[d]]))
+            nxt.append((kept, table[: axes[d].rolled].mean(axis=0)))
+        nodes = nxt
+    out = np.empty((1 << n, len(objectives)))
+    for kept, value in nodes:
+        out[kept] = value
     return out
 
 
-def _choose(values: list[float], prefer_more: bool) -> int:
+def _lattice_keep_values(
+    objectives: Sequence[_Objective],
+    axes: tuple[_Axis, ...],
+    state: tuple[int, ...],
+    rolls_left: int,
+) -> np.ndarray:
+    """:func:`_keep_values` for exchangeable dice."""
+    n = len(axes)
+    lat = _lattice(axes[0], n)
+    out = np.full((1 << n, len(objectives)), -np.inf)
+    if rolls_left == 0:
+        out[(1 << n) - 1] = _tables(objectives, axes, 0)[lat.index[tuple(sorted(state))]]
+        return out
+    expect = _lattice_expect(_tables(objectives, axes, rolls_left - 1), lat)
+    for kept in range(1 << n):
+        ms = tuple(sorted(state[d] for d in range(n) if kept >> d & 1))
+        out[kept] = expect[len(ms)][lat.index[ms]]
+    return out
+
+
+def _choose(values: Sequence[float], prefer_more: bool) -> int:
     """The best kept set; ties go to fewer kept dice (or more with ``prefer_more``)."""
     top = max(values)
     best = None
@@ -322,6 +450,7 @@ def _choose(values: list[float], prefer_more: bool) -> int:
     return best
 
 
+@cache
 def _requirement_objective(req: Requirement) -> _Objective:
     return _Objective(("req", req), lambda f: _satisfied(req, f).astype(np.float64))
 
@@ -336,15 +465,39 @@ def _check_rolls(rolls_left: int) -> None:
         raise ValueError(f"rolls left must be 0-{MAX_ROLLS_LEFT}, not {rolls_left!r}")
 
 
-def _bits(indices: Sequence[int]) -> int:
-    out = 0
-    for i in indices:
-        out |= 1 << i
-    return out
-
-
 def _indices(kept: int, n: int) -> tuple[int, ...]:
     return tuple(i for i in range(n) if kept >> i & 1)
+
+
+def _model_for(reqs: Sequence[Requirement]) -> str:
+    """The smallest dice model that decides every requirement in ``reqs``."""
+    if all(uses_values(r) for r in reqs):
+        return VALUE_MODEL
+    if not any(uses_values(r) for r in reqs):
+        return COLOR_MODEL
+    return JOINT_MODEL
+
+
+def _model_axes(model: str, roll: Roll) -> tuple[tuple[_Axis, ...], tuple[int, ...]]:
+    axes = tuple(_die_axis(model, d) for d in roll)
+    return axes, tuple(_die_state(model, a, d) for a, d in zip(axes, roll, strict=True))
+
+
+def _solve(
+    jobs: Sequence[tuple[str, _Objective]], roll: Roll, rolls_left: int
+) -> list[np.ndarray]:
+    """For each (model, objective): the value of every kept set (index = kept bitmask).
+
+    Objectives on the same dice model share one pass of the dynamic programme.
+    """
+    out: list[np.ndarray | None] = [None] * len(jobs)
+    for model in dict.fromkeys(m for m, _ in jobs):
+        which = [i for i, (m, _) in enumerate(jobs) if m == model]
+        axes, state = _model_axes(model, roll)
+        values = _keep_values([jobs[i][1] for i in which], axes, state, rolls_left)
+        for column, i in enumerate(which):
+            out[i] = values[:, column]
+    return out  # type: ignore[return-value]
 
 
 def requirement_odds(
@@ -356,23 +509,20 @@ def requirement_odds(
     good keeps). With ``rolls_left == 0`` it is every die and the probability is 0 or 1.
     """
     _check_rolls(rolls_left)
-    model = VALUE_MODEL if uses_values(req) else COLOR_MODEL
-    axes = tuple(_die_axis(model, d) for d in roll)
-    state = tuple(_die_state(model, a, d) for a, d in zip(axes, roll, strict=True))
-    objective = _requirement_objective(req)
-    values = _keep_values(objective, axes, state, rolls_left)
+    (values,) = _solve([(_model_for([req]), _requirement_objective(req))], roll, rolls_left)
     kept = _choose(values, prefer_more=rolls_left == 0)
-    return values[kept], _indices(kept, len(roll))
+    return float(values[kept]), _indices(kept, len(roll))
 
 
 def fresh_turn_odds(req: Requirement, rolls: int = 3, dice: int = DICE_PER_ROLL) -> float:
     """Probability of meeting ``req`` in a turn of ``rolls`` rolls, before the first roll."""
     if not 1 <= rolls <= MAX_ROLLS_LEFT + 1:
         raise ValueError(f"a turn has 1-{MAX_ROLLS_LEFT + 1} rolls, not {rolls!r}")
-    model = VALUE_MODEL if uses_values(req) else COLOR_MODEL
-    axes = (_die_axis(model, None),) * dice
-    table = _table(_requirement_objective(req), axes, rolls - 1)
-    index = tuple(slice(0, a.rolled) for a in axes)
+    axes = (_die_axis(_model_for([req]), None),) * dice
+    table = _tables([_requirement_objective(req)], axes, rolls - 1)
+    if _exchangeable(axes):
+        return float(_lattice_expect(table, _lattice(axes[0], dice))[0][0, 0])
+    index = (*(slice(0, a.rolled) for a in axes), 0)
     return float(table[index].mean())
 
 
@@ -538,37 +688,39 @@ def advise(
     def text(kept: tuple[int, ...]) -> str:
         return " ".join(str(roll[i]) for i in kept)
 
-    cards = []
     worths = [card_worth(row, s, box, scoring) for s in range(1, len(row) + 1)]
-    for slot, (card, worth) in enumerate(zip(row, worths, strict=True), start=1):
-        assert card.requirement is not None
-        verdict = card.requirement.evaluate(roll)
-        if verdict.satisfied:
+    penalty = expected_penalty(box, scoring)
+    reqs = [c.requirement for c in row if c.requirement is not None]
+    verdicts = [r.evaluate(roll) for r in reqs]
+    satisfied = [w for v, w in zip(verdicts, worths, strict=True) if v.satisfied]
+    stop_points = max(satisfied) if satisfied else penalty
+
+    jobs = [(_model_for([r]), _requirement_objective(r)) for r in reqs]
+    points_model = _model_for(reqs)
+    points_axes, _ = _model_axes(points_model, roll)
+    notes: list[str] = []
+    if int(np.prod([len(a.values) for a in points_axes])) > MAX_JOINT_STATES:
+        notes.append("too many dice without a colour for exact expected points")
+    else:
+        jobs.append((points_model, _points_objective(row, worths, penalty)))
+    solved = _solve(jobs, roll, rolls_left)
+
+    cards = []
+    for slot, (card, worth, verdict, values) in enumerate(
+        zip(row, worths, verdicts, solved, strict=False), start=1
+    ):
+        if verdict.satisfied:  # the witness alone keeps it met
             p, keep = 1.0, verdict.witness
         else:
-            p, keep = requirement_odds(card.requirement, roll, rolls_left)
+            kept = _choose(values, prefer_more=rolls_left == 0)
+            p, keep = float(values[kept]), _indices(kept, n)
         cards.append(CardOdds(card.id, slot, p, keep, text(keep), verdict.satisfied, worth))
 
-    penalty = expected_penalty(box, scoring)
-    objective = _points_objective(row, worths, penalty)
-    satisfied = [w for c, w in zip(cards, worths, strict=True) if c.satisfied_now]
-    stop_points = max(satisfied) if satisfied else penalty
-    reqs = [c.requirement for c in row]
-    if all(uses_values(r) for r in reqs if r):
-        model = VALUE_MODEL
-    elif not any(uses_values(r) for r in reqs if r):
-        model = COLOR_MODEL
-    else:
-        model = JOINT_MODEL
-    axes = tuple(_die_axis(model, d) for d in roll)
-    notes: list[str] = []
-    if int(np.prod([len(a.values) for a in axes])) > MAX_JOINT_STATES:
-        notes.append("too many dice without a colour for exact expected points")
+    if notes:
         return Advice(str(roll), rolls_left, tuple(cards), None, None, None, False,
                       stop_points, penalty, tuple(notes))
-    state = tuple(_die_state(model, a, d) for a, d in zip(axes, roll, strict=True))
-    values = _keep_values(objective, axes, state, rolls_left)
+    values = solved[-1]
     kept = _choose(values, prefer_more=True)
     keep = _indices(kept, n)
-    return Advice(str(roll), rolls_left, tuple(cards), keep, text(keep), values[kept],
+    return Advice(str(roll), rolls_left, tuple(cards), keep, text(keep), float(values[kept]),
                   kept == (1 << n) - 1, stop_points, penalty, tuple(notes))
