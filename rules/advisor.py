@@ -61,7 +61,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import combinations_with_replacement
+from itertools import product
 from typing import Any
 
 import numpy as np
@@ -88,8 +88,8 @@ COLORS = (Color.RED, Color.GREEN, Color.BLUE)
 _COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
 _NO_COLOR = 3
 
-MAX_JOINT_STATES = 1_500_000
-"""Largest joint (value, colour) table the expected-points advice builds (memory/time)."""
+MAX_JOINT_STATES = 1_100_000
+"""Largest expectation lattice (cells) the expected-points advice builds (memory/time)."""
 
 _TIE = 1e-9
 
@@ -152,121 +152,127 @@ def _die_state(model: str, axis: _Axis, die: Die) -> int:
     return die.value - 1
 
 
-@dataclass(frozen=True)
-class _Features:
-    """Per-state counts over the whole table of states, for vectorised requirements."""
+# ---------------------------------------------------------------------------------------
+# Exchangeable dice. Dice that share one axis (all dice in the value-only and colour-only
+# models; the two dice of one HABA pair, or every unread die, in the joint model) are
+# interchangeable, so the state of such a group is a multiset of die states. A model is a
+# tuple of groups (axis, number of dice); a state is one multiset per group.
+# ---------------------------------------------------------------------------------------
 
-    values: tuple[np.ndarray, ...]  # values[v-1]: dice showing v
-    colors: tuple[np.ndarray, ...]  # colors[c]: dice showing colour c
-    total: np.ndarray
-    n: int
-
-
-@cache
-def _features(axes: tuple[_Axis, ...]) -> _Features:
-    n = len(axes)
-    shape = tuple(len(a.values) for a in axes)
-
-    def count(pred: Any) -> np.ndarray:
-        out = np.zeros(shape, dtype=np.int8)
-        for d, axis in enumerate(axes):
-            vec = np.array([pred(axis, i) for i in range(len(axis.values))], dtype=np.int8)
-            out = out + vec.reshape((1,) * d + (-1,) + (1,) * (n - d - 1))
-        return out
-
-    values = tuple(count(lambda a, i, v=v: a.values[i] == v) for v in range(1, 7))
-    colors = tuple(count(lambda a, i, c=c: a.colors[i] == c) for c in range(3))
-    total = np.zeros(shape, dtype=np.int16)
-    for d, axis in enumerate(axes):
-        vec = np.array(axis.values, dtype=np.int16)
-        total = total + vec.reshape((1,) * d + (-1,) + (1,) * (n - d - 1))
-    return _Features(values, colors, total, n)
+_Spec = tuple[tuple[_Axis, int], ...]
 
 
-# Dice that all share one axis (the value-only and colour-only models) are exchangeable:
-# the dynamic programme then runs over multisets of die states instead of ordered tuples,
-# 462 value multisets of six dice instead of 6^6 = 46,656 ordered rolls.
+def _encode(sets: np.ndarray, base: int) -> np.ndarray:
+    """One integer per sorted row, ordered like the rows (lexicographic)."""
+    code = np.zeros(len(sets), dtype=np.int64)
+    for j in range(sets.shape[1]):
+        code = code * base + sets[:, j]
+    return code
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Lattice:
-    """Every multiset of at most ``n`` die states of one axis, by size, with the moves
-    between sizes: ``add[k][i, f]`` is multiset ``i`` of size k plus a die landing on
-    state ``f``; ``remove[k][i, s]`` is multiset ``i`` of size k less a die in state ``s``
-    (``len(by_size[k-1])``, a sentinel, when it has none)."""
+    """Every multiset of at most ``n`` states of one axis, by size, with the moves between
+    sizes. ``sets[k]``: the multisets of size k as sorted rows, in lexicographic order;
+    ``add[k][i, f]``: multiset ``i`` of size k plus a die landing on state ``f`` (a reroll
+    state); ``remove[k][i, j]``: multiset ``i`` of size k less its ``j``-th die."""
 
-    by_size: tuple[tuple[tuple[int, ...], ...], ...]
-    index: dict[tuple[int, ...], int]
+    axis: _Axis
+    sets: tuple[np.ndarray, ...]
+    codes: tuple[np.ndarray, ...]
     add: tuple[np.ndarray, ...]
     remove: tuple[np.ndarray, ...]
+    found: dict[tuple[int, ...], int] = field(default_factory=dict)
+
+    def find(self, states: Sequence[int]) -> int:
+        """The index of a multiset (any order) among those of its size."""
+        key = tuple(sorted(states))
+        hit = self.found.get(key)
+        if hit is None:
+            code = 0
+            for s in key:
+                code = code * len(self.axis.values) + s
+            hit = self.found[key] = int(np.searchsorted(self.codes[len(key)], code))
+        return hit
 
 
 @cache
 def _lattice(axis: _Axis, n: int) -> _Lattice:
-    states = range(len(axis.values))
-    by_size = tuple(tuple(combinations_with_replacement(states, k)) for k in range(n + 1))
-    index = {ms: i for level in by_size for i, ms in enumerate(level)}
-    add = tuple(
-        np.array([[index[tuple(sorted((*ms, f)))] for f in range(axis.rolled)]
-                  for ms in by_size[k]], dtype=np.intp).reshape(len(by_size[k]), axis.rolled)
-        for k in range(n)
-    )
-    remove = [np.zeros((1, len(states)), dtype=np.intp)]
+    base = len(axis.values)
+    sets = [np.zeros((1, 0), dtype=np.int64)]
     for k in range(1, n + 1):
-        sentinel = len(by_size[k - 1])
-        rows = []
-        for ms in by_size[k]:
-            row = []
-            for s in states:
-                if s in ms:
-                    rest = list(ms)
-                    rest.remove(s)
-                    row.append(index[tuple(rest)])
-                else:
-                    row.append(sentinel)
-            rows.append(row)
-        remove.append(np.array(rows, dtype=np.intp))
-    return _Lattice(by_size, index, add, tuple(remove))
+        prev = sets[-1]
+        last = prev[:, -1] if k > 1 else np.zeros(1, dtype=np.int64)
+        grown = [np.column_stack([prev[last <= s], np.full((int((last <= s).sum()), 1), s)])
+                 for s in range(base)]
+        new = np.concatenate(grown)
+        sets.append(new[np.argsort(_encode(new, base), kind="stable")])
+    codes = [_encode(s, base) for s in sets]
+    add = []
+    for k in range(n):
+        cols = []
+        for f in range(axis.rolled):
+            grown = np.sort(np.column_stack([sets[k], np.full((len(sets[k]), 1), f)]), axis=1)
+            cols.append(np.searchsorted(codes[k + 1], _encode(grown, base)))
+        add.append(np.stack(cols, axis=1).astype(np.intp))
+    remove = [np.zeros((1, 0), dtype=np.intp)]
+    for k in range(1, n + 1):
+        cols = [np.searchsorted(codes[k - 1], _encode(np.delete(sets[k], j, axis=1), base))
+                for j in range(k)]
+        remove.append(np.stack(cols, axis=1).astype(np.intp))
+    return _Lattice(axis, tuple(sets), tuple(codes), tuple(add), tuple(remove))
 
 
-def _exchangeable(axes: tuple[_Axis, ...]) -> bool:
-    return len(set(axes)) == 1
+def _spec(axes: Sequence[_Axis]) -> tuple[_Spec, tuple[int, ...]]:
+    """The groups of interchangeable dice (canonical order) and each die's group."""
+    groups = sorted(set(axes), key=lambda a: (a.rolled, a.values, a.colors))
+    spec = tuple((a, sum(1 for b in axes if b == a)) for a in groups)
+    return spec, tuple(groups.index(a) for a in axes)
 
 
-def _lattice_features(axes: tuple[_Axis, ...]) -> _Features:
-    axis, n = axes[0], len(axes)
-    full = _lattice(axis, n).by_size[n]
-    values = np.array([[axis.values[s] for s in ms] for ms in full], dtype=np.int16)
-    colors = np.array([[axis.colors[s] for s in ms] for ms in full], dtype=np.int16)
-    values = values.reshape(len(full), n)
-    colors = colors.reshape(len(full), n)
+def _shape(spec: _Spec, sizes: Sequence[int]) -> tuple[int, ...]:
+    return tuple(len(_lattice(a, n).sets[k]) for (a, n), k in zip(spec, sizes, strict=True))
+
+
+def _spec_states(spec: _Spec) -> int:
+    """Cells of every table of the expectation lattice (what a pass costs)."""
+    out = 1
+    for axis, n in spec:
+        out *= sum(len(s) for s in _lattice(axis, n).sets)
+    return out
+
+
+@dataclass(frozen=True)
+class _Features:
+    """Per-state counts over a whole table of final states, for vectorised requirements."""
+
+    values: tuple[np.ndarray, ...]  # values[v-1]: dice showing v
+    colors: tuple[np.ndarray, ...]  # colors[c]: dice showing colour c
+    total: np.ndarray
+
+
+@cache
+def _features(spec: _Spec) -> _Features:
+    g = len(spec)
+    values = [np.zeros((1,) * g, dtype=np.int16) for _ in range(6)]
+    colors = [np.zeros((1,) * g, dtype=np.int16) for _ in range(3)]
+    total = np.zeros((1,) * g, dtype=np.int16)
+    for i, (axis, n) in enumerate(spec):
+        sets = _lattice(axis, n).sets[n]
+        shape = (1,) * i + (-1,) + (1,) * (g - i - 1)
+        v = np.array(axis.values, dtype=np.int16)[sets]
+        c = np.array(axis.colors, dtype=np.int16)[sets]
+        for k in range(6):
+            values[k] = values[k] + (v == k + 1).sum(axis=1).reshape(shape)
+        for k in range(3):
+            colors[k] = colors[k] + (c == k).sum(axis=1).reshape(shape)
+        total = total + v.sum(axis=1).reshape(shape)
+    full = _shape(spec, [n for _, n in spec])
     return _Features(
-        tuple((values == v).sum(axis=1) for v in range(1, 7)),
-        tuple((colors == c).sum(axis=1) for c in range(3)),
-        values.sum(axis=1),
-        n,
+        tuple(np.broadcast_to(a, full) for a in values),
+        tuple(np.broadcast_to(a, full) for a in colors),
+        np.broadcast_to(total, full),
     )
-
-
-def _lattice_expect(table: np.ndarray, lat: _Lattice) -> list[np.ndarray]:
-    """W[k][i]: expected value keeping multiset i of size k and rerolling the rest."""
-    n = len(lat.by_size) - 1
-    expect: list[np.ndarray] = [np.empty(0)] * (n + 1)
-    expect[n] = table
-    for k in range(n - 1, -1, -1):
-        expect[k] = expect[k + 1][lat.add[k]].mean(axis=1)
-    return expect
-
-
-def _lattice_next_level(table: np.ndarray, axes: tuple[_Axis, ...]) -> np.ndarray:
-    """``V_k`` from ``V_{k-1}`` over multisets: best over every sub-multiset kept."""
-    lat = _lattice(axes[0], len(axes))
-    expect = _lattice_expect(table, lat)
-    best = expect[0]
-    for k in range(1, len(expect)):
-        padded = np.concatenate([best, np.full((1, *best.shape[1:]), -np.inf)])
-        best = np.maximum(expect[k], padded[lat.remove[k]].max(axis=1))
-    return best
 
 
 def uses_values(req: Requirement) -> bool:
@@ -317,32 +323,44 @@ def _satisfied(req: Requirement, f: _Features) -> np.ndarray:
 # ---------------------------------------------------------------------------------------
 
 
-def _reroll(table: np.ndarray, axis: int, rolled: int) -> np.ndarray:
-    """Expectation over rerolling the die on ``axis`` (kept as a length-1 axis)."""
-    if rolled == table.shape[axis]:
-        return table.mean(axis=axis, keepdims=True)
-    index = (slice(None),) * axis + (slice(0, rolled),)
-    return table[index].mean(axis=axis, keepdims=True)
+def _all_sizes(spec: _Spec) -> list[tuple[int, ...]]:
+    return list(product(*(range(n + 1) for _, n in spec)))
 
 
-def _next_level(table: np.ndarray, axes: tuple[_Axis, ...]) -> np.ndarray:
-    """``V_k`` from ``V_{k-1}``: the best over every kept set of the expected value."""
-    n = len(axes)
-    # best[m]: expected value with the dice in bitmask m rerolled (length-1 axes there),
-    # built by averaging one more axis than a smaller mask.
-    best: list[np.ndarray] = [table]
-    for m in range(1, 1 << n):
-        d = m.bit_length() - 1
-        best.append(_reroll(best[m & ~(1 << d)], d, axes[d].rolled))
-    # Then best[m] becomes the max over every superset of m (rerolling more dice), one
-    # axis at a time (a "sum over subsets" transform with max), so best[0] is the max over
-    # all kept sets. This costs about n·7^(n-1) cell operations instead of 2^n·6^n.
-    for d in range(n):
-        bit = 1 << d
-        for m in range(1 << n):
-            if not m & bit:
-                best[m] = np.maximum(best[m], best[m | bit])
-    return best[0]
+def _expect(table: np.ndarray, spec: _Spec) -> dict[tuple[int, ...], np.ndarray]:
+    """For every kept size vector k: the expected value of keeping each combination of
+    multisets of those sizes and rerolling the other dice, from ``table`` = the value of
+    every full state. One more die of one group rerolled per step: gather the multisets
+    with that die added, average over where it lands."""
+    full = tuple(n for _, n in spec)
+    out = {full: table}
+    for k in sorted(_all_sizes(spec), key=sum, reverse=True):
+        if k == full:
+            continue
+        i = next(g for g, (_, n) in enumerate(spec) if k[g] < n)
+        parent = (*k[:i], k[i] + 1, *k[i + 1:])
+        lat = _lattice(*spec[i])
+        out[k] = np.take(out[parent], lat.add[k[i]], axis=i).mean(axis=i + 1)
+    return out
+
+
+def _next_level(table: np.ndarray, spec: _Spec) -> np.ndarray:
+    """``V_k`` from ``V_{k-1}``: for each state the best over every kept sub-multiset.
+
+    The max over sub-multisets is taken group by group, size by size: a multiset's best is
+    its own expectation or the best of itself less one die (a "max over subsets" sweep).
+    """
+    best = _expect(table, spec)
+    sizes = _all_sizes(spec)
+    for i, (axis, n) in enumerate(spec):
+        lat = _lattice(axis, n)
+        for k in sorted(sizes, key=lambda k, i=i: k[i]):
+            if k[i] == 0:
+                continue
+            prev = best[(*k[:i], k[i] - 1, *k[i + 1:])]
+            smaller = np.take(prev, lat.remove[k[i]], axis=i).max(axis=i + 1)
+            best[k] = np.maximum(best[k], smaller)
+    return best[tuple(n for _, n in spec)]
 
 
 class _Objective:
@@ -354,36 +372,41 @@ class _Objective:
 
 
 _TABLES: dict[tuple[Any, ...], np.ndarray] = {}
+_EXPECT: dict[tuple[Any, ...], dict[tuple[int, ...], np.ndarray]] = {}
+_MAX_MEMO = 2000
 
 
-def _tables(
-    objectives: Sequence[_Objective], axes: tuple[_Axis, ...], level: int
-) -> np.ndarray:
-    """``V_level`` over every state for each objective, stacked on a last axis.
+def _tables(objectives: Sequence[_Objective], spec: _Spec, level: int) -> np.ndarray:
+    """``V_level`` over every full state for each objective, stacked on a last axis.
 
-    Memoised per objective; the objectives not yet known are computed together (one pass
-    of the dynamic programme over a stacked table), which is what makes a row fast.
+    Memoised per objective and dice model; the objectives not yet known are computed
+    together, in one pass of the dynamic programme over a stacked table.
     """
-    missing = [o for o in objectives if (o.key, axes, level) not in _TABLES]
+    missing = [o for o in objectives if (o.key, spec, level) not in _TABLES]
+    if missing and len(_TABLES) > _MAX_MEMO:  # a long game: start afresh
+        _TABLES.clear()
+        _EXPECT.clear()
+        missing = list(objectives)
     if missing:
         if level == 0:
-            features = _lattice_features(axes) if _exchangeable(axes) else _features(axes)
+            features = _features(spec)
             fresh = np.stack([np.asarray(o.final(features), dtype=np.float64)
                               for o in missing], axis=-1)
         else:
-            step = _lattice_next_level if _exchangeable(axes) else _next_level
-            fresh = step(_tables(missing, axes, level - 1), axes)
+            fresh = _next_level(_tables(missing, spec, level - 1), spec)
         for i, o in enumerate(missing):
-            _TABLES[(o.key, axes, level)] = fresh[..., i]
+            _TABLES[(o.key, spec, level)] = fresh[..., i]
         if len(missing) == len(objectives):
             return fresh
-    return np.stack([_TABLES[(o.key, axes, level)] for o in objectives], axis=-1)
+    return np.stack([_TABLES[(o.key, spec, level)] for o in objectives], axis=-1)
 
 
 def clear_cache() -> None:
-    """Forget every memoised table (benchmarks measure a cold start with it)."""
+    """Forget every memoised table and lattice (benchmarks measure a cold start)."""
     _TABLES.clear()
+    _EXPECT.clear()
     _features.cache_clear()
+    _lattice.cache_clear()
 
 
 def _keep_values(
@@ -395,44 +418,29 @@ def _keep_values(
     """Expected value of each kept set from ``state``: row = bitmask of *kept* dice,
     column = objective. Rolls left 0: only keeping every die is possible (-inf else)."""
     n = len(axes)
-    if _exchangeable(axes):
-        return _lattice_keep_values(objectives, axes, state, rolls_left)
-    if rolls_left == 0:
-        out = np.full((1 << n, len(objectives)), -np.inf)
-        out[(1 << n) - 1] = _tables(objectives, axes, 0)[state]
-        return out
-    # Walk the dice in order; each die is either kept (fix its state) or rerolled
-    # (average its axis over the states a reroll lands on): 2 + 4 + ... + 2^n small steps.
-    nodes: list[tuple[int, np.ndarray]] = [(0, _tables(objectives, axes, rolls_left - 1))]
-    for d in range(n):
-        nxt = []
-        for kept, table in nodes:
-            nxt.append((kept | 1 << d, table[state[d]]))
-            nxt.append((kept, table[: axes[d].rolled].mean(axis=0)))
-        nodes = nxt
-    out = np.empty((1 << n, len(objectives)))
-    for kept, value in nodes:
-        out[kept] = value
-    return out
-
-
-def _lattice_keep_values(
-    objectives: Sequence[_Objective],
-    axes: tuple[_Axis, ...],
-    state: tuple[int, ...],
-    rolls_left: int,
-) -> np.ndarray:
-    """:func:`_keep_values` for exchangeable dice."""
-    n = len(axes)
-    lat = _lattice(axes[0], n)
+    spec, group_of = _spec(axes)
     out = np.full((1 << n, len(objectives)), -np.inf)
+
+    def where(kept: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        per_group: list[list[int]] = [[] for _ in spec]
+        for d in range(n):
+            if kept >> d & 1:
+                per_group[group_of[d]].append(state[d])
+        sizes = tuple(len(p) for p in per_group)
+        index = tuple(_lattice(*spec[g]).find(p) for g, p in enumerate(per_group))
+        return sizes, index
+
     if rolls_left == 0:
-        out[(1 << n) - 1] = _tables(objectives, axes, 0)[lat.index[tuple(sorted(state))]]
+        sizes, index = where((1 << n) - 1)
+        out[(1 << n) - 1] = _tables(objectives, spec, 0)[index]
         return out
-    expect = _lattice_expect(_tables(objectives, axes, rolls_left - 1), lat)
+    key = (tuple(o.key for o in objectives), spec, rolls_left)
+    expect = _EXPECT.get(key)
+    if expect is None:
+        expect = _EXPECT[key] = _expect(_tables(objectives, spec, rolls_left - 1), spec)
     for kept in range(1 << n):
-        ms = tuple(sorted(state[d] for d in range(n) if kept >> d & 1))
-        out[kept] = expect[len(ms)][lat.index[ms]]
+        sizes, index = where(kept)
+        out[kept] = expect[sizes][index]
     return out
 
 
@@ -519,11 +527,9 @@ def fresh_turn_odds(req: Requirement, rolls: int = 3, dice: int = DICE_PER_ROLL)
     if not 1 <= rolls <= MAX_ROLLS_LEFT + 1:
         raise ValueError(f"a turn has 1-{MAX_ROLLS_LEFT + 1} rolls, not {rolls!r}")
     axes = (_die_axis(_model_for([req]), None),) * dice
-    table = _tables([_requirement_objective(req)], axes, rolls - 1)
-    if _exchangeable(axes):
-        return float(_lattice_expect(table, _lattice(axes[0], dice))[0][0, 0])
-    index = (*(slice(0, a.rolled) for a in axes), 0)
-    return float(table[index].mean())
+    spec, _ = _spec(axes)
+    table = _tables([_requirement_objective(req)], spec, rolls - 1)
+    return float(_expect(table, spec)[(0,) * len(spec)].reshape(-1)[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -699,7 +705,7 @@ def advise(
     points_model = _model_for(reqs)
     points_axes, _ = _model_axes(points_model, roll)
     notes: list[str] = []
-    if int(np.prod([len(a.values) for a in points_axes])) > MAX_JOINT_STATES:
+    if _spec_states(_spec(points_axes)[0]) > MAX_JOINT_STATES:
         notes.append("too many dice without a colour for exact expected points")
     else:
         jobs.append((points_model, _points_objective(row, worths, penalty)))
