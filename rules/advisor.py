@@ -28,11 +28,16 @@ matter at all. The per-card odds are therefore computed on a value-only or colou
 abstraction of the dice; only the expected-points advice over a row that mixes both needs
 the joint (value, colour) state, where the die identities above matter.
 
-Dynamic programming, exact (no sampling): the state is the tuple of per-die states (the
-dice in reading order), stored as a NumPy array over all states. With ``V0`` the value of
-a final roll, ``V_k(s) = max over kept sets K of E[V_{k-1}(s_K, reroll of the rest)]``.
-The expectation for every kept set is built by averaging one die axis at a time, and the
-tables are memoised per (dice model, objective, rolls), so a row's advice reuses them.
+Dynamic programming, exact (no sampling). With ``V_0`` the value of a final roll,
+``V_k(s) = max over kept sub-multisets K of s of E[V_{k-1}(K + reroll of the rest)]``.
+Dice that roll alike are interchangeable: all dice in the value-only and colour-only
+abstractions, the two dice of one HABA pair, all unread dice. A state is therefore one
+multiset per group of interchangeable dice (6 dice: 462 value multisets, 28 colour
+multisets, 21³ = 9,261 joint states for the usual three read pairs) and the tables are
+NumPy arrays over them. The expectation for every kept multiset is built by adding one
+rerolled die at a time (average over where it lands); the best keep for every state by a
+max over sub-multisets, one die removed at a time. Tables are memoised per (objective,
+dice groups, rolls left), so advice for the same row after the next roll is a lookup.
 
 What a final roll is worth (expected-points advice)
 ===================================================
@@ -94,7 +99,9 @@ MAX_JOINT_STATES = 1_100_000
 _TIE = 1e-9
 
 # ---------------------------------------------------------------------------------------
-# Dice models: one axis per die, each with its states and the states a reroll lands on.
+# Dice models: the states one die can be in and the states a reroll lands on. The value
+# model sees only values, the colour model only colours, the joint model both (with the
+# die's HABA pair, or the pooled layout for an unread die).
 # ---------------------------------------------------------------------------------------
 
 VALUE_MODEL = "value"
