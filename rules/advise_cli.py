@@ -34,6 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--villages", metavar="TOPS",
                    help="points of the top village card above each slot, e.g. 2,3,2,4,0 "
                         "(0 for an empty stack; default 2 everywhere)")
+    p.add_argument("--dragon-gift", action="store_true",
+                   help="value a dragon as the points it takes off the leader "
+                        "(default: 0, it is given away)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--box", metavar="FILE", help="card data file (default: the built-in box)")
     p.set_defaults(handler=cmd_advise)
@@ -99,6 +102,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         village_tops=_villages(args.villages, len(row)),
         fairies=args.fairies,
         penalty=args.penalty,
+        dragon_gift=args.dragon_gift,
     )
     advice = advise(row, roll, args.rolls_left, box=box, scoring=scoring)
     if args.json:

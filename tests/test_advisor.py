@@ -299,16 +299,18 @@ def run_of_six_chain(rolls: int = 3) -> Fraction:
 
 def test_fresh_turn_run_of_six():
     expected = run_of_six_chain()
+    assert float(expected) == pytest.approx(0.196829, abs=1e-6)
     # First roll alone: 6!/6^6 = 0.0154; three rolls about 0.197.
     assert float(run_of_six_chain(1)) == pytest.approx(720 / 6**6)
     assert fresh_turn_odds(Run(6), rolls=3) == pytest.approx(float(expected), abs=1e-12)
     assert fresh_turn_odds(Run(6), rolls=1) == pytest.approx(720 / 6**6, abs=1e-12)
 
 
-@pytest.mark.parametrize("n", [3, 4, 5])
-def test_fresh_turn_n_of_a_kind(n):
-    assert fresh_turn_odds(Groups((n,)), rolls=3) == pytest.approx(
-        float(n_of_a_kind_chain(n)), abs=1e-12)
+@pytest.mark.parametrize(("n", "figure"), [(3, 0.888713), (4, 0.501069), (5, 0.157223)])
+def test_fresh_turn_n_of_a_kind(n, figure):
+    expected = float(n_of_a_kind_chain(n))
+    assert expected == pytest.approx(figure, abs=1e-6)
+    assert fresh_turn_odds(Groups((n,)), rolls=3) == pytest.approx(expected, abs=1e-12)
 
 
 def test_fresh_turn_three_of_a_kind_one_roll_by_counting():
@@ -411,11 +413,25 @@ def test_cli_json(capsys):
     assert data["cards"][4]["worth"] == 3 + 2  # second fairy: 4 - 1, plus the village
 
 
+def test_cli_villages_and_dragon_gift(capsys):
+    assert main(["advise", "--row", "dragon-25,orc-3", "--dice", "6r 6g 6b 5r 5g 1b",
+                 "--rolls-left", "0", "--villages", "2,0", "--dragon-gift", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["worth"] for c in data["cards"]] == [2, 2]
+    assert data["best"]["stop"] and data["best"]["expected_points"] == 2
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--row", "dwarf-9x9", "--dice", "1 2 3 4 5 6", "--rolls-left", "1"], "unknown card"),
     (["--row", "orc-3", "--dice", "1 2 3 4 5 9", "--rolls-left", "1"], "die 6"),
     (["--row", "orc-3", "--dice", "1 2 3 4 5 6", "--rolls-left", "5"], "0-3"),
     (["--row", "city-2", "--dice", "1 2 3 4 5 6", "--rolls-left", "1"], "not a citizen"),
+    (["--row", "orc-3,elf-4", "--dice", "1 2 3 4 5 6", "--rolls-left", "1",
+      "--villages", "2,x"], "--villages"),
+    (["--row", "orc-3,elf-4", "--dice", "1 2 3 4 5 6", "--rolls-left", "1",
+      "--villages", "2"], "one number per slot"),
+    (["--row", "orc-3", "--dice", "1 2 3 4 5 6", "--rolls-left", "1", "--penalty", "2"],
+     "--penalty"),
 ])
 def test_cli_errors(capsys, args, message):
     assert main(["advise", *args]) == 2
