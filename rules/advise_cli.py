@@ -76,7 +76,10 @@ def _print_human(advice: Advice, row: list[Card], out: TextIO) -> None:
     print(f"  {'slot':<4} {'card':<18} {'chance':>7} {'worth':>5}  keep", file=out)
     for odds, card in zip(advice.cards, row, strict=True):
         chance = "now" if odds.satisfied_now else f"{odds.probability * 100:.1f}%"
-        keep = odds.keep_dice or "nothing (reroll all)"
+        if advice.rolls_left == 0 and not odds.satisfied_now:
+            keep = "-"
+        else:
+            keep = odds.keep_dice or "nothing (reroll all)"
         print(f"  {odds.slot:<4} {card.id:<18} {chance:>7} {odds.worth:>5g}  {keep}", file=out)
     if advice.expected_points is None:
         print(f"most points: not computed ({'; '.join(advice.notes)})", file=out)
