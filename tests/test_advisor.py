@@ -169,7 +169,7 @@ SMALL_ROW = ("dwarf-3x1", "orc-3", "hypnotist", "gnome-3green", "dwarf-3x4")
 
 @pytest.mark.parametrize(("text", "rolls_left"),
                          [("1r 1g 4g", 2), ("4r 3g 4b", 1), ("6g 6b 5r", 2), ("1 4 4", 1),
-                          ("1 4g 4", 2)])
+                          ("1 4g 4b", 2)])
 def test_expected_points_match_brute_force(text, rolls_left):
     row = row_of(*SMALL_ROW)
     start = dice(text)
