@@ -648,7 +648,17 @@ class Advice:
     notes: tuple[str, ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able form for the page and ``kotd advise --json``."""
+        """JSON-able form for the page and ``kotd advise --json``::
+
+            {"dice": "4r 4g 4b 1r 2g 6b", "rolls_left": 2,
+             "cards": [{"id", "slot", "probability", "keep": [indices], "keep_dice",
+                        "satisfied_now", "worth"}, ...],
+             "best": {"keep": [indices] | null, "keep_dice", "expected_points", "stop"},
+             "stop_points": points if the player stops now, "penalty": value used,
+             "notes": [why something was not computed]}
+
+        Indices are 0-based positions in ``dice``.
+        """
         return {
             "dice": self.dice,
             "rolls_left": self.rolls_left,
@@ -687,7 +697,14 @@ def advise(
     box: Box | None = None,
     scoring: Scoring | None = None,
 ) -> Advice:
-    """Per-card odds and the best keep for points, for ``roll`` with ``rolls_left`` to go."""
+    """Per-card odds and the best keep for points, for ``roll`` with ``rolls_left`` to go.
+
+    Per card: the probability of meeting it by the end of the turn playing for that card
+    alone, and the dice to keep now (the witness if it is already met, else the fewest dice
+    among equally good keeps). For points: the keep with the highest expected points of
+    the turn (ties to more dice kept; keeping all = stop now). Dice without a colour use
+    the pooled layout (module docstring).
+    """
     _check_rolls(rolls_left)
     if not row:
         raise ValueError("the row has no cards")
