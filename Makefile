@@ -26,6 +26,7 @@ test: $(STAMP) lint
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_check.py
+	$(BIN)/python benchmarks/bench_advisor.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
