@@ -81,6 +81,7 @@ class Assistant:
         from pi.eye import Eye
         from pi.panel import Panel, make_pin_factory
         from pi.sources import make_source
+        from rules.advisor import advise_table
         from rules.referee import Referee
         from rules.store import EventStore
         from rules.view import table_view
@@ -98,7 +99,8 @@ class Assistant:
             config.pin_factory)
         self.panel = Panel(config.pins, self.referee.act, self.eye.reread, factory)
         self.token = table_token(config)
-        self.app = create_app(self.referee, self.eye, self.token)
+        self.app = create_app(self.referee, self.eye, self.token,
+                              advisor=lambda record: advise_table(record.state))
         self._table_view = table_view
         self.referee.subscribe(lambda _record: self.refresh_panel())
         self.eye.subscribe(self.refresh_panel)

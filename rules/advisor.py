@@ -754,3 +754,23 @@ def advise(
     keep = _indices(kept, n)
     return Advice(str(roll), rolls_left, tuple(cards), keep, text(keep), float(values[kept]),
                   kept == (1 << n) - 1, stop_points, penalty, tuple(notes))
+
+
+def advise_table(state: Any) -> dict[str, Any] | None:
+    """Advice for the table as it stands (a :class:`rules.game.GameState`), or None.
+
+    Only while a player is rolling and has a roll: the face-up row, the dice, the rolls
+    left, the village cards on top of each stack, the player's fairies so far and the
+    mean of the penalty cards still in the pile.
+    """
+    if state.phase != "rolling" or state.roll is None:
+        return None
+    box = state.box
+    row = [box.card(cid) for cid in state.row if cid is not None]
+    tops = tuple(box.card(stack[0]).points if stack else None for stack in state.villages)
+    fairies = sum(1 for cid in state.kingdoms[state.current]
+                  if box.card(cid).effect == "fairy_points")
+    penalties = [box.card(p).points or 0 for p in state.penalty_pile]
+    penalty = sum(penalties) / len(penalties) if penalties else None
+    scoring = Scoring(village_tops=tops, fairies=fairies, penalty=penalty)
+    return advise(row, state.roll, state.rolls_left, box=box, scoring=scoring).to_dict()
