@@ -9,6 +9,7 @@ from typing import TextIO
 
 from rules.advisor import MAX_ROLLS_LEFT, Advice, Scoring, advise
 from rules.cards import Box, Card, load_box
+from rules.cli import parse_card_ids
 from rules.dice import Roll
 
 
@@ -43,14 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _row(box: Box, ids: str) -> list[Card]:
-    cards = []
-    for position, cid in enumerate((s.strip() for s in ids.split(",")), start=1):
-        if not cid:
-            raise KeyError(f"--row: card {position} is empty")
-        try:
-            cards.append(box.citizen(cid))
-        except KeyError as err:
-            raise KeyError(f"--row: card {position}: {err.args[0]}") from None
+    cards = parse_card_ids(box, ids, "--row")
     if len(cards) > box.row_size:
         raise ValueError(f"--row: a row has at most {box.row_size} cards, got {len(cards)}")
     return cards

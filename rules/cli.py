@@ -45,17 +45,16 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cards(box: Box, ids: str | None) -> list[Card]:
-    if not ids:
-        return list(box.citizens)
+def parse_card_ids(box: Box, ids: str, flag: str = "--cards") -> list[Card]:
+    """Citizen cards from a comma-separated id list; errors name the flag and position."""
     cards = []
     for position, cid in enumerate((s.strip() for s in ids.split(",")), start=1):
         if not cid:
-            raise KeyError(f"--cards: card {position} is empty")
+            raise KeyError(f"{flag}: card {position} is empty")
         try:
             cards.append(box.citizen(cid))
         except KeyError as err:
-            raise KeyError(f"--cards: card {position}: {err.args[0]}") from None
+            raise KeyError(f"{flag}: card {position}: {err.args[0]}") from None
     return cards
 
 
@@ -85,7 +84,7 @@ def _print_human(roll: Roll, report: dict[str, Any], cards: list[Card], out: Tex
 
 def cmd_check(args: argparse.Namespace) -> int:
     box = load_box(args.box)
-    cards = _cards(box, args.cards)
+    cards = parse_card_ids(box, args.cards) if args.cards else list(box.citizens)
     if args.dice is not None:
         roll = Roll.parse(args.dice, box.dice)
         report = check_roll(roll, cards)
