@@ -91,6 +91,14 @@ class Eye:
     def reread(self) -> None:
         self.detector.request_reread()
 
+    def throw(self) -> bool:
+        """Throw the simulated tray's dice (the page's demo button); False for real cameras."""
+        throw = getattr(self.source, "throw", None)
+        if throw is None:
+            return False
+        throw()
+        return True
+
     def subscribe(self, listener: Callable[[], None]) -> None:
         self._listeners.append(listener)
 
