@@ -45,7 +45,6 @@ def create_app(referee: Referee, eye: TableEye | None = None, token: str | None 
     """Build the page for one table. ``token`` None: a fresh random one (``app.config``)."""
     app = Flask(__name__)
     app.config.update(DEFAULTS)
-    app.config["JSON_SORT_KEYS"] = False
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     if config:
