@@ -262,6 +262,21 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
         stored = json.loads(response.read())["events"]
     expect(host.locator("#events li")).to_have_count(len(stored))
     expect(host.locator("#events li").last).to_contain_text("claim 4")
+    host.click("#games button[data-game]")
+    expect(host.locator("#game-detail .ranking li")).to_have_count(3)
+    _shot(host, "history", full=True)
+
+    # -- the QR code for more phones: only where the token is ---------------------------------
+    expect(watcher.locator("#qr-button")).to_be_hidden()
+    host.click("#qr-button")
+    expect(host.locator("#qr-dialog")).to_be_visible()
+    qr = host.locator("#qr-img")
+    for _ in range(50):
+        if qr.evaluate("img => img.complete && img.naturalWidth") > 100:
+            break
+        host.wait_for_timeout(100)
+    assert qr.evaluate("img => img.naturalWidth") > 100  # the SVG loaded with the token
+    host.click("#qr-dialog button")
 
     # -- German, from the switcher --------------------------------------------------------------
     host.goto(served.url)

@@ -105,7 +105,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "extra_turn": "extra turn",
         "done": "Done: {action}",
         "refused": "Refused: {error}",
-        "wake_lock_off": "Screen may sleep",
+        "wake_lock_off": ("This browser cannot keep the screen on here: "
+                          "turn off auto-lock while you play"),
         "warning": "Check the dice:",
     },
     "de": {
@@ -199,7 +200,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "extra_turn": "Extrazug",
         "done": "Erledigt: {action}",
         "refused": "Abgelehnt: {error}",
-        "wake_lock_off": "Bildschirm kann ausgehen",
+        "wake_lock_off": ("Dieser Browser kann den Bildschirm hier nicht anlassen: "
+                          "Auto-Sperre beim Spielen ausschalten"),
         "warning": "Würfel prüfen:",
     },
 }

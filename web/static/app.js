@@ -131,20 +131,25 @@
 
   // ---- keep the screen awake while a game runs --------------------------------------------
 
+  // The Wake Lock API needs a secure context: the Pi's own screen (localhost) has it, a
+  // phone on http://<pi>:8000 usually not; then the page says so once and works on.
   let lock = null, asking = false;
+  function wakeNote(show) { $("wake-note").hidden = !show; }
   async function wake(s) {
-    if (!("wakeLock" in navigator) || !s) return;
+    if (!s) return;
     const want = s.phase !== "none" && !s.over && document.visibilityState === "visible";
+    if (!("wakeLock" in navigator)) { wakeNote(want); return; }
     if (want && !lock && !asking) {
       asking = true;
       try {
         lock = await navigator.wakeLock.request("screen");
         lock.addEventListener("release", () => { lock = null; });
-      } catch (e) { lock = null; }  // not allowed (no https, low battery): the page still works
+        wakeNote(false);
+      } catch (e) { lock = null; wakeNote(true); }  // refused (battery saver…): works on
       asking = false;
-    } else if (!want && lock) {
-      lock.release().catch(() => {});
-      lock = null;
+    } else if (!want) {
+      wakeNote(false);
+      if (lock) { lock.release().catch(() => {}); lock = null; }
     }
   }
 
