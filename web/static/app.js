@@ -358,7 +358,7 @@
         claimable ? h("button", {
           class: "big claim", disabled: !K.canAct, dataset: { claim: slot.slot },
           onclick: () => act("claim " + slot.slot),
-        }, S.claim + " " + info.name) : null));
+        }, S.claim) : null));
     }));
   }
 
@@ -525,7 +525,8 @@
       fill($("games"), games.games.map((g) => h("li", {},
         h("button", { class: "game-button", dataset: { game: g.id }, onclick: () => openGame(g.id) },
           h("strong", {}, "#" + g.id + " "), new Date(g.started).toLocaleString(LANG) + " · " +
-          g.players.join(", ") + " · " + fmt("events", { n: g.events })))));
+          g.players.join(", ") + " · " + fmt("events", { n: g.events }),
+          g.current ? h("span", { class: "badge" }, S.current_game) : null))));
     } catch (e) { toast(e.message, true); }
   }
 
