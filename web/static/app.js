@@ -413,7 +413,7 @@
         h("span", { class: "ps-name" }, x.player),
         h("span", { class: "ps-total" }, minus(x.total))),
       h("dl", { class: "ps-parts" }, parts.map(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))])),
-      x.tie_break && s.over ? h("p", { class: "tie" }, S.tie_break + ": " + x.tie_break) : null,
+      x.tie_break && (s.over || x.total !== 0) ? h("p", { class: "tie" }, S.tie_break + ": " + x.tie_break) : null,
       h("div", { class: "kingdom" },
         p.kingdom.length ? p.kingdom.map((id, i) => {
           const c = card(id);
