@@ -114,7 +114,13 @@
     const es = new EventSource("/api/live?lang=" + LANG);
     es.addEventListener("state", (e) => render(JSON.parse(e.data), true));
     es.onopen = () => { setLive(true); K.fresh = true; };
-    es.onerror = () => setLive(false);
+    es.onerror = () => {
+      setLive(false);
+      if (es.readyState === EventSource.CLOSED && K.source === es) {  // gave up: try again
+        K.source = null;
+        setTimeout(() => { if (document.visibilityState === "visible") connect(); }, 3000);
+      }
+    };
     K.source = es;
   }
 
