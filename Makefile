@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench bench-live clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,9 @@ test: $(STAMP) lint
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_check.py
 	$(BIN)/python benchmarks/bench_advisor.py
+
+bench-live: $(STAMP)
+	$(BIN)/python benchmarks/bench_live.py --seconds 60
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -284,3 +284,34 @@ def test_live_stream_sends_changes_and_heartbeats(app: Flask, referee: Referee,
     assert b'"seeing":"moving"' in next(chunks)
     rest = list(chunks)  # ends by itself after LIVE_MAX_SECONDS
     assert all(c == b": heartbeat\n\n" for c in rest)
+
+
+WORDS = ["players", "row", "roll", "fix", "claim", "give", "penalty", "draw", "undo",
+         "Ann", "Ben", "1", "2", "6", "-2", "5b", "4r", "orc-3", "dragon-25", "elf-4", "x"]
+
+
+def test_any_line_is_either_played_or_refused_with_nothing_changed(tmp_path: Path) -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    referee = new_referee(tmp_path, *START)
+    client = create_app(referee, None, TOKEN).test_client()
+    lines = st.one_of(
+        st.lists(st.sampled_from(WORDS), min_size=1, max_size=8).map(" ".join),
+        st.text(max_size=40),
+    )
+
+    @settings(max_examples=150, deadline=None)
+    @given(lines)
+    def check(line: str) -> None:
+        before = (referee.version, referee.record, len(referee.history()))
+        response = client.post("/api/action", json={"action": line}, headers=AUTH)
+        body = response.get_json()
+        assert response.status_code in (200, 400), (line, body)
+        if response.status_code == 400:
+            assert body["error"]
+            assert (referee.version, referee.record, len(referee.history())) == before
+        else:
+            assert body["version"] == referee.version == before[0] + 1
+
+    check()

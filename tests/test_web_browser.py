@@ -262,6 +262,21 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
         stored = json.loads(response.read())["events"]
     expect(host.locator("#events li")).to_have_count(len(stored))
     expect(host.locator("#events li").last).to_contain_text("claim 4")
+    host.click("#games button[data-game]")
+    expect(host.locator("#game-detail .ranking li")).to_have_count(3)
+    _shot(host, "history", full=True)
+
+    # -- the QR code for more phones: only where the token is ---------------------------------
+    expect(watcher.locator("#qr-button")).to_be_hidden()
+    host.click("#qr-button")
+    expect(host.locator("#qr-dialog")).to_be_visible()
+    qr = host.locator("#qr-img")
+    for _ in range(50):
+        if qr.evaluate("img => img.complete && img.naturalWidth") > 100:
+            break
+        host.wait_for_timeout(100)
+    assert qr.evaluate("img => img.naturalWidth") > 100  # the SVG loaded with the token
+    host.click("#qr-dialog button")
 
     # -- German, from the switcher --------------------------------------------------------------
     host.goto(served.url)
@@ -272,3 +287,53 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     _shot(host, "table-de")
 
     assert host.errors == [] and watcher.errors == []
+
+
+TIED = """players Ann Ben
+row snob-odd dwarf-4x3 orc-4+2 elf-4 gnome-3green
+roll 3r 3g 3b 3r 1g 2b
+claim 2
+draw snob-even
+roll 5r 5g 5b 5r 1g 1b
+claim 3
+draw orc-3
+roll 2r 2g 2b 4r 4g 1b
+claim 1
+draw dragon-25
+roll 6r 6g 6b 5r 4g 3b
+claim 1
+give Ann"""  # Ann and Ben on 8 points; Ann has a dragon's 2 minus points
+OVER = """players Ann Ben
+row snob-even orc-2+2 orc-4 orc-3 fairy-2r2g
+roll 4r 4g 4b 4r 1g 2b
+claim 4
+draw elf-4
+roll 4r 4g 4b 4r 1g 2b
+claim 4
+draw elf-5
+roll 4r 4g 1b 1r 2g 2b
+claim 4"""  # the last green village card is taken: Ann 9, Ben 6
+
+
+def test_scoreboard_shows_the_tie_break_and_the_final_ranking(browser: Any,
+                                                              served: Served) -> None:
+    for line in TIED.splitlines():
+        assert served.post(line)[0] == 200, line
+    page = _open(browser, served.url + "scores")
+    expect(page.locator("article.player-score").first).to_have_attribute("data-player", "Ben")
+    expect(page.locator("article[data-player='Ben'] .tie")).to_contain_text(
+        "tied on 8 points: fewer minus points decide")
+    expect(page.locator("article[data-player='Ann'] .place")).to_have_text("#2")
+    expect(page.locator("#result")).to_be_hidden()
+    for line in OVER.splitlines():  # a new game, played to its end while the page watches
+        assert served.post(line)[0] == 200, line
+    expect(page.locator("#result")).to_contain_text("Game over", timeout=LIVE)
+    expect(page.locator("#result .winner")).to_contain_text("Ann wins!")
+    expect(page.locator("#result")).to_contain_text("the last green village card was taken")
+    expect(page.locator("article[data-player='Ann'] .ps-total")).to_have_text("9")
+    _shot(page, "scores-final")
+    page.goto(served.url + "?lang=de")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#turn")).to_contain_text("Spielende")
+    expect(page.locator("#undo")).to_be_disabled()  # no token on this phone
+    assert page.errors == []

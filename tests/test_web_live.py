@@ -135,3 +135,30 @@ def test_closing_the_server_ends_open_streams(tmp_path: Path) -> None:
     assert time.monotonic() - started < 3
     phone.thread.join(3)
     assert not phone.thread.is_alive()
+
+
+def test_the_oldest_stream_gives_way_when_the_limit_is_reached(tmp_path: Path) -> None:
+    referee = new_referee(tmp_path, *START)
+    app = create_app(referee, None, TOKEN, config={"LIVE_MAX_STREAMS": 2})
+    with make_server(app, threads=4) as server:
+        vanished = SSEClient(server.port)  # a phone that never hangs up
+        assert vanished.wait_for_version(2, 5) is not None
+        second = SSEClient(server.port)
+        assert second.wait_for_version(2, 5) is not None
+        third = SSEClient(server.port)
+        assert third.wait_for_version(2, 5) is not None
+        vanished.thread.join(3)
+        assert not vanished.thread.is_alive()  # its stream was ended by the server
+        assert post(server.port, SUM10)[0] == 200  # threads are left for actions
+        assert second.wait_for_version(3, 2) and third.wait_for_version(3, 2)
+        assert app.extensions["kotd"].live_streams == 2
+        for phone in (second, third):
+            phone.close()
+
+
+def test_the_stream_limit_follows_the_threads() -> None:
+    from web.server import live_stream_limit
+
+    assert live_stream_limit(24) == 20
+    assert live_stream_limit(8) == 6
+    assert live_stream_limit(2) == 1

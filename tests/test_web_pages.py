@@ -92,16 +92,27 @@ def test_qr_code_only_with_the_token(client: FlaskClient) -> None:
 
 
 def test_qr_code_points_at_the_public_url_with_the_token(tmp_path: Path) -> None:
-    segno_decoded = pytest.importorskip("segno")
     app = create_app(new_referee(tmp_path), None, TOKEN,
                      config={"PUBLIC_URL": "http://kotd.local:8000"})
     with app.test_request_context("/qr.svg"):
-        from web.pages import page_url
+        from web.pages import page_url, qr_svg
         assert page_url() == "http://kotd.local:8000/"
-    expected = segno_decoded.make(f"http://kotd.local:8000/?token={TOKEN}", error="m")
-    svg = app.test_client().get(f"/qr.svg?token={TOKEN}").get_data(as_text=True)
-    assert svg == expected.svg_inline(scale=8, border=2, dark="#000", light="#fff",
-                                      omitsize=True)
+        expected = qr_svg(f"http://kotd.local:8000/?token={TOKEN}")
+    svg = app.test_client().get(f"/qr.svg?token={TOKEN}").data
+    assert svg == expected
+    assert svg.startswith(b"<svg") and b'xmlns="http://www.w3.org/2000/svg"' in svg
+    assert qr_svg("http://kotd.local:8000/?token=other") != svg
+
+
+def test_qr_code_from_the_pis_own_screen_points_at_the_network(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from web import pages
+
+    monkeypatch.setattr(pages, "_lan_address", lambda: "192.168.1.20")
+    with client.application.test_request_context("/qr.svg", base_url="http://localhost:8000"):
+        assert pages.page_url() == "http://192.168.1.20:8000/"
+    with client.application.test_request_context("/qr.svg", base_url="http://kotd.lan:8000"):
+        assert pages.page_url() == "http://kotd.lan:8000/"
 
 
 def test_create_app_starts_no_thread(tmp_path: Path) -> None:

@@ -22,7 +22,10 @@ from web.eye import TableEye
 DEFAULTS: dict[str, Any] = {
     "HEARTBEAT_SECONDS": 15.0,  # SSE comment line, keeps proxies and phones talking
     "LIVE_POLL_SECONDS": 0.25,  # how often a stream looks at the eye and the client
-    "LIVE_MAX_SECONDS": 3600.0,  # a stream ends after this; EventSource reconnects
+    "LIVE_MAX_SECONDS": 600.0,  # a stream ends after this; EventSource reconnects at once
+    # at most this many streams at once; a new one ends the oldest (most likely a phone
+    # that vanished without hanging up). None: no limit; make_server sets it from threads.
+    "LIVE_MAX_STREAMS": None,
     "PUBLIC_URL": None,  # e.g. "http://192.168.1.20:8000/": what the QR code points at
     "MAX_ACTION_CHARS": 200,
 }
@@ -37,6 +40,27 @@ class Table:
     token: str
     advisor: Callable[[Any], Any] | None = None
     stopping: threading.Event = field(default_factory=threading.Event)
+    _streams: list[threading.Event] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def open_stream(self, limit: int | None) -> threading.Event:
+        """Register a live stream; the returned event is set when it must end."""
+        ended = threading.Event()
+        with self._lock:
+            self._streams.append(ended)
+            while limit and len(self._streams) > limit:
+                self._streams.pop(0).set()
+        return ended
+
+    def close_stream(self, ended: threading.Event) -> None:
+        with self._lock:
+            if ended in self._streams:
+                self._streams.remove(ended)
+
+    @property
+    def live_streams(self) -> int:
+        with self._lock:
+            return len(self._streams)
 
 
 def create_app(referee: Referee, eye: TableEye | None = None, token: str | None = None, *,
@@ -45,7 +69,6 @@ def create_app(referee: Referee, eye: TableEye | None = None, token: str | None 
     """Build the page for one table. ``token`` None: a fresh random one (``app.config``)."""
     app = Flask(__name__)
     app.config.update(DEFAULTS)
-    app.config["JSON_SORT_KEYS"] = False
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     if config:

@@ -90,11 +90,20 @@ def live() -> Response:
     lifetime = float(app.config["LIVE_MAX_SECONDS"])
     once = request.args.get("once") == "1"  # one state and end: for tests and simple clients
 
+    limit = app.config["LIVE_MAX_STREAMS"]
+
     def stream() -> Iterator[str]:
+        ended = table.open_stream(limit)
+        try:
+            yield from _events(ended)
+        finally:
+            table.close_stream(ended)
+
+    def _events(ended: Any) -> Iterator[str]:
         started = last_write = time.monotonic()
         sent: tuple[int, int] | None = None
         yield "retry: 1000\n\n"
-        while not table.stopping.is_set():
+        while not (table.stopping.is_set() or ended.is_set()):
             now = time.monotonic()
             if now - started > lifetime or (disconnected is not None and disconnected()):
                 return

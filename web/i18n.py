@@ -41,7 +41,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "camera_none": "no camera",
         "picture": "Picture",
         "reread": "Read again",
-        "claim": "Take",
+        "claim": "Take this card",
         "satisfied": "✓ satisfied",
         "missing": "{n} more needed",
         "village_left": "{n} left",
@@ -96,6 +96,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "events": "{n} actions",
         "no_history": "Nothing played yet.",
         "open": "Open",
+        "current_game": "now",
         "need_token": "Only the table may act: open the page from the QR code.",
         "phase_setup": "Setup",
         "phase_rolling": "Rolling",
@@ -105,7 +106,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "extra_turn": "extra turn",
         "done": "Done: {action}",
         "refused": "Refused: {error}",
-        "wake_lock_off": "Screen may sleep",
+        "wake_lock_off": ("This browser cannot keep the screen on here: "
+                          "turn off auto-lock while you play"),
         "warning": "Check the dice:",
     },
     "de": {
@@ -135,7 +137,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "camera_none": "keine Kamera",
         "picture": "Bild",
         "reread": "Neu lesen",
-        "claim": "Nehmen",
+        "claim": "Diese Karte nehmen",
         "satisfied": "✓ erfüllt",
         "missing": "noch {n} fehlen",
         "village_left": "noch {n}",
@@ -190,6 +192,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "events": "{n} Aktionen",
         "no_history": "Noch nichts gespielt.",
         "open": "Öffnen",
+        "current_game": "läuft",
         "need_token": "Nur der Tisch darf handeln: Seite über den QR-Code öffnen.",
         "phase_setup": "Aufbau",
         "phase_rolling": "Würfeln",
@@ -199,7 +202,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "extra_turn": "Extrazug",
         "done": "Erledigt: {action}",
         "refused": "Abgelehnt: {error}",
-        "wake_lock_off": "Bildschirm kann ausgehen",
+        "wake_lock_off": ("Dieser Browser kann den Bildschirm hier nicht anlassen: "
+                          "Auto-Sperre beim Spielen ausschalten"),
         "warning": "Würfel prüfen:",
     },
 }

@@ -6,6 +6,7 @@ the game so far and past games; ``/qr.svg`` the QR code of the page with the tok
 
 from __future__ import annotations
 
+import io
 import socket
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -91,15 +92,21 @@ def page_url() -> str:
     return base
 
 
+def qr_svg(text: str) -> bytes:
+    """A standalone SVG image (black on white, quiet zone) of ``text`` as a QR code."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=8, border=4, dark="#000",
+                                     light="#fff", xmldecl=False, title="QR")
+    return out.getvalue()
+
+
 @bp.get("/qr.svg")
 def qr() -> Any:
     """The page's link with the token, as a QR code; only for a request with the token."""
     if not has_token():
         return jsonify(error=REFUSED), 403
     url = page_url() + "?" + urlencode({"token": current_app.config["TABLE_TOKEN"]})
-    svg = segno.make(url, error="m").svg_inline(scale=8, border=2, dark="#000",
-                                                light="#fff", omitsize=True)
-    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+    return Response(qr_svg(url), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 def register_errors(app: Flask) -> None:

@@ -4,7 +4,10 @@ Each open live stream (one per phone) holds one waitress thread for as long as t
 phone watches, so ``threads`` must cover every phone plus spare for the page's other
 requests: the default 24 is ten phones twice over (a reloading phone briefly holds two)
 plus four. Streams notice a gone client within ``LIVE_POLL_SECONDS`` (waitress's
-``client_disconnected``, enabled by ``channel_request_lookahead``) and end.
+``client_disconnected``, enabled by ``channel_request_lookahead``) and end. A phone that
+vanishes without hanging up (Wi-Fi gone) is not noticed that way: its stream lasts until
+``LIVE_MAX_SECONDS`` or until the stream limit (``live_stream_limit``) is reached, when
+the oldest stream gives way to the new one, so the threads never run out.
 """
 
 from __future__ import annotations
@@ -27,6 +30,12 @@ SERVER_OPTIONS: dict[str, Any] = {
 }
 
 
+def live_stream_limit(threads: int) -> int:
+    """Live streams allowed with ``threads`` waitress threads: the rest stay free for
+    pages and actions (24 threads: 20 streams and 4 spare)."""
+    return max(1, threads - max(2, threads // 6))
+
+
 class Server:
     """A waitress server for one app: ``run()`` blocks, ``start()`` runs it in a thread,
     ``close()`` ends the live streams and stops it. ``port`` is the port really bound."""
@@ -34,6 +43,8 @@ class Server:
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = 24,
                  **options: Any) -> None:
         self.app = app
+        if app.config.get("LIVE_MAX_STREAMS") is None:
+            app.config["LIVE_MAX_STREAMS"] = live_stream_limit(threads)
         self._server = create_server(app, host=host, port=port, threads=threads,
                                      **{**SERVER_OPTIONS, **options})
         self.host = str(self._server.effective_host)  # type: ignore[union-attr]

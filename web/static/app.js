@@ -114,7 +114,13 @@
     const es = new EventSource("/api/live?lang=" + LANG);
     es.addEventListener("state", (e) => render(JSON.parse(e.data), true));
     es.onopen = () => { setLive(true); K.fresh = true; };
-    es.onerror = () => setLive(false);
+    es.onerror = () => {
+      setLive(false);
+      if (es.readyState === EventSource.CLOSED && K.source === es) {  // gave up: try again
+        K.source = null;
+        setTimeout(() => { if (document.visibilityState === "visible") connect(); }, 3000);
+      }
+    };
     K.source = es;
   }
 
@@ -131,20 +137,25 @@
 
   // ---- keep the screen awake while a game runs --------------------------------------------
 
+  // The Wake Lock API needs a secure context: the Pi's own screen (localhost) has it, a
+  // phone on http://<pi>:8000 usually not; then the page says so once and works on.
   let lock = null, asking = false;
+  function wakeNote(show) { $("wake-note").hidden = !show; }
   async function wake(s) {
-    if (!("wakeLock" in navigator) || !s) return;
+    if (!s) return;
     const want = s.phase !== "none" && !s.over && document.visibilityState === "visible";
+    if (!("wakeLock" in navigator)) { wakeNote(want); return; }
     if (want && !lock && !asking) {
       asking = true;
       try {
         lock = await navigator.wakeLock.request("screen");
         lock.addEventListener("release", () => { lock = null; });
-      } catch (e) { lock = null; }  // not allowed (no https, low battery): the page still works
+        wakeNote(false);
+      } catch (e) { lock = null; wakeNote(true); }  // refused (battery saver…): works on
       asking = false;
-    } else if (!want && lock) {
-      lock.release().catch(() => {});
-      lock = null;
+    } else if (!want) {
+      wakeNote(false);
+      if (lock) { lock.release().catch(() => {}); lock = null; }
     }
   }
 
@@ -353,7 +364,7 @@
         claimable ? h("button", {
           class: "big claim", disabled: !K.canAct, dataset: { claim: slot.slot },
           onclick: () => act("claim " + slot.slot),
-        }, S.claim + " " + info.name) : null));
+        }, S.claim) : null));
     }));
   }
 
@@ -408,7 +419,7 @@
         h("span", { class: "ps-name" }, x.player),
         h("span", { class: "ps-total" }, minus(x.total))),
       h("dl", { class: "ps-parts" }, parts.map(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))])),
-      x.tie_break && s.over ? h("p", { class: "tie" }, S.tie_break + ": " + x.tie_break) : null,
+      x.tie_break && (s.over || x.total !== 0) ? h("p", { class: "tie" }, S.tie_break + ": " + x.tie_break) : null,
       h("div", { class: "kingdom" },
         p.kingdom.length ? p.kingdom.map((id, i) => {
           const c = card(id);
@@ -520,7 +531,8 @@
       fill($("games"), games.games.map((g) => h("li", {},
         h("button", { class: "game-button", dataset: { game: g.id }, onclick: () => openGame(g.id) },
           h("strong", {}, "#" + g.id + " "), new Date(g.started).toLocaleString(LANG) + " · " +
-          g.players.join(", ") + " · " + fmt("events", { n: g.events })))));
+          g.players.join(", ") + " · " + fmt("events", { n: g.events }),
+          g.current ? h("span", { class: "badge" }, S.current_game) : null))));
     } catch (e) { toast(e.message, true); }
   }
 
