@@ -232,14 +232,15 @@ def _select(rects: list[tuple[tuple, float, float, float]], colors: list[Color |
 def find_faces(work: WorkFrame, palette: Palette) -> list[Candidate]:
     """Top faces of HABA dice (see the module notes), each with its region's colour."""
     lab = work.lab
-    L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
-    chroma = np.hypot(a, b)
-    hue = np.arctan2(b, a)
+    L, a, b = cv2.split(lab)
+    chroma = cv2.magnitude(a, b)
     colors = list(palette.centroids)
-    gaps = np.stack([np.abs(np.angle(np.exp(1j * (hue - ang))))
-                     for ang in palette.hue_angles().values()])
-    nearest = np.argmin(gaps, axis=0)
-    ok = (chroma > MIN_CHROMA) & (np.min(gaps, axis=0) < MAX_HUE_GAP)
+    # projection of (a, b) on each palette hue: the largest is the nearest hue, and the
+    # hue is within MAX_HUE_GAP when the projection exceeds chroma * cos(MAX_HUE_GAP)
+    proj = np.stack([a * np.float32(np.cos(t)) + b * np.float32(np.sin(t))
+                     for t in palette.hue_angles().values()])
+    nearest = np.argmax(proj, axis=0)
+    ok = (chroma > MIN_CHROMA) & (proj.max(axis=0) > chroma * np.float32(np.cos(MAX_HUE_GAP)))
     min_area = 1e-4 * L.size
     rects, cols, masks = [], [], []
     for i, color in enumerate(colors):
