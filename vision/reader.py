@@ -22,7 +22,7 @@ from vision.reading import DieReading
 
 Kind = Literal["haba", "standard"]
 
-STANDARD_GROW = 0.7
+STANDARD_GROW = 1.0
 """An ordinary die's blob includes its shadow and side faces: read the central part."""
 MIN_FIT = 0.2
 """Blobs that fit a pip layout worse than this are not a die (printed art, a coin)."""
@@ -51,7 +51,7 @@ def _read(frame: np.ndarray, kind: Kind, palette: Palette
             continue
         grow = 1.0 if kind == "haba" else STANDARD_GROW
         crop = to_lab(face_crop(frame, cand, grow), work.gains_at(*cand.center))
-        pips = count_pips(crop)
+        pips = count_pips(crop, drop_edge_blobs=kind == "standard")
         if pips.value is None or (kind == "haba" and pips.fit < MIN_FIT):
             continue  # no pips, or blobs on no die layout: not a die
         kept.append(cand)
