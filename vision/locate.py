@@ -74,20 +74,20 @@ class WorkFrame:
         small = frame if scale == 1.0 else cv2.resize(
             frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
         gains = balance_gains(small)
-        lab = to_lab(small, gains)
         if not flat:
-            return cls(scale, lab, gains)
+            return cls(scale, to_lab(small, gains), gains)
         sh, sw = small.shape[:2]
         k = 8
         tw, th = max(4, sw // k), max(4, sh // k)
-        tiny = cv2.resize(small, (tw, th), interpolation=cv2.INTER_AREA).astype(np.float32)
-        tlab = cv2.resize(lab, (tw, th), interpolation=cv2.INTER_AREA)
+        tiny8 = cv2.resize(small, (tw, th), interpolation=cv2.INTER_AREA)
+        tiny = tiny8.astype(np.float32)
+        tlab = to_lab(tiny8, gains)
         table = (np.hypot(tlab[..., 1], tlab[..., 2]) < 0.7 * MIN_CHROMA).astype(np.float32)
         sigma = max(tw, th) / 12.0
         wsum = cv2.GaussianBlur(table, (0, 0), sigma) + 1e-3
         bg = cv2.GaussianBlur(tiny * table[..., None], (0, 0), sigma) / wsum[..., None]
         if table.mean() < 0.2:  # hardly any tray visible: fall back to the global balance
-            return cls(scale, lab, gains)
+            return cls(scale, to_lab(small, gains), gains)
         level = float(np.median(bg[table > 0]).mean()) if table.any() else 128.0
         gain_map = (level / np.maximum(bg, 8.0)).astype(np.float32)
         full = cv2.resize(gain_map, (sw, sh), interpolation=cv2.INTER_LINEAR)
@@ -215,6 +215,8 @@ def _select(rects: list[tuple[tuple, float, float, float]], colors: list[Color |
     out = []
     for (rect, area, sq, fill), color, (m, off) in zip(rects, colors, masks, strict=True):
         size = np.sqrt(rect[1][0] * rect[1][1])
+        if area > 7 * side * side:
+            continue  # bigger than six touching dice: a card, a book, the tray
         if (area > 1.5 * side * side or sq < min_square) and fill > 0.5:
             parts = _split(m, off, side)
         elif sq > min_square and fill > min_fill and 0.7 * side < size < 1.4 * side:
@@ -232,18 +234,21 @@ def _select(rects: list[tuple[tuple, float, float, float]], colors: list[Color |
 def find_faces(work: WorkFrame, palette: Palette) -> list[Candidate]:
     """Top faces of HABA dice (see the module notes), each with its region's colour."""
     lab = work.lab
-    L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
-    chroma = np.hypot(a, b)
-    hue = np.arctan2(b, a)
+    L, a, b = cv2.split(lab)
+    chroma = cv2.magnitude(a, b)
     colors = list(palette.centroids)
-    gaps = np.stack([np.abs(np.angle(np.exp(1j * (hue - ang))))
-                     for ang in palette.hue_angles().values()])
-    nearest = np.argmin(gaps, axis=0)
-    ok = (chroma > MIN_CHROMA) & (np.min(gaps, axis=0) < MAX_HUE_GAP)
+    # projection of (a, b) on each palette hue: the largest is the nearest hue, and the
+    # hue is within MAX_HUE_GAP when the projection exceeds chroma * cos(MAX_HUE_GAP)
+    proj = [cv2.addWeighted(a, float(np.cos(t)), b, float(np.sin(t)), 0.0)
+            for t in palette.hue_angles().values()]
+    best = proj[0]
+    for p in proj[1:]:
+        best = cv2.max(best, p)
+    ok = (chroma > MIN_CHROMA) & (best > chroma * np.float32(np.cos(MAX_HUE_GAP)))
     min_area = 1e-4 * L.size
     rects, cols, masks = [], [], []
     for i, color in enumerate(colors):
-        mask = (ok & (nearest == i)).astype(np.uint8)
+        mask = (ok & (proj[i] >= best)).astype(np.uint8)
         for contour in _fill(mask):
             if cv2.contourArea(contour) < min_area:
                 continue
@@ -252,7 +257,8 @@ def find_faces(work: WorkFrame, palette: Palette) -> list[Candidate]:
             cv2.drawContours(region, [contour - [x, y]], -1, 1, -1)
             inside = (region > 0) & (mask[y:y + h, x:x + w] > 0)
             light = L[y:y + h, x:x + w]
-            ref = np.percentile(light[inside], 60)
+            vals = light[inside]
+            ref = np.percentile(vals[::max(1, len(vals) // 4000)], 60)
             top = (inside & (light >= TOP_FACE_LIGHT * ref)).astype(np.uint8)
             parts = _fill(top)
             if not parts:

@@ -62,8 +62,14 @@ def layout_fit(points: np.ndarray, value: int) -> float:
     return float(np.clip(1.0 - best / 0.7, 0.0, 1.0))
 
 
-def count_pips(crop_lab: np.ndarray) -> PipCount:
-    """Count pips on a warped face in float Lab (see the module notes)."""
+def count_pips(crop_lab: np.ndarray, drop_edge_blobs: bool = False) -> PipCount:
+    """Count pips on a warped face in float Lab (see the module notes).
+
+    With ``drop_edge_blobs`` blobs that touch the edge of the read area are ignored
+    (the crop of an ordinary die may include a side face or the table there). Blobs must
+    be roughly round; a blob twice as long as wide and twice a pip's area is two merged
+    pips.
+    """
     n = CROP
     m = round(0.08 * n)
     inner = crop_lab[m:n - m, m:n - m].reshape(-1, 3)
@@ -80,12 +86,29 @@ def count_pips(crop_lab: np.ndarray) -> PipCount:
     mask[(dist > thr) & border] = 1
     count, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     spots = []
+    blobs = []
     for i in range(1, count):
-        area = stats[i, cv2.CC_STAT_AREA]
-        if 0.2 * PIP_AREA <= area <= 4.0 * PIP_AREA:
-            spots.append(cents[i])
+        x, y, bw, bh, area = stats[i]
+        edge = x <= m or y <= m or x + bw >= n - m or y + bh >= n - m
+        round_ = area >= 0.4 * bw * bh and max(bw, bh) <= 2.5 * min(bw, bh)
+        if 0.2 * PIP_AREA <= area <= 4.0 * PIP_AREA and round_ and not (
+                drop_edge_blobs and edge):
+            blobs.append(i)
         else:
             mask[labels == i] = 0
+    if blobs:
+        typical = float(np.median([stats[i, cv2.CC_STAT_AREA] for i in blobs]))
+        for i in blobs:
+            x, y, bw, bh, area = stats[i]
+            if len(blobs) >= 3 and area > 1.7 * typical and max(bw, bh) > 1.6 * min(bw, bh):
+                # two pips run together: split along the long side
+                ys, xs = np.nonzero(labels == i)
+                pts = np.stack([xs, ys], 1).astype(np.float32)
+                _, _, centres = cv2.kmeans(pts, 2, None, (cv2.TERM_CRITERIA_EPS, 10, 0.1),
+                                           1, cv2.KMEANS_PP_CENTERS)
+                spots.extend(centres)
+            else:
+                spots.append(cents[i])
     if not 1 <= len(spots) <= 6:
         return PipCount(None, 0.0, mask)
     pts = (np.array(spots) - n / 2.0) / (PIP_SPACING * n)

@@ -14,6 +14,7 @@ from typing import Literal
 
 import numpy as np
 
+from vision.classify import classify
 from vision.color import face_color
 from vision.locate import Candidate, WorkFrame, find_blobs, find_faces, to_lab
 from vision.palette import Palette
@@ -22,7 +23,7 @@ from vision.reading import DieReading
 
 Kind = Literal["haba", "standard"]
 
-STANDARD_GROW = 0.7
+STANDARD_GROW = 1.0
 """An ordinary die's blob includes its shadow and side faces: read the central part."""
 MIN_FIT = 0.2
 """Blobs that fit a pip layout worse than this are not a die (printed art, a coin)."""
@@ -51,15 +52,22 @@ def _read(frame: np.ndarray, kind: Kind, palette: Palette
             continue
         grow = 1.0 if kind == "haba" else STANDARD_GROW
         crop = to_lab(face_crop(frame, cand, grow), work.gains_at(*cand.center))
-        pips = count_pips(crop)
-        if pips.value is None or (kind == "haba" and pips.fit < MIN_FIT):
-            continue  # no pips, or blobs on no die layout: not a die
+        color, lab = None, np.zeros(3)
+        learned = classify(crop) if kind == "standard" else None
+        if learned is not None:  # ordinary dice: the learned reader (vision.classify)
+            value, conf = learned
+            if value == 0:
+                continue  # the model says: not a die
+        else:
+            pips = count_pips(crop, drop_edge_blobs=kind == "standard")
+            if pips.value is None or (kind == "haba" and pips.fit < MIN_FIT):
+                continue  # no pips, or blobs on no die layout: not a die
+            value, conf = pips.value, pips.fit
+            if kind == "haba":
+                color, margin, lab = face_color(crop, pips.pip_mask, palette)
+                conf *= 0.4 + 0.6 * min(1.0, margin / 0.3)
         kept.append(cand)
-        color, lab, conf = None, np.zeros(3), pips.fit
-        if kind == "haba":
-            color, margin, lab = face_color(crop, pips.pip_mask, palette)
-            conf *= 0.4 + 0.6 * min(1.0, margin / 0.3)
-        out.append((DieReading(pips.value, color, cand.center,
+        out.append((DieReading(value, color, cand.center,
                                tuple((float(x), float(y)) for x, y in box),
                                float(conf), cand.side), lab))
     return out
