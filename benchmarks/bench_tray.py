@@ -40,7 +40,7 @@ def latency(throws: int, fps: float) -> list[float]:
         arrived.set()
 
     referee.subscribe(on_change)
-    eye = Eye(tray, RollDetector(read_dice, settle_seconds=0.5, stable_reads=2), referee, fps)
+    eye = Eye(tray, RollDetector(read_dice, settle_seconds=0.4, stable_reads=2), referee, fps)
     eye.start()
     time.sleep(1.0)
     results = []
@@ -77,11 +77,11 @@ def reader_fps(frames: int = 30) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--throws", type=int, default=10)
-    parser.add_argument("--fps", type=float, default=8.0)
+    parser.add_argument("--fps", type=float, default=10.0)
     args = parser.parse_args()
     results = latency(args.throws, args.fps)
     print(f"settled -> roll in the game, {len(results)} throws at {args.fps:g} fps "
-          f"(settle_seconds 0.5, 2 stable reads): median {statistics.median(results):.2f} s, "
+          f"(settle_seconds 0.4, 2 stable reads): median {statistics.median(results):.2f} s, "
           f"max {max(results):.2f} s")
     fps, median_ms = reader_fps()
     print(f"reader on 1280x960 frames, one core: {fps:.1f} frames/s "

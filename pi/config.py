@@ -57,9 +57,9 @@ class Config:
     threads: int = 32
     token: str | None = None
     palette: Path | None = None
-    settle_seconds: float = 0.5
+    settle_seconds: float = 0.4
     stable_reads: int = 2
-    fps: float = 8.0
+    fps: float = 10.0
     pin_factory: str = "auto"      # auto | mock | lgpio | rpigpio | pigpio
     pins: Pins = field(default_factory=Pins)
 
