@@ -41,7 +41,7 @@ def test_tomitomi_crops_values() -> None:
 
     n = right = 0
     for v in range(1, 7):
-        for p in sorted((TOMI / str(v)).glob("*.png"))[::10]:
+        for p in sorted((TOMI / str(v)).glob("*.png"))[1::10]:  # odd: not trained on
             readings = read_dice(cv2.imread(str(p)), "standard")
             n += 1
             right += bool(readings) and max(readings, key=lambda r: r.size).value == v
