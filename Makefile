@@ -25,6 +25,7 @@ test: $(STAMP) lint
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_check.py
+	$(BIN)/python benchmarks/bench_vision.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
