@@ -27,6 +27,8 @@ test: $(STAMP) lint
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_check.py
 	$(BIN)/python benchmarks/bench_advisor.py
+	$(BIN)/python benchmarks/bench_tray.py
+	$(BIN)/python benchmarks/bench_vision.py
 
 bench-live: $(STAMP)
 	$(BIN)/python benchmarks/bench_live.py --seconds 60

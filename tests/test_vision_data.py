@@ -30,8 +30,8 @@ def test_byler_test_split_floor() -> None:
         frame = cv2.imread(str(js.with_name(meta["image"])))
         a, b, c, d = match_byler(read_dice(frame, "standard"), meta["dice"])
         n, right, rep, matched = n + a, right + b, rep + c, matched + d
-    # Floors a little under the measured figures in BENCHMARKS.md (far below the target).
-    assert right / n >= 0.35, right / n
+    # Floors a little under the measured figures in BENCHMARKS.md (below the 95% target).
+    assert right / n >= 0.62, right / n
     assert matched / max(rep, 1) >= 0.95, matched / rep
 
 
@@ -41,8 +41,8 @@ def test_tomitomi_crops_values() -> None:
 
     n = right = 0
     for v in range(1, 7):
-        for p in sorted((TOMI / str(v)).glob("*.png"))[::10]:
+        for p in sorted((TOMI / str(v)).glob("*.png"))[1::10]:  # odd: not trained on
             readings = read_dice(cv2.imread(str(p)), "standard")
             n += 1
             right += bool(readings) and max(readings, key=lambda r: r.size).value == v
-    assert right / n >= 0.2, right / n
+    assert right / n >= 0.75, right / n

@@ -96,3 +96,12 @@ def test_renderer_is_deterministic() -> None:
     b, tb = render_tray(random_scene(np.random.default_rng(9)), np.random.default_rng(9))
     assert np.array_equal(a, b) and ta == tb
     assert a.shape == (960, 1280, 3) and len(ta) == 6
+
+
+def test_motion_frames_are_deterministic_and_blurred() -> None:
+    from vision.render import render_motion
+
+    a, scene = render_motion(np.random.default_rng(3))
+    b, _ = render_motion(np.random.default_rng(3))
+    assert np.array_equal(a, b) and a.shape == (960, 1280, 3)
+    assert scene.nuisances.motion_blur > 0 and any(d.lift > 0 for d in scene.dice)

@@ -31,6 +31,8 @@ MIN_CHROMA = 18.0
 """Lab chroma above which a pixel may be a face colour (the tray is below it)."""
 MAX_HUE_GAP = 0.62
 """Radians a face pixel's hue may be from its palette hue (about 35 degrees)."""
+STANDARD_SIZES = (0.55, 1.8)
+"""Ordinary dice may be this much smaller or larger than the frame's median die."""
 TOP_FACE_LIGHT = 0.8
 """A top-face pixel is at least this fraction as light as its region's 60th percentile."""
 
@@ -180,11 +182,12 @@ def _split(mask: np.ndarray, offset: tuple[int, int], side: float) -> list[tuple
     return rects
 
 
-def die_side(rects: list[tuple], weighted: bool = True) -> float | None:
-    """The die size from square candidate rects: their area-weighted median side.
+def die_side(rects: list[tuple], one_size: bool = True) -> float | None:
+    """The die size: the median side of the square candidate rects.
 
-    Small squares lying inside a bigger one (pips, a printed dot) are left out, and the
-    weighting lets a few dice outvote many small specks.
+    Small squares lying inside a bigger one (pips, a printed dot) are left out. With
+    ``one_size`` (a set of equal dice, as HABA's) squares under 0.45 of the largest are
+    specks and left out too; a block of 2 x 2 touching dice still leaves the single dice.
     """
     if not rects:
         return None
@@ -196,14 +199,16 @@ def die_side(rects: list[tuple], weighted: bool = True) -> float | None:
         inside = (d < 0.5 * sides) & (sides > 1.5 * sides[i]) & (sides < 10 * sides[i])
         if not inside.any():
             keep.append(i)
-    s = np.sort(sides[keep])
-    w = np.cumsum(s * s if weighted else np.ones_like(s))
-    return float(s[np.searchsorted(w, 0.5 * w[-1])])
+    s = sides[keep]
+    if one_size:
+        s = s[s >= 0.45 * s.max()]
+    return float(np.median(s))
 
 
 def _select(rects: list[tuple[tuple, float, float, float]], colors: list[Color | None],
             scale: float, masks: list[tuple[np.ndarray, tuple[int, int]]],
-            min_fill: float, min_square: float) -> list[Candidate]:
+            min_fill: float, min_square: float, sizes: tuple[float, float] = (0.7, 1.4)
+            ) -> list[Candidate]:
     """Keep the die-shaped rects, splitting blobs of touching dice, in frame pixels."""
     weighted = colors and colors[0] is not None  # HABA: dice outvote specks
     side = die_side([r[0] for r in rects if r[2] > 0.8 and r[3] > 0.8], weighted)
@@ -212,6 +217,7 @@ def _select(rects: list[tuple[tuple, float, float, float]], colors: list[Color |
                         weighted)
     if side is None:
         return []
+    lo, hi = sizes
     out = []
     for (rect, area, sq, fill), color, (m, off) in zip(rects, colors, masks, strict=True):
         size = np.sqrt(rect[1][0] * rect[1][1])
@@ -219,13 +225,13 @@ def _select(rects: list[tuple[tuple, float, float, float]], colors: list[Color |
             continue  # bigger than six touching dice: a card, a book, the tray
         if (area > 1.5 * side * side or sq < min_square) and fill > 0.5:
             parts = _split(m, off, side)
-        elif sq > min_square and fill > min_fill and 0.7 * side < size < 1.4 * side:
+        elif sq > min_square and fill > min_fill and lo * side < size < hi * side:
             parts = [rect]
         else:
             continue
         for (cx, cy), (w, h), a in parts:
             s = np.sqrt(w * h)
-            if not (0.7 * side < s < 1.4 * side) or min(w, h) / max(w, h) < min_square:
+            if not (lo * side < s < hi * side) or min(w, h) / max(w, h) < min_square:
                 continue
             out.append(Candidate((cx / scale, cy / scale), (w / scale, h / scale), a, color))
     return out
@@ -289,7 +295,7 @@ def find_blobs(work: WorkFrame) -> list[Candidate]:
     diff = np.sqrt(d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
     med = float(np.median(diff))
     mad = float(np.median(np.abs(diff - med))) + 1e-3
-    thr = max(12.0, med + 6.0 * mad)
+    thr = max(10.0, med + 4.0 * mad)
     mask = (diff > thr).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     min_area = 2e-4 * mask.size
@@ -303,4 +309,6 @@ def find_blobs(work: WorkFrame) -> list[Candidate]:
         rects.append(_shape(contour))
         cols.append(None)
         masks.append((filled, (x, y)))
-    return _select(rects, cols, work.scale, masks, 0.65, 0.7)
+    # ordinary dice of several sizes share a tray: a wider size range; the pip model
+    # (vision.classify) rejects what is not a die
+    return _select(rects, cols, work.scale, masks, 0.6, 0.65, STANDARD_SIZES)

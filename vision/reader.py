@@ -3,6 +3,8 @@
 Steps: white-balance and shrink the frame (:mod:`vision.locate`), find each die's top
 face, warp it to a small square from the full-size frame, count the pips
 (:mod:`vision.pips`) and, for HABA dice, name the face colour (:mod:`vision.color`).
+Ordinary dice (any body and pip colour, marbled, translucent) are read by the small
+learned model of :mod:`vision.classify` instead of blob counting, when it is shipped.
 A region with no pip-like blobs is not reported (it is not a die); a reading whose pips
 do not sit on a standard layout, or whose colour is near two palette colours, gets a low
 confidence rather than being dropped.

@@ -128,6 +128,8 @@ def main() -> None:
     parser.add_argument("--shared", type=Path,
                         default=Path(os.environ.get("KOTD_SHARED", here.parent / "shared")))
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--epochs", type=int, default=400)
     args = parser.parse_args()
     cv2.setNumThreads(1)
     byler, tomi = args.shared / "data" / "byler-dev", args.shared / "data" / "tomitomi-crops"
@@ -137,12 +139,12 @@ def main() -> None:
             xs.append(features(c))
             ys.append(label)
     for crop, label in tomitomi_samples(tomi, 0):
-        for c in list(_dihedral(crop))[::2]:
+        for c in _dihedral(crop):
             xs.append(features(c))
             ys.append(label)
     x, y = np.stack(xs), np.array(ys)
     print(f"training on {len(y)} samples, classes {np.bincount(y, minlength=7).tolist()}")
-    model = train(x, y)
+    model = train(x, y, args.hidden, args.epochs)
     print(f"train accuracy {float((model.probabilities(x).argmax(1) == y).mean()):.3f}")
     test = [(c, lab) for c, lab, located in byler_samples(byler, "test") if located]
     acc = accuracy(model, [c for c, _ in test], [lab for _, lab in test])
