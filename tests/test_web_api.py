@@ -217,6 +217,23 @@ def test_reread_needs_the_token(client: FlaskClient, eye: FakeEye) -> None:
     assert response.status_code == 200 and eye.rereads == 1
 
 
+def test_throw_only_for_a_simulated_tray_and_with_the_token(tmp_path: Path) -> None:
+    class Tray(FakeEye):
+        throws = 0
+
+        def throw(self) -> bool:
+            self.throws += 1
+            return True
+
+    tray = Tray()
+    client = create_app(new_referee(tmp_path, *START), tray, TOKEN).test_client()
+    assert client.post("/api/throw").status_code == 403 and tray.throws == 0
+    assert client.post("/api/throw", headers=AUTH).status_code == 200 and tray.throws == 1
+    real = create_app(new_referee(tmp_path / "b", *START), FakeEye("ok"), TOKEN).test_client()
+    response = real.post("/api/throw", headers=AUTH)
+    assert response.status_code == 404 and "simulated tray" in response.get_json()["error"]
+
+
 def test_a_broken_eye_does_not_break_the_page(tmp_path: Path) -> None:
     class Broken(FakeEye):
         def status(self):

@@ -337,3 +337,24 @@ def test_scoreboard_shows_the_tie_break_and_the_final_ranking(browser: Any,
     expect(page.locator("#turn")).to_contain_text("Spielende")
     expect(page.locator("#undo")).to_be_disabled()  # no token on this phone
     assert page.errors == []
+
+
+def test_the_simulated_tray_is_thrown_from_the_page_and_odds_are_opt_in(
+        browser: Any, served: Served) -> None:
+    if served.kind != "kotd serve":
+        pytest.skip("needs kotd serve with the simulated tray")
+    assert served.post("players Ann Ben")[0] == 200
+    assert served.post("row " + " ".join(ROW))[0] == 200
+    page = _open(browser, served.url + "?token=" + served.token)
+    expect(page.locator("#advice")).to_be_hidden()  # off by default: the game stays a game
+    expect(page.locator("#throw")).to_be_enabled(timeout=LIVE)
+    page.click("#throw")
+    expect(page.locator("#roll-count")).to_contain_text("1", timeout=10_000)
+    assert served.state()["rolls_used"] == 1
+    expect(page.locator("#dice .die")).to_have_count(6)
+    page.click("#more summary")
+    page.check("#odds")
+    expect(page.locator("#advice")).to_contain_text("Slot 1", timeout=LIVE)
+    expect(page.locator("#advice")).to_contain_text("Most points")
+    _shot(page, "table-sim-odds", full=True)
+    assert page.errors == []

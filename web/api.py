@@ -175,6 +175,17 @@ def reread() -> Any:
     return jsonify(ok=True)
 
 
+@bp.post("/throw")
+@token_required
+def throw() -> Any:
+    """Throw the dice of the simulated tray (demo without a camera)."""
+    eye = table_of(current_app).eye
+    thrower = getattr(eye, "throw", None)
+    if thrower is None or not thrower():
+        return _error("only a simulated tray can be thrown from the page", 404)
+    return jsonify(ok=True)
+
+
 @bp.get("/advice")
 def advice() -> Any:
     table = table_of(current_app)

@@ -246,7 +246,18 @@
     try {
       const body = await getJSON("/api/advice?lang=" + LANG);
       const a = body.advice;
-      box.textContent = typeof a === "string" ? a : (a && a.text) || JSON.stringify(a, null, 1);
+      if (!a) { box.textContent = S.odds_none; box.hidden = false; return; }
+      const pct = (p) => Math.round(p * 100) + "%";
+      const lines = a.cards.map((c) => fmt("odds_card", {
+        slot: c.slot, name: card(c.id).name, p: pct(c.probability),
+        keep: c.keep_dice || "—" }));
+      const best = a.best;
+      if (best && best.keep_dice !== null) {
+        lines.push(best.stop ? fmt("odds_stop", { points: best.expected_points.toFixed(1) })
+          : fmt("odds_best", { keep: best.keep_dice || "—",
+            points: best.expected_points.toFixed(1) }));
+      }
+      box.textContent = lines.join("\n");
     } catch (e) { box.textContent = e.message; }
     box.hidden = false;
   }
@@ -326,7 +337,11 @@
       eye.camera !== "none" ? h("button", { class: "small", id: "reread", disabled: !K.canAct, onclick: async () => {
         const r = await fetch("/api/reread", { method: "POST", headers: headers(false) });
         if (!r.ok) toast(fmt("refused", { error: (await r.json().catch(() => ({}))).error || r.status }), true);
-      } }, S.reread) : null);
+      } }, S.reread) : null,
+      eye.camera === "simulated" ? h("button", { class: "small", id: "throw", disabled: !K.canAct, onclick: async () => {
+        const r = await fetch("/api/throw", { method: "POST", headers: headers(false) });
+        if (!r.ok) toast(fmt("refused", { error: (await r.json().catch(() => ({}))).error || r.status }), true);
+      } }, S.throw_dice) : null);
   }
 
   function renderRow(s) {
