@@ -122,6 +122,7 @@ class Assistant:
 
         self.server = make_server(self.app, host=self.config.host, port=self.config.port,
                                   threads=self.config.threads)
+        self.app.config["PUBLIC_URL"] = self.addresses()[0]  # what the QR code points at
         self.eye.start()
         self._server_thread = threading.Thread(target=self.server.run, name="kotd-web",
                                                daemon=True)
@@ -134,21 +135,24 @@ class Assistant:
         self.panel.close()
         self.store.close()
 
-    def urls(self) -> list[str]:
+    def addresses(self) -> list[str]:
+        """Where phones reach the page, best first (an IP address before a .local name)."""
         hosts = []
         if self.config.host not in ("0.0.0.0", "::"):
             hosts.append(self.config.host)
         else:
             name = socket.gethostname()
-            hosts.append(f"{name}.local")
             try:
                 ip = socket.gethostbyname(name)
                 if not ip.startswith("127."):
                     hosts.append(ip)
             except OSError:
                 pass
-            hosts.append("127.0.0.1")
-        return [f"http://{h}:{self.port}/?token={self.token}" for h in hosts]
+            hosts += [f"{name}.local", "127.0.0.1"]
+        return [f"http://{h}:{self.port}/" for h in hosts]
+
+    def urls(self) -> list[str]:
+        return [f"{url}?token={self.token}" for url in self.addresses()]
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

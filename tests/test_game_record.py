@@ -29,19 +29,19 @@ def test_undo_returns_the_previous_state_and_no_card_is_held_twice(seed, players
         if record.state.phase == "over":
             break
         before = record
-        if data.draw(st.booleans(), label="try an illegal action"):
-            line = data.draw(st.sampled_from(ILLEGAL), label="illegal")
-            try:
-                record = record.act(parse_action(line))
-            except (RuleError, ActionSyntaxError):
-                assert record is before  # refused: nothing changed
-            else:
-                if line == "undo":
-                    assert record.state == before.states[-2]
-                    record = before
-                    continue
-        line = choose(record.state, rng)
-        after = record.act(parse_action(line))
+        try_illegal = data.draw(st.booleans(), label="try an action that may be illegal")
+        line = (data.draw(st.sampled_from(ILLEGAL), label="line") if try_illegal
+                else choose(record.state, rng))
+        try:
+            after = record.act(parse_action(line))
+        except (RuleError, ActionSyntaxError):
+            assert try_illegal, f"the bot's legal move {line!r} was refused"
+            assert record is before  # refused: nothing changed
+            continue
+        if line == "undo":
+            assert after.state == before.states[-2]
+            record = after
+            continue
         assert invariant_problems(after.state) == [], line
         undone = after.act(Undo())
         assert undone.state == record.state and undone.actions == record.actions
