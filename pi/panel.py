@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gpiozero import LED, Button, Device
+from gpiozero import LED, Button
 
 from pi.config import Pins
 
@@ -158,5 +158,3 @@ class Panel:
                        self.status_led]:
             device.close()
 
-
-__all__ = ["Device", "Panel", "make_pin_factory", "on_raspberry_pi"]

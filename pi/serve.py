@@ -90,7 +90,7 @@ class Assistant:
         self.config = config
         self.store = EventStore.in_dir(config.data_dir)
         self.referee = Referee(self.store)
-        self.source = source if source is not None else make_source(config.source, config.dice)
+        self.source = source if source is not None else make_source(config.source)
         detector = RollDetector(make_reader(config), dice=self.referee.box.dice,
                                 settle_seconds=config.settle_seconds,
                                 stable_reads=config.stable_reads)

@@ -20,23 +20,22 @@ import numpy as np
 
 from pi.sources import CameraError
 from rules.dice import Die, Roll, haba_pair
-from vision.render import DieSpec, TrayScene, random_scene, render_motion, render_tray
+from vision.render import TrayScene, random_scene, render_motion, render_tray
 
 PAIRS = ("A", "A", "B", "B", "C", "C")
 
 
 class SimulatedTray:
-    """Six HABA dice on a rendered tray; ``throw()`` rolls them."""
+    """Six HABA dice on a rendered tray; ``throw()`` rolls them (always HABA dice)."""
 
     name = "sim"
 
     def __init__(self, width: int = 960, height: int = 720, seed: int | None = None,
-                 roll_seconds: float = 0.8, standard: bool = False,
+                 roll_seconds: float = 0.8,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.width, self.height = width, height
         self.rng = np.random.default_rng(seed)
         self.roll_seconds = roll_seconds
-        self.standard = standard
         self.clock = clock
         self._lock = threading.Lock()
         self._frame: np.ndarray | None = None
@@ -117,5 +116,3 @@ class SimulatedTray:
         frame, _ = render_tray(self._scene, self.rng)
         self._frame = frame
 
-
-__all__ = ["DieSpec", "SimulatedTray"]

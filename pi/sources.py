@@ -183,7 +183,7 @@ class ReplaySource:
             self._cap = None
 
 
-def make_source(spec: str, dice: str = "haba") -> FrameSource:
+def make_source(spec: str) -> FrameSource:
     """The frame source a config names: ``sim``, ``picamera``, ``opencv[:N]``, ``replay:PATH``.
 
     ``auto`` picks the Pi camera if picamera2 and a camera are there, else a webcam that
@@ -193,7 +193,7 @@ def make_source(spec: str, dice: str = "haba") -> FrameSource:
     if kind == "sim":
         from pi.simtray import SimulatedTray
 
-        return SimulatedTray(standard=dice == "standard")
+        return SimulatedTray()
     if kind == "picamera":
         return PiCamera()
     if kind == "opencv":
@@ -201,11 +201,11 @@ def make_source(spec: str, dice: str = "haba") -> FrameSource:
     if kind == "replay":
         return ReplaySource(arg, repeat=4)
     if kind == "auto":
-        return _auto(dice)
+        return _auto()
     raise CameraError(f"unknown frame source {spec!r}")
 
 
-def _auto(dice: str) -> FrameSource:
+def _auto() -> FrameSource:
     import importlib.util
 
     if importlib.util.find_spec("picamera2") is not None and Path("/dev/video0").exists():
@@ -222,4 +222,4 @@ def _auto(dice: str) -> FrameSource:
             return cam
     from pi.simtray import SimulatedTray
 
-    return SimulatedTray(standard=dice == "standard")
+    return SimulatedTray()
