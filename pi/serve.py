@@ -55,15 +55,28 @@ def table_token(config: Config) -> str:
     return token
 
 
+class StartError(Exception):
+    """Something the assistant needs at start is missing or wrong (one line for the user)."""
+
+
 def make_reader(config: Config):
-    """The dice reader for the tray: HABA or standard dice, with the calibrated palette."""
+    """The dice reader for the tray: HABA or standard dice, with the calibrated palette.
+
+    A palette named in the config must exist and be readable; without one, the palette
+    calibrated into the data dir is used, else the default colours.
+    """
     from vision.palette import Palette, default_palette_path
     from vision.reader import read_dice
 
     palette_path = Path(config.palette or config.data_dir / "palette.json")
+    if config.palette is not None and not palette_path.is_file():
+        raise StartError(f"palette file {palette_path} does not exist (run 'kotd calibrate')")
     if not palette_path.exists() and config.palette is None:
         palette_path = default_palette_path()
-    palette = Palette.load(palette_path) if palette_path.exists() else None
+    try:
+        palette = Palette.load(palette_path) if palette_path.exists() else None
+    except (OSError, ValueError) as err:
+        raise StartError(f"palette file {palette_path}: {err}") from None
     if palette is not None:
         log.info("colour palette from %s", palette_path)
 
@@ -95,9 +108,14 @@ class Assistant:
                                 settle_seconds=config.settle_seconds,
                                 stable_reads=config.stable_reads)
         self.eye = Eye(self.source, detector, self.referee, fps=config.fps)
-        factory = pin_factory if pin_factory is not None else make_pin_factory(
-            config.pin_factory)
-        self.panel = Panel(config.pins, self.referee.act, self.eye.reread, factory)
+        from gpiozero.exc import GPIOZeroError
+
+        try:
+            factory = pin_factory if pin_factory is not None else make_pin_factory(
+                config.pin_factory)
+            self.panel = Panel(config.pins, self.referee.act, self.eye.reread, factory)
+        except (ImportError, ValueError, GPIOZeroError) as err:
+            raise StartError(f"GPIO pins ({config.pin_factory}): {err}") from None
         self.token = table_token(config)
         self.app = create_app(self.referee, self.eye, self.token,
                               advisor=lambda record: advise_table(record.state))
@@ -167,7 +185,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         assistant = Assistant(config)
         assistant.start()
-    except OSError as err:
+    except (OSError, StartError) as err:
         print(f"kotd: cannot start: {err}", file=sys.stderr)
         return 2
     print(f"King of the Dice assistant: {assistant.source.name} frames, game file "

@@ -10,7 +10,7 @@ from typing import TextIO
 from rules.advisor import MAX_ROLLS_LEFT, Advice, Scoring, advise
 from rules.cards import Box, Card, load_box
 from rules.cli import parse_card_ids
-from rules.dice import Roll
+from rules.dice import Roll, haba_roll_problem
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,9 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--villages", metavar="TOPS",
                    help="points of the top village card above each slot, e.g. 2,3,2,4,0 "
                         "(0 for an empty stack; default 2 everywhere)")
-    p.add_argument("--dragon-gift", action="store_true",
-                   help="value a dragon as the points it takes off the leader "
-                        "(default: 0, it is given away)")
+    p.add_argument("--dragon-gift", action=argparse.BooleanOptionalAction, default=True,
+                   help="value a dragon as the points it takes off the leader it is given "
+                        "to (default); --no-dragon-gift values it 0")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--box", metavar="FILE", help="card data file (default: the built-in box)")
     p.set_defaults(handler=cmd_advise)
@@ -47,12 +47,19 @@ def _row(box: Box, ids: str) -> list[Card]:
     cards = parse_card_ids(box, ids, "--row")
     if len(cards) > box.row_size:
         raise ValueError(f"--row: a row has at most {box.row_size} cards, got {len(cards)}")
+    seen: set[str] = set()
+    for position, card in enumerate(cards, start=1):
+        if card.id in seen:
+            raise ValueError(f"--row: card {position}: {card.id} is twice in the row "
+                             "(the box has one of each)")
+        seen.add(card.id)
     return cards
 
 
-def _villages(text: str | None, size: int) -> tuple[int | None, ...] | None:
+def _villages(text: str | None, size: int, box: Box) -> tuple[int | None, ...] | None:
     if text is None:
         return None
+    worths = sorted({v.points or 0 for v in box.villages} | {0})
     tops = []
     for position, token in enumerate(text.split(","), start=1):
         try:
@@ -60,6 +67,9 @@ def _villages(text: str | None, size: int) -> tuple[int | None, ...] | None:
         except ValueError:
             raise ValueError(f"--villages: slot {position}: {token.strip()!r} is not a "
                              "number") from None
+        if tops[-1] not in worths:
+            raise ValueError(f"--villages: slot {position}: no village card is worth "
+                             f"{tops[-1]} (one of {', '.join(map(str, worths))})")
     if len(tops) != size:
         raise ValueError(f"--villages: give one number per slot ({size}), got {len(tops)}")
     return tuple(tops)
@@ -93,17 +103,20 @@ def cmd_advise(args: argparse.Namespace) -> int:
         raise ValueError(f"--rolls-left must be 0-{MAX_ROLLS_LEFT}, not {args.rolls_left}")
     if args.fairies < 0:
         raise ValueError(f"--fairies must be 0 or more, not {args.fairies}")
-    if args.penalty is not None and args.penalty > 0:
+    if args.penalty is not None and not -100 <= args.penalty <= 0:  # also refuses NaN
         raise ValueError(f"--penalty is negative (e.g. -2), not {args.penalty:g}")
     scoring = Scoring(
-        village_tops=_villages(args.villages, len(row)),
+        village_tops=_villages(args.villages, len(row), box),
         fairies=args.fairies,
         penalty=args.penalty,
         dragon_gift=args.dragon_gift,
     )
     advice = advise(row, roll, args.rolls_left, box=box, scoring=scoring)
+    problem = haba_roll_problem(roll)  # a misread: the odds are for the dice as written
     if args.json:
-        print(json.dumps(advice.to_dict()))
+        print(json.dumps({**advice.to_dict(), "warning": problem}))
     else:
         _print_human(advice, row, sys.stdout)
+    if problem:
+        print(f"kotd: warning: {problem}: check the dice", file=sys.stderr)
     return 0

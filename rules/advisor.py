@@ -50,8 +50,9 @@ penalty. A card taken is worth (see :class:`Scoring`):
   unless ``village_tops`` says what is left);
 * a fairy: the marginal gain of one more fairy, ``(n+1)² - n²`` with ``n`` fairies already
   in the kingdom (default 0, so 1 point), plus its village;
-* a dragon: 0 (it is given away: it costs the player nothing and gains nothing; with
-  ``dragon_gift=True`` it counts as ``|points|``, the lead it takes off the leader);
+* a dragon: ``|points|``: it is given away, to the leader (or, for the leader, to the
+  nearest rival), so it takes that much off the gap between them; with
+  ``dragon_gift=False`` it counts 0 (it costs the player nothing and gains nothing);
 * the hypnotist: its points plus the card to its right (worth as above, with that slot's
   village); nothing extra in the rightmost slot;
 * the apprentice's extra turn is worth ``extra_turn`` (default 0, i.e. ignored); the
@@ -552,13 +553,13 @@ class Scoring:
     village_tops: tuple[int | None, ...] | None = None
     fairies: int = 0
     penalty: float | None = None
-    dragon_gift: bool = False
+    dragon_gift: bool = True
     extra_turn: float = 0.0
 
     def __post_init__(self) -> None:
         if self.fairies < 0:
             raise ValueError(f"fairies must be 0 or more, not {self.fairies}")
-        if self.penalty is not None and self.penalty > 0:
+        if self.penalty is not None and not self.penalty <= 0:  # also refuses NaN
             raise ValueError(f"a penalty is negative or zero, not {self.penalty}")
 
 

@@ -247,6 +247,8 @@ def load_box(path: str | Path | None = None) -> Box:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise CardDataError(f"{path}: cannot read the card data: {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        raise CardDataError(f"{path}: not UTF-8 text (byte {err.start + 1})") from None
     return _parse_text(text, str(path))
 
 

@@ -82,6 +82,14 @@ def _print_human(roll: Roll, report: dict[str, Any], cards: list[Card], out: Tex
     print(f"satisfied: {names}", file=out)
 
 
+def _print_line(roll: Roll, report: dict[str, Any], out: TextIO) -> None:
+    """One line per roll (rolls read from standard input): each satisfied card with its
+    witness dice."""
+    found = [f"{r['id']} ({' '.join(str(roll[i]) for i in r['witness'])})"
+             for r in report["cards"] if r["satisfied"]]
+    print(f"{roll}: {', '.join(found) or 'nothing: take a penalty'}", file=out)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     box = load_box(args.box)
     cards = parse_card_ids(box, args.cards) if args.cards else list(box.citizens)
@@ -109,5 +117,5 @@ def cmd_check(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(report))
         else:
-            _print_human(roll, report, cards, sys.stdout)
+            _print_line(roll, report, sys.stdout)
     return status

@@ -383,8 +383,8 @@ def test_card_worth():
     tops = Scoring(village_tops=(4, None, 2, 3, 0))
     assert [card_worth(row, s, BOX, tops) for s in range(1, 6)] == [5, 4, 1 + 2 + 3, 5, 1]
     dragons = row_of("dragon-28", "orc-3", "elf-4", "orc-4", "hypnotist")
-    assert card_worth(dragons, 1, BOX) == 0
-    assert card_worth(dragons, 1, BOX, Scoring(dragon_gift=True)) == 4
+    assert card_worth(dragons, 1, BOX) == 4  # given to the leader: 4 off their lead
+    assert card_worth(dragons, 1, BOX, Scoring(dragon_gift=False)) == 0
     assert card_worth(dragons, 5, BOX) == 1  # rightmost hypnotist: no bonus card
     assert advisor.expected_penalty(BOX) == -2.0
     assert advisor.expected_penalty(BOX, Scoring(penalty=-3)) == -3.0
@@ -423,6 +423,19 @@ def test_cli_json(capsys):
     assert data["cards"][4]["worth"] == 3 + 2  # second fairy: 4 - 1, plus the village
 
 
+def test_cli_warns_of_a_roll_the_haba_dice_cannot_show(capsys):
+    # 1g, 2r and 3b all lie on HABA pair A, which has two dice
+    assert main(["advise", "--row", "orc-3", "--dice", "1g 2r 3b 4r 5g 6b",
+                 "--rolls-left", "1", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert "pair A" in json.loads(out)["warning"]
+    assert err.startswith("kotd: warning: ") and err.count("\n") == 1
+    assert main(["advise", "--row", "orc-3", "--dice", "1g 2r 3r 4r 5b 6r",
+                 "--rolls-left", "1", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["warning"] is None and err == ""
+
+
 def test_cli_villages_and_dragon_gift(capsys):
     assert main(["advise", "--row", "dragon-25,orc-3", "--dice", "6r 6g 6b 5r 5g 1b",
                  "--rolls-left", "0", "--villages", "2,0", "--dragon-gift", "--json"]) == 0
@@ -442,6 +455,11 @@ def test_cli_villages_and_dragon_gift(capsys):
       "--villages", "2"], "one number per slot"),
     (["--row", "orc-3", "--dice", "1 2 3 4 5 6", "--rolls-left", "1", "--penalty", "2"],
      "--penalty"),
+    (["--row", "orc-3", "--dice", "1 2 3 4 5 6", "--rolls-left", "1", "--penalty", "nan"],
+     "--penalty"),
+    (["--row", "orc-3,orc-3", "--dice", "1 2 3 4 5 6", "--rolls-left", "1"], "twice"),
+    (["--row", "orc-3,elf-4", "--dice", "1 2 3 4 5 6", "--rolls-left", "1",
+      "--villages", "2,9"], "no village card is worth 9"),
 ])
 def test_cli_errors(capsys, args, message):
     assert main(["advise", *args]) == 2

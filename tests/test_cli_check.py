@@ -60,6 +60,13 @@ def test_check_reads_rolls_from_stdin_one_line_each(capsys, monkeypatch) -> None
     assert main(["check", "--json", "--cards", "orc-3+2,dragon-30,hypnotist"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["satisfied"] for line in lines] == [["orc-3+2", "hypnotist"], ["dragon-30"]]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1 1 1 2 2 2\n6 6 6 6 6 6\n1 2 2 4 4 5\n"))
+    assert main(["check", "--cards", "orc-3+2,dragon-30,hypnotist"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "1 1 1 2 2 2: orc-3+2 (1 1 2 2 2), hypnotist (1 1 1 2 2 2)",
+        "6 6 6 6 6 6: dragon-30 (6 6 6 6 6 6)",
+        "1 2 2 4 4 5: nothing: take a penalty",
+    ]
 
 
 def test_check_whole_deck_matches_each_card() -> None:
@@ -89,9 +96,15 @@ def test_human_output_is_a_table_with_the_witness() -> None:
         (["--dice", "1 2 3 4 5 6", "--box", "/nonexistent/box.toml"], None,
          "cannot read the card data"),
         ([], "1 2 3 4 5 6\n1 2 3\n", "line 2: a roll needs 6 dice, got 3"),
+        (["--dice", "1 2 3 4 5 6", "--box", "LATIN1"], None, "LATIN1: not UTF-8 text"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(args, stdin, message) -> None:
+def test_bad_input_is_one_line_and_exit_2(args, stdin, message, tmp_path) -> None:
+    if "LATIN1" in args:
+        latin = tmp_path / "box.toml"
+        latin.write_bytes("name = 'Würfelkönig'\n".encode("latin-1"))
+        args = [str(latin) if a == "LATIN1" else a for a in args]
+        message = message.replace("LATIN1", str(latin))
     out = run("check", *args, stdin=stdin)
     assert out.returncode == 2
     assert message in out.stderr

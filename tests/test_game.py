@@ -212,3 +212,37 @@ def test_tie_break_shared_then_fewer_minus_points(tmp_path: Path) -> None:
     assert [(s["player"], s["total"], s["minus"], s["place"]) for s in view["scores"]] == [
         ("Ben", 8, 0, 1), ("Ann", 8, 2, 2)]
     assert view["scores"][0]["tie_break"] == "tied on 8 points: fewer minus points decide"
+
+
+FIX_AND_UNDO_GAME = """
+players Ann Ben
+row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g
+roll 1r 1g 2b 3r 5g 6b      # the camera misread die 3 ...
+fix 3 1b                    # ... it is a blue 1: three 1s now
+claim 1                     # dwarf-3x1 (brown, under the yellow city: no village)
+draw elf-5
+undo                        # the wrong card was typed in
+draw goblin-4               # row: goblin-4 orc-3 elf-4 gnome-3green fairy-2r2g
+roll 4r 4g 4b 2r 2g 6g      # Ben: three 4s and three greens
+claim 2                     # orc-3 ...
+undo                        # ... no: Ben takes the gnome instead
+claim 4                     # gnome-3green (blue, under the green orc village: no village)
+draw orc-4                  # row: orc-4 goblin-4 orc-3 elf-4 fairy-2r2g
+roll 2r 2g 3b 4r 5g 5b      # Ann: two reds and two greens
+claim 5                     # fairy-2r2g with enchanted-forest-2 (purple over purple)
+"""
+
+
+def test_a_game_with_corrections_and_undos(tmp_path: Path) -> None:
+    view, err, status = play(FIX_AND_UNDO_GAME, tmp_path)
+    assert status == 0, err
+    ann, ben = score_of(view, "Ann"), score_of(view, "Ben")
+    # Ann: dwarf 4 + one fairy 1² + forest 2 = 7; Ben: gnome 1 (the orc was taken back)
+    assert (ann["citizens"], ann["fairy_points"], ann["villages"], ann["total"]) == (4, 1, 2, 7)
+    assert (ben["citizens"], ben["total"]) == (1, 1)
+    kingdoms = {p["name"]: p["kingdom"] for p in view["players"]}
+    assert kingdoms == {"Ann": ["dwarf-3x1", "enchanted-forest-2", "fairy-2r2g"],  # village under
+                        "Ben": ["gnome-3green"]}
+    assert view["question"]["ask"] == "draw" and "elf-5" in view["question"]["choices"]
+    assert [c["card"]["id"] for c in view["row"][1:4]] == ["orc-4", "goblin-4", "orc-3"]
+    assert view["scores"][0]["player"] == "Ann"

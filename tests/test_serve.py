@@ -146,10 +146,40 @@ def test_kotd_serve_starts_on_the_simulated_tray_and_prints_its_address(tmp_path
         with pytest.raises(urllib.error.HTTPError) as err:
             Client(port, "wrong").act("players Ann Ben")
         assert err.value.code == 403
+        # a game over HTTP: the simulated tray is thrown, the dice settle, the roll is read
+        client.act("players Ann Ben")
+        client.act("row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
+        _post(client, "/api/throw")
+        state = wait_for(lambda: (s := client.get("/api/state"))["rolls_used"] == 1 and s,
+                         seconds=20, what="the thrown dice to become a roll")
+        assert len(state["dice"]["dice"]) == 6 and state["actions"][-1].startswith("roll ")
+        assert state["claimable"] == [slot for slot in range(1, 6)
+                                      if state["row"][slot - 1]["card"]["satisfied"]]
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=10)
     assert proc.returncode == 0
+
+
+def _post(client: Client, path: str) -> dict:
+    req = urllib.request.Request(client.base + path, data=b"", method="POST",
+                                 headers={"X-Table-Token": client.token or ""})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--palette", "/nonexistent/palette.json"], "palette file /nonexistent/palette.json does "
+                                                 "not exist"),
+    (["--pins", "lgpio"], "GPIO pins (lgpio)"),
+])
+def test_serve_refuses_what_it_cannot_use_in_one_line(tmp_path, flags, message) -> None:
+    out = subprocess.run([KOTD, "serve", "--source", "sim", "--port", str(free_port()), *flags,
+                          "--data-dir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.startswith("kotd: cannot start: ") and message in out.stderr
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
 
 
 def _try(fn, *args):

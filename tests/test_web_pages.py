@@ -42,6 +42,7 @@ def test_every_page_is_a_skeleton_with_its_script_and_strings(client: FlaskClien
     assert '<html lang="en">' in html and "/static/app.js" in html and "/static/app.css" in html
     assert strings_of(html) == STRINGS["en"]
     assert "http://" not in html and "https://" not in html  # nothing from outside the table
+    assert "built-in method" not in html and "bound method" not in html  # a label, not code
     assert "default-src 'self'" in response.headers["Content-Security-Policy"]
     assert response.headers["Referrer-Policy"] == "no-referrer"
 
@@ -71,6 +72,7 @@ def test_the_strings_are_complete_in_every_language() -> None:
 
 def test_static_files_are_served(client: FlaskClient) -> None:
     assert client.get("/static/app.js").status_code == 200
+    assert b"NoSleep" in client.get("/static/nosleep.min.js").data  # the screen kept awake
     css = client.get("/static/app.css").get_data(as_text=True)
     assert "@import" not in css and "url(http" not in css
     assert client.get("/static/nothing.js").status_code == 404

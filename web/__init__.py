@@ -89,7 +89,9 @@ def create_app(referee: Referee, eye: TableEye | None = None, token: str | None 
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault(
             "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+            # media-src data: is NoSleep.js's tiny muted video (screen kept awake over http)
+            "default-src 'self'; img-src 'self' data:; media-src 'self' data:; "
+            "style-src 'self'; "
             "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
         )
         return response

@@ -138,13 +138,28 @@
   // ---- keep the screen awake while a game runs --------------------------------------------
 
   // The Wake Lock API needs a secure context: the Pi's own screen (localhost) has it, a
-  // phone on http://<pi>:8000 usually not; then the page says so once and works on.
-  let lock = null, asking = false;
+  // phone on http://<pi>:8000 usually not. There NoSleep.js (vendored, MIT) plays a tiny
+  // muted looping video, which browsers allow from the first tap; if that fails too, the
+  // page says so once and works on.
+  let lock = null, asking = false, sleeper = null, wanted = false;
   function wakeNote(show) { $("wake-note").hidden = !show; }
+  function videoWake() {  // called from a tap: the only time a video may start
+    if (!wanted || !window.NoSleep) return;
+    sleeper = sleeper || new window.NoSleep();
+    if (sleeper.isEnabled) return;
+    sleeper.enable().then(() => wakeNote(false), () => wakeNote(true));
+  }
+  document.addEventListener("click", videoWake, true);
+  document.addEventListener("touchend", videoWake, true);
   async function wake(s) {
     if (!s) return;
     const want = s.phase !== "none" && !s.over && document.visibilityState === "visible";
-    if (!("wakeLock" in navigator)) { wakeNote(want); return; }
+    wanted = want;
+    if (!("wakeLock" in navigator)) {
+      if (!want && sleeper && sleeper.isEnabled) sleeper.disable();
+      wakeNote(want && !window.NoSleep);
+      return;
+    }
     if (want && !lock && !asking) {
       asking = true;
       try {
