@@ -17,22 +17,24 @@ TOMI = SHARED / "data" / "tomitomi-crops"
 
 
 @pytest.mark.skipif(not BYLER.is_dir(), reason="shared byler-dev data not present")
-def test_byler_test_split_floor() -> None:
+def test_byler_dev_values_and_precision() -> None:
     from bench_vision import match_byler
 
     from vision.reader import read_dice
 
-    n = right = rep = matched = 0
+    counts = {"train": [0, 0, 0, 0], "test": [0, 0, 0, 0]}
     for js in sorted(BYLER.glob("*.json")):
         meta = json.loads(js.read_text())
-        if meta["author_split"] != "test":
-            continue
         frame = cv2.imread(str(js.with_name(meta["image"])))
-        a, b, c, d = match_byler(read_dice(frame, "standard"), meta["dice"])
-        n, right, rep, matched = n + a, right + b, rep + c, matched + d
-    # Floors a little under the measured figures in BENCHMARKS.md (below the 95% target).
-    assert right / n >= 0.62, right / n
-    assert matched / max(rep, 1) >= 0.95, matched / rep
+        found = match_byler(read_dice(frame, "standard"), meta["dice"])
+        counts[meta["author_split"]] = [a + b for a, b in
+                                        zip(counts[meta["author_split"]], found, strict=True)]
+    n, right, rep, matched = (a + b for a, b in zip(*counts.values(), strict=True))
+    # the targets on all of byler-dev: 95% of dice right, 95% precision
+    assert right / n >= 0.95 and matched / rep >= 0.95, (right / n, matched / rep)
+    # the held-out split (never trained on): a little under its measured 93.5% / 100%
+    n, right, rep, matched = counts["test"]
+    assert right / n >= 0.92 and matched / rep >= 0.98, (right / n, matched / rep)
 
 
 @pytest.mark.skipif(not TOMI.is_dir(), reason="shared tomitomi crops not present")
@@ -45,4 +47,4 @@ def test_tomitomi_crops_values() -> None:
             readings = read_dice(cv2.imread(str(p)), "standard")
             n += 1
             right += bool(readings) and max(readings, key=lambda r: r.size).value == v
-    assert right / n >= 0.75, right / n
+    assert right / n >= 0.93, right / n  # measured 97.7% on all the odd crops

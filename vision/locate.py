@@ -1,14 +1,10 @@
-"""Find the dice in a frame: one rotated rectangle per die top face, before reading it.
+"""Find the HABA dice in a frame: one rotated rectangle per die top face, before reading it.
 
-Two finders share one shape check:
-
-* HABA dice (``find_faces``): the faces are strongly coloured and the tray is not. After a
-  grey-world white balance, pixels of high chroma whose hue is near a palette hue are the
-  faces. Adjacent faces of a HABA die never share a colour, and the top face is lit more
-  than the side faces, so the brightest part of each single-colour region is a top face.
-* Ordinary dice (``find_blobs``): the die differs from a smooth background; the
-  background is a wide median of a shrunken frame (dice must cover well under half of
-  any window of about a tenth of the frame).
+The faces are strongly coloured and the tray is not (``find_faces``). After a white
+balance, pixels of high chroma whose hue is near a palette hue are the faces. Adjacent
+faces of a HABA die never share a colour, and the top face is lit more than the side
+faces, so the brightest part of each single-colour region is a top face. (Ordinary dice,
+of any colour, are found by the learned finder of :mod:`vision.dicenet`.)
 
 No size is fixed in pixels: the die size is the median of the square candidates in the
 frame, and candidates far from it are dropped; touching dice are split with the distance
@@ -31,8 +27,6 @@ MIN_CHROMA = 18.0
 """Lab chroma above which a pixel may be a face colour (the tray is below it)."""
 MAX_HUE_GAP = 0.62
 """Radians a face pixel's hue may be from its palette hue (about 35 degrees)."""
-STANDARD_SIZES = (0.55, 1.8)
-"""Ordinary dice may be this much smaller or larger than the frame's median die."""
 TOP_FACE_LIGHT = 0.8
 """A top-face pixel is at least this fraction as light as its region's 60th percentile."""
 
@@ -122,13 +116,6 @@ def _fill(mask: np.ndarray) -> list[np.ndarray]:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return list(contours)
 
-
-def _outer(mask: np.ndarray) -> list[np.ndarray]:
-    """Outer outlines of every region, also of regions lying inside another's hole."""
-    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hier is None:
-        return []
-    return [c for c, h in zip(contours, hier[0], strict=True) if h[3] < 0]
 
 
 def _shape(contour: np.ndarray) -> tuple[tuple, float, float, float]:
@@ -282,33 +269,3 @@ def find_faces(work: WorkFrame, palette: Palette) -> list[Candidate]:
     # a top face is parallel to the image: square even near the edge (side faces are not)
     return _select(rects, cols, work.scale, masks, 0.72, 0.85)
 
-
-def find_blobs(work: WorkFrame) -> list[Candidate]:
-    """Ordinary dice: regions that differ from a smooth background (see module notes)."""
-    lab = work.lab
-    h, w = lab.shape[:2]
-    k = 8
-    tiny = cv2.resize(lab, (max(8, w // k), max(8, h // k)), interpolation=cv2.INTER_AREA)
-    bg = np.dstack([cv2.medianBlur(np.ascontiguousarray(tiny[..., i]), 5) for i in range(3)])
-    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
-    d = lab - bg
-    diff = np.sqrt(d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
-    med = float(np.median(diff))
-    mad = float(np.median(np.abs(diff - med))) + 1e-3
-    thr = max(10.0, med + 4.0 * mad)
-    mask = (diff > thr).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    min_area = 2e-4 * mask.size
-    rects, cols, masks = [], [], []
-    for contour in _outer(mask):
-        if cv2.contourArea(contour) < min_area:
-            continue
-        x, y, bw, bh = cv2.boundingRect(contour)
-        filled = np.zeros((bh, bw), np.uint8)
-        cv2.drawContours(filled, [contour - [x, y]], -1, 1, -1)
-        rects.append(_shape(contour))
-        cols.append(None)
-        masks.append((filled, (x, y)))
-    # ordinary dice of several sizes share a tray: a wider size range; the pip model
-    # (vision.classify) rejects what is not a die
-    return _select(rects, cols, work.scale, masks, 0.6, 0.65, STANDARD_SIZES)

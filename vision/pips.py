@@ -1,10 +1,10 @@
-"""Count the pips on one located die top face.
+"""Count the pips on one located HABA die top face.
 
 The face is warped to a small square (``CROP`` pixels a side) whatever its size in the
 frame, so every threshold below is a fraction of the face. Pips are the pixels whose Lab
-colour is far from the face's median colour (cream on a coloured face, black or white
-on an ordinary die), grouped into blobs of about a pip's size; their layout is compared
-with the six standard layouts to score the reading.
+colour is far from the face's median colour (cream on a coloured face), grouped into
+blobs of about a pip's size; their layout is compared with the six standard layouts to
+score the reading.
 """
 
 from __future__ import annotations
@@ -62,13 +62,11 @@ def layout_fit(points: np.ndarray, value: int) -> float:
     return float(np.clip(1.0 - best / 0.7, 0.0, 1.0))
 
 
-def count_pips(crop_lab: np.ndarray, drop_edge_blobs: bool = False) -> PipCount:
+def count_pips(crop_lab: np.ndarray) -> PipCount:
     """Count pips on a warped face in float Lab (see the module notes).
 
-    With ``drop_edge_blobs`` blobs that touch the edge of the read area are ignored
-    (the crop of an ordinary die may include a side face or the table there). Blobs must
-    be roughly round; a blob twice as long as wide and twice a pip's area is two merged
-    pips.
+    Blobs must be roughly round; a blob twice as long as wide and twice a pip's area is
+    two merged pips.
     """
     n = CROP
     m = round(0.08 * n)
@@ -88,18 +86,16 @@ def count_pips(crop_lab: np.ndarray, drop_edge_blobs: bool = False) -> PipCount:
     spots = []
     blobs = []
     for i in range(1, count):
-        x, y, bw, bh, area = stats[i]
-        edge = x <= m or y <= m or x + bw >= n - m or y + bh >= n - m
+        _, _, bw, bh, area = stats[i]
         round_ = area >= 0.4 * bw * bh and max(bw, bh) <= 2.5 * min(bw, bh)
-        if 0.2 * PIP_AREA <= area <= 4.0 * PIP_AREA and round_ and not (
-                drop_edge_blobs and edge):
+        if 0.2 * PIP_AREA <= area <= 4.0 * PIP_AREA and round_:
             blobs.append(i)
         else:
             mask[labels == i] = 0
     if blobs:
         typical = float(np.median([stats[i, cv2.CC_STAT_AREA] for i in blobs]))
         for i in blobs:
-            x, y, bw, bh, area = stats[i]
+            _, _, bw, bh, area = stats[i]
             if len(blobs) >= 3 and area > 1.7 * typical and max(bw, bh) > 1.6 * min(bw, bh):
                 # two pips run together: split along the long side
                 ys, xs = np.nonzero(labels == i)

@@ -1,13 +1,15 @@
 """``read_dice``: every die in a frame with its value, face colour and confidence.
 
-Steps: white-balance and shrink the frame (:mod:`vision.locate`), find each die's top
+HABA dice: white-balance and shrink the frame (:mod:`vision.locate`), find each die's top
 face, warp it to a small square from the full-size frame, count the pips
-(:mod:`vision.pips`) and, for HABA dice, name the face colour (:mod:`vision.color`).
-Ordinary dice (any body and pip colour, marbled, translucent) are read by the small
-learned model of :mod:`vision.classify` instead of blob counting, when it is shipped.
-A region with no pip-like blobs is not reported (it is not a die); a reading whose pips
-do not sit on a standard layout, or whose colour is near two palette colours, gets a low
-confidence rather than being dropped.
+(:mod:`vision.pips`) and name the face colour (:mod:`vision.color`). A region with no
+pip-like blobs is not reported (it is not a die); a reading whose pips do not sit on a
+standard layout, or whose colour is near two palette colours, gets a low confidence
+rather than being dropped.
+
+Ordinary dice (any body and pip colour, marbled, translucent, touching) are found and read
+by the two small learned networks of :mod:`vision.dicenet`; their confidence is the
+finder's times the pip reader's.
 """
 
 from __future__ import annotations
@@ -16,17 +18,15 @@ from typing import Literal
 
 import numpy as np
 
-from vision.classify import classify
 from vision.color import face_color
-from vision.locate import Candidate, WorkFrame, find_blobs, find_faces, to_lab
+from vision.dicenet import FoundDie, default_net
+from vision.locate import Candidate, WorkFrame, find_faces, to_lab
 from vision.palette import Palette
 from vision.pips import count_pips, face_crop
 from vision.reading import DieReading
 
 Kind = Literal["haba", "standard"]
 
-STANDARD_GROW = 1.0
-"""An ordinary die's blob includes its shadow and side faces: read the central part."""
 MIN_FIT = 0.2
 """Blobs that fit a pip layout worse than this are not a die (printed art, a coin)."""
 
@@ -36,12 +36,25 @@ def _overlaps(a: Candidate, b: Candidate) -> bool:
         a.side, b.side)
 
 
+def _from_net(found: FoundDie) -> DieReading:
+    x0, y0, x1, y1 = found.box
+    outline = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+    return DieReading(found.value, None, found.center, outline, found.found * found.read,
+                      float(np.sqrt((x1 - x0) * (y1 - y0))))
+
+
 def _read(frame: np.ndarray, kind: Kind, palette: Palette
           ) -> list[tuple[DieReading, np.ndarray]]:
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("read_dice needs an 8-bit BGR frame (height x width x 3)")
-    work = WorkFrame.of(frame, flat=kind == "haba")
-    cands = find_faces(work, palette) if kind == "haba" else find_blobs(work)
+    if kind == "standard":
+        net = default_net()
+        if net is None:
+            raise OSError("the ordinary-dice networks are missing from vision/models/: "
+                          "reinstall kotd, or make them with python -m vision.train_dice_net")
+        return [(_from_net(f), np.zeros(3)) for f in net.read(frame)]
+    work = WorkFrame.of(frame, flat=True)
+    cands = find_faces(work, palette)
     cands.sort(key=lambda c: -c.side)
     out: list[tuple[DieReading, np.ndarray]] = []
     kept: list[Candidate] = []
@@ -52,22 +65,13 @@ def _read(frame: np.ndarray, kind: Kind, palette: Palette
             continue  # cut by the frame edge: not a whole die (or a card's edge)
         if any(_overlaps(cand, k) for k in kept):
             continue
-        grow = 1.0 if kind == "haba" else STANDARD_GROW
-        crop = to_lab(face_crop(frame, cand, grow), work.gains_at(*cand.center))
-        color, lab = None, np.zeros(3)
-        learned = classify(crop) if kind == "standard" else None
-        if learned is not None:  # ordinary dice: the learned reader (vision.classify)
-            value, conf = learned
-            if value == 0:
-                continue  # the model says: not a die
-        else:
-            pips = count_pips(crop, drop_edge_blobs=kind == "standard")
-            if pips.value is None or (kind == "haba" and pips.fit < MIN_FIT):
-                continue  # no pips, or blobs on no die layout: not a die
-            value, conf = pips.value, pips.fit
-            if kind == "haba":
-                color, margin, lab = face_color(crop, pips.pip_mask, palette)
-                conf *= 0.4 + 0.6 * min(1.0, margin / 0.3)
+        crop = to_lab(face_crop(frame, cand), work.gains_at(*cand.center))
+        pips = count_pips(crop)
+        if pips.value is None or pips.fit < MIN_FIT:
+            continue  # no pips, or blobs on no die layout: not a die
+        color, margin, lab = face_color(crop, pips.pip_mask, palette)
+        conf = pips.fit * (0.4 + 0.6 * min(1.0, margin / 0.3))
+        value = pips.value
         kept.append(cand)
         out.append((DieReading(value, color, cand.center,
                                tuple((float(x), float(y)) for x, y in box),

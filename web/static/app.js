@@ -144,7 +144,7 @@
   let lock = null, asking = false, sleeper = null, wanted = false;
   function wakeNote(show) { $("wake-note").hidden = !show; }
   function videoWake() {  // called from a tap: the only time a video may start
-    if (!wanted || !window.NoSleep) return;
+    if (!wanted || !window.NoSleep || "wakeLock" in navigator) return;
     sleeper = sleeper || new window.NoSleep();
     if (sleeper.isEnabled) return;
     sleeper.enable().then(() => wakeNote(false), () => wakeNote(true));

@@ -1,0 +1,219 @@
+"""Ordinary dice (``--dice standard``) read by two small learned networks.
+
+Ordinary dice come in every body colour, marbled or translucent, with pips of any colour
+and sometimes a maker's logo on the one; they touch, lie on patterned trays and cast
+shadows. Hand-set thresholds do not hold up on that, so two small networks trained on
+real photos do the work (:mod:`vision.train_dice_net` makes them):
+
+* the **finder** sees the frame scaled to :data:`FINDER_SIZE` on its longer side and
+  gives, every :data:`FINDER_STRIDE` pixels, the chance that a die's centre lies there and
+  the die's box size. Peaks of that map are the dice. It was trained on dice from
+  :data:`MIN_DIE` to :data:`MAX_DIE` pixels at that scale and looks a second time at a
+  coarser scale, so the camera's height does not matter within a wide range (about
+  30-400 pixel dice in a 1280 x 960 frame);
+* the **pip reader** looks at each found die, cut from the full-size frame and scaled to
+  :data:`PIP_CROP` pixels, and says "not a die" or its value 1-6. A crop it is unsure of
+  is read in all four quarter turns and the readings averaged.
+
+Both run on OpenCV's DNN module (ONNX files in ``vision/models/``): no extra runtime.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODELS = Path(__file__).with_name("models")
+FINDER_ONNX = MODELS / "dice_finder.onnx"
+PIPS_ONNX = MODELS / "dice_pips.onnx"
+FINDER_SIZE = 384
+"""The frame's longer side as the finder sees it, in pixels."""
+MIN_DIE, MAX_DIE = 9.0, 120.0
+"""The finder was trained on dice this many pixels wide, at :data:`FINDER_SIZE`."""
+COARSE = 1 / 3
+"""The finder looks a second time at this fraction of :data:`FINDER_SIZE`, for dice too
+big for the first look (a camera close to the tray)."""
+BIG_DIE = 80.0
+"""On the coarser look only dice at least this wide (at :data:`FINDER_SIZE`) count."""
+FINDER_STRIDE = 4
+"""Pixels of the finder's input per cell of its output map."""
+PIP_CROP = 48
+"""Side of the square crop the pip reader reads, in pixels."""
+CROP_MARGIN = 1.15
+"""The pip crop is this much larger than the die's box (room for a box found a bit off)."""
+MIN_PEAK = 0.4
+"""A peak of the finder's map below this is not a die."""
+SURE_READ = 0.9
+"""A pip reading this sure of one class is not read again in other quarter turns."""
+
+
+@dataclass(frozen=True)
+class FoundDie:
+    """One die as the networks see it, in frame pixels."""
+
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1
+    value: int
+    found: float  # the finder's confidence that a die is there, 0..1
+    read: float  # the pip reader's probability of ``value``, 0..1
+    sure: float  # found times the pip reader's probability that it is a die, 0..1
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return (self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2
+
+
+def crop_for_pips(frame: np.ndarray, box: np.ndarray | tuple, angle: float = 0.0
+                  ) -> np.ndarray:
+    """The die in ``box`` (x0, y0, x1, y1), turned by ``angle`` degrees, as a
+    ``PIP_CROP`` square BGR crop with :data:`CROP_MARGIN` around it."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    side = np.sqrt(max(x1 - x0, 1.0) * max(y1 - y0, 1.0)) * CROP_MARGIN
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    scale = PIP_CROP / side
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m[:, 2] += (PIP_CROP / 2 - cx, PIP_CROP / 2 - cy)
+    src = frame
+    if scale < 0.5:  # shrink a big die in steps so thin pips are not aliased away
+        f = max(1, int(0.5 / scale))
+        src = cv2.resize(frame, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
+        m[:, :2] *= f
+    return cv2.warpAffine(src, m, (PIP_CROP, PIP_CROP), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _side(box: tuple[float, float, float, float]) -> float:
+    return float(np.sqrt(max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)))
+
+
+def _pip_of(small: tuple[float, float, float, float], big: tuple[float, float, float, float]
+            ) -> bool:
+    """True when ``small`` lies inside ``big`` and is at most half its size."""
+    cx, cy = (small[0] + small[2]) / 2, (small[1] + small[3]) / 2
+    return (_side(small) <= 0.5 * _side(big) and big[0] <= cx <= big[2]
+            and big[1] <= cy <= big[3])
+
+
+class DiceNet:
+    """The two networks, loaded once; safe to call from several threads."""
+
+    def __init__(self, finder: Path = FINDER_ONNX, pips: Path | None = PIPS_ONNX) -> None:
+        self._finder = cv2.dnn.readNetFromONNX(str(finder))
+        self._pips = cv2.dnn.readNetFromONNX(str(pips)) if pips is not None else None
+        self._lock = threading.Lock()  # a cv2.dnn.Net is not re-entrant
+
+    def find(self, frame: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+        """(box, confidence) of every die the finder sees, in frame pixels (not yet merged).
+
+        The die size is not assumed: the finder looks at two scales, the second for big
+        dice (its finds there may also be clusters of small dice; :meth:`read` sorts it out).
+        """
+        return (self._find_at(frame, FINDER_SIZE, 0.0)
+                + self._find_at(frame, FINDER_SIZE * COARSE, BIG_DIE * COARSE))
+
+    def _find_at(self, frame: np.ndarray, size: float, min_side: float
+                 ) -> list[tuple[tuple[float, float, float, float], float]]:
+        h, w = frame.shape[:2]
+        scale = size / max(h, w)
+        sw, sh = max(16, round(w * scale)), max(16, round(h * scale))
+        small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA)
+        pw, ph = -sw % 32, -sh % 32  # the network halves the size five times
+        if pw or ph:
+            small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+        blob = cv2.dnn.blobFromImage(small, 1 / 255.0)
+        with self._lock:
+            self._finder.setInput(blob)
+            out = self._finder.forward()[0]
+        heat = _sigmoid(out[0])
+        peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= MIN_PEAK)
+        found = []
+        for i, j in zip(*np.nonzero(peaks), strict=True):
+            cx = (j + 0.5) * FINDER_STRIDE / scale
+            cy = (i + 0.5) * FINDER_STRIDE / scale
+            if cx >= w or cy >= h:
+                continue  # in the padding
+            bw, bh = np.exp(out[1, i, j]) / scale, np.exp(out[2, i, j]) / scale
+            if np.sqrt(bw * bh) * scale < min_side:
+                continue  # small for this look: the finer look has it
+            found.append(((cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2),
+                          float(heat[i, j])))
+        return found
+
+    def read_pips(self, frame: np.ndarray, boxes: list) -> np.ndarray:
+        """Class probabilities (n, 7): "not a die" and 1-6.
+
+        Each crop is read as it lies; one the reader is not sure of (no class at
+        :data:`SURE_READ`) is read again in its three other quarter turns and the four
+        readings are averaged (a die's value does not depend on how it lies).
+        """
+        if not boxes:
+            return np.zeros((0, 7), np.float32)
+        crops = [crop_for_pips(frame, box) for box in boxes]
+        probs = self._classify(crops)
+        unsure = np.nonzero(probs.max(axis=1) < SURE_READ)[0]
+        if len(unsure):
+            turned = [np.ascontiguousarray(np.rot90(crops[i], k)) for i in unsure
+                      for k in (1, 2, 3)]
+            more = self._classify(turned).reshape(len(unsure), 3, 7)
+            probs[unsure] = (probs[unsure] + more.sum(axis=1)) / 4
+        return probs
+
+    def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
+        blob = cv2.dnn.blobFromImages(crops, 1 / 255.0)
+        with self._lock:
+            self._pips.setInput(blob)
+            logits = self._pips.forward()
+        return _softmax(logits.reshape(len(crops), 7))
+
+    def read(self, frame: np.ndarray) -> list[FoundDie]:
+        """Every die found with its value.
+
+        Of two finds closer than half a die, the finder's surer one is kept. The pip reader
+        then reads each and drops what it calls "not a die". Dice do not lie on dice: taken
+        surest first (the finder's confidence times the reader's that it is a die), a find
+        is dropped when it lies inside a surer one at least twice its size (it is one of
+        that die's pips) or a surer find at most half its size lies inside it (it is a
+        cluster of dice, seen from too far).
+        """
+        near: list[tuple[tuple[float, float, float, float], float]] = []
+        for box, conf in sorted(self.find(frame), key=lambda f: -f[1]):
+            c = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            if not any(np.hypot(c[0] - (k[0] + k[2]) / 2, c[1] - (k[1] + k[3]) / 2)
+                       < 0.5 * _side(box) for k, _ in near):
+                near.append((box, conf))
+        dice = []
+        for (box, conf), p in zip(near, self.read_pips(frame, [b for b, _ in near]),
+                                  strict=True):
+            value = int(np.argmax(p[1:])) + 1
+            if p[value] >= p[0]:
+                dice.append(FoundDie(tuple(float(v) for v in box), value, conf,
+                                     float(p[value]), conf * (1.0 - float(p[0]))))
+        kept: list[FoundDie] = []
+        for die in sorted(dice, key=lambda d: -d.sure):
+            if not any(_pip_of(die.box, k.box) or _pip_of(k.box, die.box) for k in kept):
+                kept.append(die)
+        return kept
+
+
+@lru_cache(maxsize=1)
+def default_net() -> DiceNet | None:
+    """The shipped networks, or None when they have not been trained."""
+    if FINDER_ONNX.is_file() and PIPS_ONNX.is_file():
+        return DiceNet()
+    return None
+
+
+__all__ = ["DiceNet", "FoundDie", "crop_for_pips", "default_net"]

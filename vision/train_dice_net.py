@@ -1,0 +1,450 @@
+"""Train the two small networks that read ordinary dice (:mod:`vision.dicenet`).
+
+Run: ``.venv/bin/python -m vision.train_dice_net [--shared PATH]`` after
+``pip install -e '.[train]'`` (PyTorch; the CPU build is enough: about 35 minutes on two cores).
+Writes ``vision/models/dice_finder.onnx`` and ``vision/models/dice_pips.onnx``; the reader
+runs them with OpenCV's DNN module, so the assistant itself never needs PyTorch.
+
+* The **finder** is a small fully convolutional network (CenterNet-style): for a frame
+  scaled to :data:`vision.dicenet.FINDER_SIZE` it gives, on a grid of stride 4, the chance
+  that a die's centre lies there and the die's box width and height.
+* The **pip reader** classifies a crop around one found die into "not a die" or 1-6.
+
+Training data: the byler-dev ``train`` split (photos with labelled boxes) and the
+even-numbered tomitomi crops (close-ups of one die, boxed by :func:`tomitomi_box`), with
+augmentation for what a table does: any scale (camera height), the eight rotations and
+mirror images plus small angles, brightness, contrast, colour casts, hue shifts, blur,
+noise and JPEG. Held out, never trained on: the byler
+``test`` split and the odd-numbered tomitomi crops (``benchmarks/bench_vision.py``).
+Seeded: the same seed gives nearly the same networks (threaded CPU kernels are not
+bit-exact).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from vision.dicenet import (
+    FINDER_ONNX,
+    FINDER_SIZE,
+    FINDER_STRIDE,
+    MAX_DIE,
+    MIN_DIE,
+    PIP_CROP,
+    PIPS_ONNX,
+    DiceNet,
+    crop_for_pips,
+)
+
+# ---------------------------------------------------------------- data
+
+
+@dataclass
+class Photo:
+    image: np.ndarray  # BGR
+    boxes: np.ndarray  # (n, 4) x0 y0 x1 y1
+    values: np.ndarray  # (n,)
+
+
+def load_byler(root: Path, split: str) -> list[Photo]:
+    out = []
+    for js in sorted(root.glob("*.json")):
+        meta = json.loads(js.read_text())
+        if meta.get("author_split") != split:
+            continue
+        image = cv2.imread(str(js.with_name(meta["image"])))
+        boxes = np.array([d["box"] for d in meta["dice"]], np.float32).reshape(-1, 4)
+        values = np.array([d["value"] for d in meta["dice"]], np.int64)
+        out.append(Photo(image, boxes, values))
+    return out
+
+
+def load_tomitomi(root: Path, parity: int) -> list[tuple[np.ndarray, int]]:
+    out = []
+    for v in range(1, 7):
+        for i, p in enumerate(sorted((root / str(v)).glob("*.png"))):
+            if i % 2 == parity:
+                out.append((cv2.imread(str(p)), v))
+    return out
+
+
+def tomitomi_box(image: np.ndarray) -> np.ndarray | None:
+    """The box of the white die in a tomitomi crop (the brightest square blob near the
+    centre), or None when it cannot be told from the cup's bright rim."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    mask = (grey > np.percentile(grey, 84)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    count, _, stats, centres = cv2.connectedComponentsWithStats(mask)
+    h, w = grey.shape
+    best = None
+    for i in range(1, count):
+        x, y, bw, bh, _ = stats[i]
+        if not (0.3 * w <= min(bw, bh) and max(bw, bh) <= 0.58 * w):
+            continue  # not one die (merged with the rim, or a speck)
+        d = float(np.hypot(centres[i][0] - w / 2, centres[i][1] - h / 2))
+        if d < 0.25 * w and (best is None or d < best[0]):
+            best = (d, np.array([x, y, x + bw, y + bh], np.float32))
+    return None if best is None else best[1]
+
+
+def tomitomi_photos(crops: list[tuple[np.ndarray, int]]) -> list[Photo]:
+    """Tomitomi crops as photos of one big die (close-up camera) for the finder."""
+    out = []
+    for image, value in crops:
+        box = tomitomi_box(image)
+        if box is not None:
+            out.append(Photo(image, box[None, :], np.array([value])))
+    return out
+
+
+def jitter_colors(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Brightness, contrast, gamma, colour cast, hue shift, grey, blur, noise, JPEG."""
+    f = img.astype(np.float32) / 255.0
+    if rng.random() < 0.5:
+        hsv = cv2.cvtColor(f, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = (hsv[..., 0] + rng.uniform(0, 360)) % 360
+        hsv[..., 1] *= rng.uniform(0.6, 1.3)
+        f = cv2.cvtColor(np.clip(hsv, 0, [360, 1, 1]).astype(np.float32), cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.1:
+        f = np.repeat(f.mean(axis=2, keepdims=True), 3, axis=2)
+    f = f * rng.uniform(0.85, 1.15, 3).astype(np.float32)  # colour cast
+    f = (f - 0.5) * rng.uniform(0.6, 1.3) + 0.5 + rng.uniform(-0.2, 0.15)
+    f = np.clip(f, 0, 1) ** rng.uniform(0.7, 1.4)
+    if rng.random() < 0.3:
+        h, w = f.shape[:2]
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        t = rng.uniform(0, 2 * np.pi)
+        ramp = (np.cos(t) * xx / w + np.sin(t) * yy / h)
+        f = f * (1 + rng.uniform(-0.4, 0.4) * ramp)[..., None]
+    if rng.random() < 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.2))
+    if rng.random() < 0.3:
+        f = f + rng.normal(0, rng.uniform(0.005, 0.03), f.shape).astype(np.float32)
+    out = (np.clip(f, 0, 1) * 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        _, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
+        out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return out
+
+
+def dihedral(img: np.ndarray, boxes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rotate by k*90 degrees (k 0-3), mirrored when k >= 4; boxes follow exactly."""
+    w = img.shape[1]
+    b = boxes.copy()
+    if k >= 4:
+        img = img[:, ::-1]
+        b[:, [0, 2]] = w - boxes[:, [2, 0]]
+    for _ in range(k % 4):  # 90 degrees counter-clockwise
+        w = img.shape[1]
+        img = np.rot90(img)
+        b = np.stack([b[:, 1], w - b[:, 2], b[:, 3], w - b[:, 0]], axis=1)
+    return np.ascontiguousarray(img), b
+
+
+def finder_sample(photo: Photo, rng: np.random.Generator, size: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """One augmented ``size x size`` crop and its boxes (in crop pixels)."""
+    img, boxes = dihedral(photo.image, photo.boxes, int(rng.integers(8)))
+    side = np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))
+    med = float(np.median(side)) if len(side) else 40.0
+    # the finder sees frames scaled to FINDER_SIZE: byler's 640 px photos become
+    # about 0.6 of their size (dice of about 24 px); spread the die size over
+    # MIN_DIE-MAX_DIE px to cover camera heights (big dice: their pips are no dice)
+    target = float(np.exp(rng.uniform(np.log(MIN_DIE), np.log(MAX_DIE))))
+    s = target / med
+    ang = rng.uniform(-12, 12)
+    h, w = img.shape[:2]
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    if len(boxes) and rng.random() < 0.7:  # mostly centred near some die
+        j = int(rng.integers(len(boxes)))
+        cx = (boxes[j, 0] + boxes[j, 2]) / 2 + rng.normal(0, size / (3 * s))
+        cy = (boxes[j, 1] + boxes[j, 3]) / 2 + rng.normal(0, size / (3 * s))
+    m = cv2.getRotationMatrix2D((float(cx), float(cy)), ang, s)
+    m[:, 2] += (size / 2 - cx, size / 2 - cy)
+    fill = tuple(int(x) for x in np.median(img.reshape(-1, 3), axis=0))
+    out = cv2.warpAffine(img, m, (size, size), flags=cv2.INTER_AREA if s < 1 else
+                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
+    c = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2,
+                  np.ones(len(boxes))], axis=1) @ m.T
+    bw, bh = (boxes[:, 2] - boxes[:, 0]) * s, (boxes[:, 3] - boxes[:, 1]) * s
+    grow = 1 + 0.2 * abs(np.sin(np.radians(2 * ang)))  # the box of a turned square
+    nb = np.stack([c[:, 0] - bw * grow / 2, c[:, 1] - bh * grow / 2,
+                   c[:, 0] + bw * grow / 2, c[:, 1] + bh * grow / 2], axis=1)
+    return jitter_colors(out, rng), nb.astype(np.float32)
+
+
+def finder_target(boxes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Heat map (1, g, g), log box size (2, g, g) and its mask (1, g, g) on the stride-4 grid."""
+    g = size // FINDER_STRIDE
+    heat = np.zeros((1, g, g), np.float32)
+    wh = np.zeros((2, g, g), np.float32)
+    mask = np.zeros((1, g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for x0, y0, x1, y1 in boxes:
+        cx, cy = (x0 + x1) / 2 / FINDER_STRIDE, (y0 + y1) / 2 / FINDER_STRIDE
+        w, h = (x1 - x0), (y1 - y0)
+        if not (0 <= cx < g and 0 <= cy < g):
+            continue
+        # a die cut by the crop's edge still counts when its centre is inside
+        sigma = max(0.6, np.sqrt(w * h) / FINDER_STRIDE / 5)
+        heat[0] = np.maximum(heat[0], np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2)))
+        i, j = int(cy), int(cx)
+        heat[0, i, j] = 1.0
+        wh[:, i, j] = (np.log(w), np.log(h))
+        mask[0, i, j] = 1.0
+    return heat, wh, mask
+
+
+def to_tensor(imgs: list[np.ndarray]) -> torch.Tensor:
+    x = np.stack(imgs).astype(np.float32) / 255.0
+    return torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
+
+
+# ---------------------------------------------------------------- networks
+
+
+def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+class Finder(nn.Module):
+    """Stride-4 centre heat map (logit) and log box size, a small U-shaped network."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.s2 = nn.Sequential(conv(3, 16, 2), conv(16, 16))
+        self.s4 = nn.Sequential(conv(16, 24, 2), conv(24, 24))
+        self.s8 = nn.Sequential(conv(24, 48, 2), conv(48, 48))
+        self.s16 = nn.Sequential(conv(48, 64, 2), conv(64, 64))
+        self.s32 = nn.Sequential(conv(64, 96, 2), conv(96, 96))  # sees a whole big die
+        self.lat32 = nn.Conv2d(96, 64, 1)
+        self.m16 = conv(64, 64)
+        self.lat16 = nn.Conv2d(64, 48, 1)
+        self.m8 = conv(48, 48)
+        self.lat8 = nn.Conv2d(48, 24, 1)
+        self.m4 = conv(24, 32)
+        self.head = nn.Conv2d(32, 3, 1)
+        nn.init.constant_(self.head.bias, 0.0)
+        with torch.no_grad():
+            self.head.bias[0] = -2.2
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = (x - 0.5) / 0.25
+        a = self.s4(self.s2(x))
+        b = self.s8(a)
+        c = self.s16(b)
+        d = self.s32(c)
+        c = self.m16(c + F.interpolate(self.lat32(d), scale_factor=2.0, mode="nearest"))
+        b = self.m8(b + F.interpolate(self.lat16(c), scale_factor=2.0, mode="nearest"))
+        a = self.m4(a + F.interpolate(self.lat8(b), scale_factor=2.0, mode="nearest"))
+        return self.head(a)
+
+
+class PipNet(nn.Module):
+    """Classes 0 (not a die) and 1-6 from a ``PIP_CROP`` square crop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            conv(3, 24), nn.MaxPool2d(2), conv(24, 48), nn.MaxPool2d(2),
+            conv(48, 64), nn.MaxPool2d(2), conv(64, 96), nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, 7))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body((x - 0.5) / 0.25)
+
+
+def focal_loss(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss."""
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    neg = 1 - pos
+    pl = -torch.log(p) * (1 - p) ** 2 * pos
+    nl = -torch.log(1 - p) * p**2 * (1 - heat) ** 4 * neg
+    return (pl.sum() + nl.sum()) / pos.sum().clamp(min=1)
+
+
+# ---------------------------------------------------------------- training
+
+
+def train_finder(photos: list[Photo], close: list[Photo], steps: int,
+                 rng: np.random.Generator, batch: int = 8, size: int = 256) -> Finder:
+    """``photos`` of trays; ``close``-ups of one die make a fifth of the samples."""
+    net = Finder()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    net.train()
+    t0 = time.time()
+    for step in range(steps):
+        imgs, heats, whs, masks = [], [], [], []
+        for _ in range(batch):
+            pool = close if close and rng.random() < 0.2 else photos
+            img, boxes = finder_sample(pool[int(rng.integers(len(pool)))], rng, size)
+            h, wh, m = finder_target(boxes, size)
+            imgs.append(img)
+            heats.append(h)
+            whs.append(wh)
+            masks.append(m)
+        x = to_tensor(imgs)
+        heat, wh, mask = (torch.from_numpy(np.stack(a)) for a in (heats, whs, masks))
+        out = net(x)
+        lh = focal_loss(out[:, :1], heat)
+        lw = (F.l1_loss(out[:, 1:], wh, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
+        loss = lh + lw
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            print(f"finder {step}/{steps} heat {lh.item():.3f} size {lw.item():.3f} "
+                  f"({time.time() - t0:.0f} s)", flush=True)
+    return net.eval()
+
+
+def hard_negatives(photos: list[Photo]) -> list[tuple[int, np.ndarray]]:
+    """What the trained finder takes for a die where there is none (a screw hole, a speck,
+    a gap between dice): (photo index, box), for the pip reader to learn "not a die"."""
+    net = DiceNet(FINDER_ONNX, None)
+    out = []
+    for i, ph in enumerate(photos):
+        for box, conf in net.find(ph.image):
+            if conf < 0.2:
+                continue
+            c = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+            margin = 0.1 * (ph.boxes[:, 2:3] - ph.boxes[:, 0:1])
+            grown = ph.boxes + np.array([-1, -1, 1, 1]) * margin
+            inside = ((grown[:, 0] <= c[0]) & (c[0] <= grown[:, 2]) & (grown[:, 1] <= c[1])
+                      & (c[1] <= grown[:, 3]))
+            if not inside.any():
+                out.append((i, np.array(box, np.float32)))
+    print(f"hard negatives: {len(out)}")
+    return out
+
+
+def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
+                hard: list[tuple[int, np.ndarray]], rng: np.random.Generator, n: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` augmented crops: labelled dice (jittered box), tomitomi dice, and negatives
+    (background, between dice, a die's corner, the finder's mistakes) as class 0."""
+    crops, labels = [], []
+    while len(crops) < n:
+        r = rng.random()
+        if r > 0.9 and hard:
+            i, box = hard[int(rng.integers(len(hard)))]
+            img, v = photos[i].image, 0
+        elif r < 0.12 and tomi:
+            img, v = tomi[int(rng.integers(len(tomi)))]
+            h, w = img.shape[:2]
+            side = w * rng.uniform(0.36, 0.46)
+            box = np.array([w / 2 - side / 2, h / 2 - side / 2, w / 2 + side / 2, h / 2 + side / 2])
+        else:
+            ph = photos[int(rng.integers(len(photos)))]
+            img = ph.image
+            if len(ph.boxes) == 0:
+                continue
+            j = int(rng.integers(len(ph.boxes)))
+            box, v = ph.boxes[j].copy(), int(ph.values[j])
+            if r > 0.8:  # a negative: shifted far off the die, or a patch of background
+                bw = box[2] - box[0]
+                if rng.random() < 0.5:
+                    off = rng.uniform(0.55, 1.2, 2) * bw * rng.choice([-1, 1], 2)
+                else:
+                    off = rng.uniform(-4, 4, 2) * bw
+                box = box + np.array([off[0], off[1], off[0], off[1]])
+                c = (box[:2] + box[2:]) / 2
+                d = np.hypot(*(((ph.boxes[:, :2] + ph.boxes[:, 2:]) / 2) - c).T)
+                if (d < 0.45 * bw).any():
+                    continue
+                v = 0
+        bw, bh = box[2] - box[0], box[3] - box[1]
+        # the finder's box is off by a little: jitter centre and size
+        c = (box[:2] + box[2:]) / 2 + rng.normal(0, 0.06, 2) * (bw, bh)
+        s = rng.uniform(0.85, 1.2)
+        jb = np.array([c[0] - bw * s / 2, c[1] - bh * s / 2, c[0] + bw * s / 2, c[1] + bh * s / 2])
+        crop = crop_for_pips(img, jb, angle=rng.uniform(-180, 180))
+        k = int(rng.integers(8))
+        crop = np.rot90(crop, k % 4)
+        if k >= 4:
+            crop = crop[:, ::-1]
+        crops.append(jitter_colors(np.ascontiguousarray(crop), rng))
+        labels.append(v)
+    return np.stack(crops), np.array(labels, np.int64)
+
+
+def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]], steps: int,
+               rng: np.random.Generator, batch: int = 64) -> PipNet:
+    net = PipNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    hard = hard_negatives(photos)
+    pool_x, pool_y = pip_samples(photos, tomi, hard, rng, 20000)
+    print(f"pip crops: {len(pool_y)}, classes {np.bincount(pool_y, minlength=7).tolist()}")
+    net.train()
+    t0 = time.time()
+    for step in range(steps):
+        idx = rng.integers(len(pool_y), size=batch)
+        x = to_tensor(list(pool_x[idx]))
+        y = torch.from_numpy(pool_y[idx])
+        loss = F.cross_entropy(net(x), y, label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 200 == 0 or step == steps - 1:
+            print(f"pips {step}/{steps} loss {loss.item():.3f} ({time.time() - t0:.0f} s)",
+                  flush=True)
+        if step and step % 1000 == 0:  # fresh augmentations
+            pool_x, pool_y = pip_samples(photos, tomi, hard, rng, 20000)
+    return net.eval()
+
+
+def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, (torch.zeros(shape),), str(path), input_names=["image"],
+                      output_names=["out"], opset_version=13, dynamo=False,
+                      dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "out": {0: "n"}})
+    print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
+
+
+def main() -> None:
+    here = Path(__file__).resolve().parents[1]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path,
+                        default=Path(os.environ.get("KOTD_SHARED", here.parent / "shared")))
+    parser.add_argument("--finder-steps", type=int, default=4000)
+    parser.add_argument("--pip-steps", type=int, default=4000)
+    parser.add_argument("--only", choices=("finder", "pips"))
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(args.seed)
+    data = args.shared / "data"
+    photos = load_byler(data / "byler-dev", "train")
+    tomi = load_tomitomi(data / "tomitomi-crops", 0)
+    if args.only != "pips":
+        close = tomitomi_photos(tomi)
+        print(f"close-ups for the finder: {len(close)} of {len(tomi)} tomitomi crops")
+        finder = train_finder(photos, close, args.finder_steps, rng)
+        export(finder, (1, 3, FINDER_SIZE, FINDER_SIZE), FINDER_ONNX)
+    if args.only != "finder":
+        pips = train_pips(photos, tomi, args.pip_steps, rng)
+        export(pips, (1, 3, PIP_CROP, PIP_CROP), PIPS_ONNX)
+
+
+if __name__ == "__main__":
+    main()
