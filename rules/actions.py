@@ -7,6 +7,8 @@
     roll 4r 4g 4b 1r 2g 6b                            the dice as they lie after a throw
     fix 3 5b                                          die 3 is really a blue 5
     claim 2                                           take the citizen in slot 2 (1-5)
+    claim 2 no-village                                ... but leave its village card
+    claim 2 no-bonus                                  a hypnotist without the bonus card
     give Ben                                          give the dragon just taken to Ben
     penalty -2                                        take the top penalty card, worth -2
     draw orc-2+2                                      the citizen turned up from the pile
@@ -72,12 +74,20 @@ class Fix:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """The player takes the citizen in ``slot`` (1-based, left to right)."""
+    """The player takes the citizen in ``slot`` (1-based, left to right).
+
+    The rules say the player *may* take the matching village card and the hypnotist's
+    bonus card; ``village=False`` / ``bonus=False`` leave them (``no-village``,
+    ``no-bonus``), e.g. so as not to end the game by taking the last village card.
+    """
 
     slot: int
+    village: bool = True
+    bonus: bool = True
 
     def __str__(self) -> str:
-        return f"claim {self.slot}"
+        return (f"claim {self.slot}" + ("" if self.village else " no-village")
+                + ("" if self.bonus else " no-bonus"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +135,7 @@ USAGE = {
     "row": "row CARD CARD CARD CARD CARD",
     "roll": "roll DIE DIE DIE DIE DIE DIE (e.g. roll 4r 4g 4b 1r 2g 6b)",
     "fix": "fix POSITION DIE (e.g. fix 3 5b)",
-    "claim": "claim SLOT (1-5)",
+    "claim": "claim SLOT [no-village] [no-bonus] (slot 1-5)",
     "give": "give PLAYER",
     "penalty": "penalty POINTS (e.g. penalty -2)",
     "draw": "draw CARD",
@@ -185,8 +195,13 @@ def parse_action(line: str, dice: int | None = 6) -> Action:
             raise ActionSyntaxError(f"fix: {err}") from None
         return Fix(position, die)
     if verb == "claim":
-        need(1)
-        return Claim(_int(args[0], "the slot", usage))
+        need(at_least=1)
+        options = {a.lower() for a in args[1:]}
+        if not options <= {"no-village", "no-bonus"} or len(options) != len(args) - 1:
+            raise ActionSyntaxError(f"claim: unknown option(s) {' '.join(args[1:])!r}; "
+                                    f"usage: {usage}")
+        return Claim(_int(args[0], "the slot", usage), "no-village" not in options,
+                     "no-bonus" not in options)
     if verb == "give":
         need(1)
         return Give(_name(args[0]))

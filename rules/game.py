@@ -10,7 +10,8 @@ The turn, as the (German) rulebook has it:
 2. a. **Claim** one satisfied face-up citizen (the player chooses). The top village card
    above that slot comes along when its colour matches the citizen's. The hypnotist also
    brings the citizen to its right (and that slot's matching village), no requirement
-   needed. A dragon is given to another player of the taker's choice. The sorcerer's
+   needed. The village and the hypnotist's bonus card may be left (``no-village``,
+   ``no-bonus``). A dragon is given to another player of the taker's choice. The sorcerer's
    apprentice gives the same player one more turn at once.
    b. Only when **no** face-up citizen is satisfied: take the top **penalty** card and
    discard the rightmost citizen.
@@ -173,12 +174,13 @@ def _need_phase(state: GameState, phase: Phase, what: str) -> None:
 
 
 def _take(state: GameState, pile: list[str], slot: int, row: list[str | None],
-          villages: list[tuple[str, ...]]) -> tuple[list[str], Card]:
-    """Take the citizen in ``slot`` (with its matching village) onto ``pile``."""
+          villages: list[tuple[str, ...]], village: bool = True) -> tuple[list[str], Card]:
+    """Take the citizen in ``slot`` (with its matching village, unless ``village`` is
+    False) onto ``pile``."""
     card = state.box.card(row[slot - 1])  # type: ignore[arg-type]
     row[slot - 1] = None
     stack = villages[slot - 1]
-    if card.village is not None and stack:
+    if village and card.village is not None and stack:
         village = state.box.card(stack[0])
         if village.village == card.village:
             pile.append(village.id)  # the village goes under the citizen
@@ -253,7 +255,7 @@ def apply(state: GameState, action: Action) -> GameState:
                        last=f"die {action.position} corrected from {old} to {action.die}")
 
     if isinstance(action, Claim):
-        return _claim(state, action.slot)
+        return _claim(state, action)
 
     if isinstance(action, Give):
         _need_phase(state, "give", "give a dragon")
@@ -331,7 +333,11 @@ def _check_drawable(state: GameState, cid: str, row: tuple[str, ...] = ()) -> No
         raise RuleError(f"{cid} is already out of the pile; it cannot be drawn again")
 
 
-def _claim(state: GameState, slot: int) -> GameState:
+def _claim(state: GameState, claim: Claim) -> GameState:
+    """Step 2a: the citizen in the claimed slot, with its matching village card and, for
+    the hypnotist, the card to its right; the player may leave the village and the bonus
+    card ("darfst" in the German rules)."""
+    slot = claim.slot
     _need_phase(state, "rolling", "claim a citizen")
     if state.roll is None:
         raise RuleError("roll the dice first: a citizen is claimed with a roll")
@@ -347,10 +353,11 @@ def _claim(state: GameState, slot: int) -> GameState:
     villages = list(state.villages)
     pile = list(state.kingdoms[state.current])
     before = len(pile)
-    pile, taken = _take(state, pile, slot, row, villages)
+    pile, taken = _take(state, pile, slot, row, villages, claim.village)
     taken_cards = [taken]
-    if taken.effect == "bonus_card" and slot < len(row) and row[slot] is not None:
-        pile, bonus = _take(state, pile, slot + 1, row, villages)
+    if (claim.bonus and taken.effect == "bonus_card" and slot < len(row)
+            and row[slot] is not None):
+        pile, bonus = _take(state, pile, slot + 1, row, villages, claim.village)
         taken_cards.append(bonus)
     kingdoms = list(state.kingdoms)
     kingdoms[state.current] = tuple(pile)

@@ -59,7 +59,9 @@ def choose(state: GameState, rng: random.Random, safe: bool = False) -> str:
     assert state.phase == "rolling", state.phase
     claimable = [s for s in state.claimable_slots() if not (safe and _ends_game(state, s))]
     if state.roll is not None and claimable and rng.random() < 0.8:
-        return f"claim {rng.choice(claimable)}"
+        # now and then a player leaves the village card or the hypnotist's bonus card
+        options = [o for o in ("no-village", "no-bonus") if rng.random() < 0.1]
+        return " ".join([f"claim {rng.choice(claimable)}", *options])
     if state.roll is not None and not state.claimable_slots() and (
         state.rolls_left == 0 or rng.random() < 0.3
     ) and not (safe and len(state.penalty_pile) <= 1):

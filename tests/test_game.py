@@ -246,3 +246,27 @@ def test_a_game_with_corrections_and_undos(tmp_path: Path) -> None:
     assert view["question"]["ask"] == "draw" and "elf-5" in view["question"]["choices"]
     assert [c["card"]["id"] for c in view["row"][1:4]] == ["orc-4", "goblin-4", "orc-3"]
     assert view["scores"][0]["player"] == "Ann"
+
+
+LEAVE_GAME = """
+players Ann Ben
+row snob-even hypnotist gnome-3green orc-3 fairy-2r2g
+roll 1r 1g 1b 2r 2g 3b      # sum 10: the hypnotist is satisfied
+claim 2 no-bonus            # Ann leaves the bonus card: gnome-3green stays
+draw elf-4                  # row: elf-4 snob-even gnome-3green orc-3 fairy-2r2g
+roll 2r 2g 2b 4r 4g 6b      # Ben: three 2s
+claim 4 no-village          # orc-3 under the green orc village, which Ben leaves
+draw dwarf-3x1
+"""
+
+
+def test_the_village_and_the_bonus_card_may_be_left(tmp_path: Path) -> None:
+    view, err, status = play(LEAVE_GAME, tmp_path)
+    assert status == 0, err
+    kingdoms = {p["name"]: p["kingdom"] for p in view["players"]}
+    assert kingdoms == {"Ann": ["hypnotist"], "Ben": ["orc-3"]}
+    assert [(s["player"], s["total"]) for s in view["scores"]] == [("Ben", 2), ("Ann", 1)]
+    assert [c["card"]["id"] for c in view["row"]] == [
+        "dwarf-3x1", "elf-4", "snob-even", "gnome-3green", "fairy-2r2g"]
+    assert view["row"][3]["village"]["left"] == 3  # the orc village is still full
+    assert "claim 2 no-bonus" in view["actions"] and "claim 4 no-village" in view["actions"]

@@ -78,6 +78,8 @@ def test_refused_actions_leave_the_store_and_state_unchanged(tmp_path) -> None:
         ("roll 1 2 3 4 5", "a roll needs 6 dice, got 5"),
         ("players Ann Ben<script>", "player name"),
         ("undo now", "wrong number of words"),
+        ("claim 2 nothing", "unknown option"),
+        ("claim 2 no-village no-village", "unknown option"),
     ],
 )
 def test_action_syntax_errors_say_what_is_expected(line, message) -> None:
@@ -87,7 +89,8 @@ def test_action_syntax_errors_say_what_is_expected(line, message) -> None:
 
 def test_canonical_text_round_trips() -> None:
     for line in ["players Ann Ben", "row orc-3 elf-4", "roll 4r 4g 4b 1r 2g 6b", "fix 3 5b",
-                 "claim 2", "give Ben", "penalty -2", "draw orc-2+2", "undo"]:
+                 "claim 2", "claim 2 no-village", "claim 3 no-village no-bonus", "give Ben",
+                 "penalty -2", "draw orc-2+2", "undo"]:
         assert str(parse_action(line)) == line
     assert str(parse_action("PENALTY 2")) == "penalty -2"
 
