@@ -209,7 +209,10 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     _shot(host, "table")
     _shot(host, "table-full", full=True)
 
-    # Ann takes the hypnotist (and the gnome to its right): two new cards to draw
+    # Ann takes the hypnotist (and the gnome to its right): two new cards to draw; the rules
+    # would let her leave the bonus card, and the page offers that too
+    expect(host.locator("article[data-card='hypnotist'] button.leave")).to_have_text(
+        "Take it without the bonus card")
     host.click("article[data-card='hypnotist'] button.claim")
     expect(host.locator("#question")).to_have_attribute("data-ask", "draw")
     expect(watcher.locator("#question")).to_have_attribute("data-ask", "draw", timeout=LIVE)

@@ -361,7 +361,7 @@
 
   function renderRow(s) {
     const dice = s.dice ? s.dice.dice : [];
-    fill($("row"), s.row.map((slot) => {
+    fill($("row"), s.row.map((slot, i) => {
       const v = slot.village;
       const c = slot.card;
       const head = h("div", { class: "village v-" + v.color },
@@ -394,7 +394,17 @@
         claimable ? h("button", {
           class: "big claim", disabled: !K.canAct, dataset: { claim: slot.slot },
           onclick: () => act("claim " + slot.slot),
-        }, S.claim) : null));
+        }, S.claim) : null,
+        // the rules let a player leave the village card, or the hypnotist's bonus card
+        claimable && c.village_match && v.top ? h("button", {
+          class: "leave", disabled: !K.canAct,
+          onclick: () => act("claim " + slot.slot + " no-village"),
+        }, S.claim_no_village) : null,
+        claimable && c.kind === "hypnotist" && s.row[i + 1] && s.row[i + 1].card
+          ? h("button", {
+            class: "leave", disabled: !K.canAct,
+            onclick: () => act("claim " + slot.slot + " no-bonus"),
+          }, S.claim_no_bonus) : null));
     }));
   }
 
