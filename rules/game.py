@@ -174,13 +174,14 @@ def _need_phase(state: GameState, phase: Phase, what: str) -> None:
 
 
 def _take(state: GameState, pile: list[str], slot: int, row: list[str | None],
-          villages: list[tuple[str, ...]], village: bool = True) -> tuple[list[str], Card]:
-    """Take the citizen in ``slot`` (with its matching village, unless ``village`` is
+          villages: list[tuple[str, ...]], with_village: bool = True
+          ) -> tuple[list[str], Card]:
+    """Take the citizen in ``slot`` (with its matching village, unless ``with_village`` is
     False) onto ``pile``."""
     card = state.box.card(row[slot - 1])  # type: ignore[arg-type]
     row[slot - 1] = None
     stack = villages[slot - 1]
-    if village and card.village is not None and stack:
+    if with_village and card.village is not None and stack:
         village = state.box.card(stack[0])
         if village.village == card.village:
             pile.append(village.id)  # the village goes under the citizen

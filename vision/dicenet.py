@@ -108,7 +108,8 @@ def _pip_of(small: tuple[float, float, float, float], big: tuple[float, float, f
 
 
 class DiceNet:
-    """The two networks, loaded once; safe to call from several threads."""
+    """The two networks, loaded once; safe to call from several threads. ``pips=None``
+    loads the finder alone (training uses that to collect the finder's mistakes)."""
 
     def __init__(self, finder: Path = FINDER_ONNX, pips: Path | None = PIPS_ONNX) -> None:
         self._finder = cv2.dnn.readNetFromONNX(str(finder))
@@ -172,6 +173,8 @@ class DiceNet:
         return probs
 
     def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
+        if self._pips is None:
+            raise RuntimeError("this DiceNet was made without a pip reader (finder only)")
         blob = cv2.dnn.blobFromImages(crops, 1 / 255.0)
         with self._lock:
             self._pips.setInput(blob)
