@@ -52,10 +52,11 @@ class Candidate:
 class WorkFrame:
     """The frame shrunk for locating, white-balanced, in float Lab.
 
-    With ``flat`` (HABA dice) the balance is local: the tray is taken to be the pixels of
-    low chroma, its colour is smoothed over a width of about a twelfth of the frame, and
-    every pixel is divided by it. That evens out light gradients, soft shadows and a cast
-    that varies across the tray, so a face in a shadow keeps its colour and lightness.
+    The balance is local: the tray is taken to be the pixels of low chroma, its colour is
+    smoothed over a width of about a twelfth of the frame, and every pixel is divided by
+    it. That evens out light gradients, soft shadows and a cast that varies across the
+    tray, so a face in a shadow keeps its colour and lightness. With hardly any tray in
+    view, a grey-world balance of the whole frame is used instead.
     """
 
     scale: float  # work pixels per frame pixel
@@ -64,14 +65,12 @@ class WorkFrame:
     gain_map: np.ndarray | None = None  # per-channel gains on a coarse grid
 
     @classmethod
-    def of(cls, frame: np.ndarray, flat: bool = False) -> WorkFrame:
+    def of(cls, frame: np.ndarray) -> WorkFrame:
         h, w = frame.shape[:2]
         scale = min(1.0, WORK_WIDTH / w)
         small = frame if scale == 1.0 else cv2.resize(
             frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
         gains = balance_gains(small)
-        if not flat:
-            return cls(scale, to_lab(small, gains), gains)
         sh, sw = small.shape[:2]
         k = 8
         tw, th = max(4, sw // k), max(4, sh // k)

@@ -53,7 +53,7 @@ def _read(frame: np.ndarray, kind: Kind, palette: Palette
             raise OSError("the ordinary-dice networks are missing from vision/models/: "
                           "reinstall kotd, or make them with python -m vision.train_dice_net")
         return [(_from_net(f), np.zeros(3)) for f in net.read(frame)]
-    work = WorkFrame.of(frame, flat=True)
+    work = WorkFrame.of(frame)
     cands = find_faces(work, palette)
     cands.sort(key=lambda c: -c.side)
     out: list[tuple[DieReading, np.ndarray]] = []
