@@ -17,6 +17,7 @@ from typing import Any
 from flask import Flask
 
 from rules.referee import Referee
+from web import guard
 from web.eye import TableEye
 
 DEFAULTS: dict[str, Any] = {
@@ -69,10 +70,9 @@ def create_app(referee: Referee, eye: TableEye | None = None, token: str | None 
     """Build the page for one table. ``token`` None: a fresh random one (``app.config``)."""
     app = Flask(__name__)
     app.config.update(DEFAULTS)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]
     if config:
         app.config.update(config)
+    guard.install(app)  # body limit, JSON that cannot crash the parser
     table_token = token or secrets.token_urlsafe(16)
     app.config["TABLE_TOKEN"] = table_token
     app.extensions["kotd"] = Table(referee, eye, table_token, advisor)

@@ -142,10 +142,13 @@ def games() -> Any:
         for g in referee.store.games()])
 
 
+MAX_GAME_ID = 2**63 - 1  # SQLite's largest integer: no game id lies beyond it
+
+
 @bp.get("/games/<int:game_id>")
 def game(game_id: int) -> Any:
     referee = table_of(current_app).referee
-    events = referee.history(game_id)
+    events = referee.history(game_id) if game_id <= MAX_GAME_ID else []
     record = referee.past_record(game_id) if events else None
     if record is None:
         return _error(f"there is no game {game_id}", 404)

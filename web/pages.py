@@ -16,6 +16,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from werkzeug.exceptions import HTTPException
 
 from web.auth import REFUSED, has_token
+from web.guard import is_api
 from web.i18n import LANG_COOKIE, LANGS, STRINGS, pick_lang
 
 bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
@@ -109,15 +110,19 @@ def qr() -> Any:
     return Response(qr_svg(url), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
+INTERNAL = "internal error: the assistant has logged it; the game is kept"
+
+
 def register_errors(app: Flask) -> None:
-    """JSON errors under /api/ (and for /qr.svg); a plain page elsewhere."""
+    """JSON errors under /api (and for /qr.svg); a plain page elsewhere. An unexpected
+    failure is a 500 whose reply names no internals (Flask logs its traceback)."""
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException) -> Any:
-        if request.path.startswith("/api/") or request.path == "/qr.svg":
+        if is_api(request.path):
             message = {404: f"no such API route: {request.path}",
-                       405: f"{request.method} is not allowed on {request.path}"}.get(
-                           err.code or 0, err.description or err.name)
+                       405: f"{request.method} is not allowed on {request.path}",
+                       500: INTERNAL}.get(err.code or 0, err.description or err.name)
             return jsonify(error=message), err.code
         return Response(f"<!doctype html><title>{err.code}</title>"
                         f"<h1>{err.code} {err.name}</h1><p><a href='/'>King of the Dice</a>",

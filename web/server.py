@@ -27,6 +27,10 @@ SERVER_OPTIONS: dict[str, Any] = {
     "connection_limit": 200,
     "ident": "kotd",
     "clear_untrusted_proxy_headers": True,
+    # a stranger's body is refused while its headers arrive (413), never spooled to a
+    # temporary file: the app reads at most web.guard.MAX_BODY_BYTES, phones send less
+    "max_request_body_size": 64 * 1024,
+    "max_request_header_size": 32 * 1024,
 }
 
 
