@@ -23,8 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.dice import Die, Roll, RollSyntaxError
-
-MAX_NAME = 20
+from rules.names import PlayerNameError, player_name
 
 
 class ActionSyntaxError(ValueError):
@@ -152,11 +151,10 @@ def _int(word: str, what: str, usage: str) -> int:
 
 
 def _name(word: str) -> str:
-    if len(word) > MAX_NAME or not all(ch.isalnum() or ch in "-_'." for ch in word):
-        raise ActionSyntaxError(
-            f"player name {word!r}: use up to {MAX_NAME} letters or digits, no spaces"
-        )
-    return word
+    try:
+        return player_name(word)
+    except PlayerNameError as err:
+        raise ActionSyntaxError(str(err)) from None
 
 
 def parse_action(line: str, dice: int | None = 6) -> Action:

@@ -1,0 +1,73 @@
+"""Player names as the table sees them: one written form per name, nothing hidden in it.
+
+A name is read in Unicode's compatibility form (NFKC: a full-width ``Ａnn`` is ``Ann``, a
+ligature is its letters). It is refused when it holds a character no one at the table
+can see (a format or control character, a Hangul filler, a blank braille cell, a
+variation selector...), or when it mixes writing systems, which is how a look-alike such
+as a Cyrillic ``А`` in ``Аnn`` hides. Two players whose names differ only in letter case
+are the same name (the game refuses them; see ``rules.game``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_NAME = 20
+"""The longest name, in characters after normalising."""
+
+SIGNS = "-_'."
+"""Besides letters and digits, a name may hold these (Jean-Luc, O'Neil, Dr.)."""
+
+# Letters (category Lo) and symbols that show as nothing: Unicode's Default_Ignorable
+# code points outside the format/mark categories, and the blank braille cell.
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5")
+
+# Categories that never belong in a name: control, format, surrogate, private use,
+# unassigned, separators. Combining marks are allowed only after a letter (NFKC has
+# already composed the usual accents).
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"})
+
+
+class PlayerNameError(ValueError):
+    """Not a usable player name; the message says why."""
+
+
+def _script(ch: str) -> str | None:
+    """The writing system of a letter (``LATIN``, ``CYRILLIC``, ``GREEK``, ``CJK``...),
+    None for digits, signs and combining marks, which go with any script."""
+    if not ch.isalpha():
+        return None
+    name = unicodedata.name(ch, "")
+    word = name.split(" ", 1)[0]
+    if word in ("CJK", "HIRAGANA", "KATAKANA"):  # Japanese writes these side by side
+        return "CJK"
+    return word or None
+
+
+def _shown(ch: str) -> str:
+    return f"U+{ord(ch):04X}" if not ch.isprintable() or ch in INVISIBLE else repr(ch)
+
+
+def player_name(word: str) -> str:
+    """The name as stored and shown: NFKC-normalised; PlayerNameError if it is not usable."""
+    name = unicodedata.normalize("NFKC", word)
+    if not name:
+        raise PlayerNameError("a player name cannot be empty")
+    for ch in word + name:  # as typed, and as normalised
+        category = unicodedata.category(ch)
+        if ch in INVISIBLE or category in _REFUSED_CATEGORIES or (
+                unicodedata.combining(ch) == 0 and category in ("Mn", "Me")):
+            raise PlayerNameError(f"player name {word!r}: it holds an invisible character "
+                             f"({_shown(ch)}); type the name with ordinary letters")
+        if not (ch.isalnum() or ch in SIGNS or category.startswith("M")):
+            raise PlayerNameError(f"player name {word!r}: use letters or digits (and {SIGNS}), "
+                             f"not {_shown(ch)}")
+    if unicodedata.category(name[0]).startswith("M"):
+        raise PlayerNameError(f"player name {word!r}: it starts with a lone accent")
+    if len(name) > MAX_NAME:
+        raise PlayerNameError(f"player name {word!r}: use up to {MAX_NAME} letters or digits")
+    scripts = {s for s in map(_script, name) if s}
+    if len(scripts) > 1:
+        raise PlayerNameError(f"player name {word!r} mixes alphabets ({', '.join(sorted(scripts))})"
+                         ": it could pass for another name; use one alphabet")
+    return name
