@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rules.inputs import read_text
 from rules.requirements import Requirement, RequirementError, Verdict, from_dict
 
 CITIZEN_KINDS = (
@@ -244,11 +245,11 @@ def load_box(path: str | Path | None = None) -> Box:
         return _default_box()
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, what="the card data")
     except OSError as err:
         raise CardDataError(f"{path}: cannot read the card data: {err.strerror}") from None
-    except UnicodeDecodeError as err:
-        raise CardDataError(f"{path}: not UTF-8 text (byte {err.start + 1})") from None
+    except ValueError as err:  # too large, or not UTF-8
+        raise CardDataError(str(err)) from None
     return _parse_text(text, str(path))
 
 

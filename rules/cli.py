@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from rules.cards import Box, Card, load_box
 from rules.dice import Roll, RollSyntaxError
+from rules.inputs import bounded_lines
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -102,7 +103,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             _print_human(roll, report, cards, sys.stdout)
         return 0
     status = 0
-    for line_no, line in enumerate(sys.stdin, start=1):
+    for line_no, line in enumerate(bounded_lines(sys.stdin), start=1):
         if not line.strip():
             continue
         try:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
-from pathlib import Path
 
 from rules.actions import ActionSyntaxError
 from rules.game import RuleError
+from rules.inputs import bounded_lines, read_text
 from rules.referee import Referee
 from rules.store import EventStore
 from rules.view import table_view
@@ -29,14 +30,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _lines(script: str):
     if script == "-":
-        yield from sys.stdin
+        yield from bounded_lines(sys.stdin)
         return
-    path = Path(script)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(script, what="the script")
     except OSError as err:
         raise OSError(f"{script}: cannot read the script: {err.strerror}") from None
-    yield from text.splitlines()
+    yield from bounded_lines(io.StringIO(text), what=script)
 
 
 def cmd_play(args: argparse.Namespace) -> int:

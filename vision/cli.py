@@ -26,14 +26,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _load_image(path: str):  # -> np.ndarray
-    import cv2
+    from vision.imagefile import load_image
 
-    if not Path(path).is_file():
+    if not Path(path).exists():
         raise OSError(f"{path}: no such file")
-    frame = cv2.imread(path, cv2.IMREAD_COLOR)
-    if frame is None:
-        raise OSError(f"{path}: not an image (or unreadable)")
-    return frame
+    return load_image(path)  # refuses damaged and oversized images in one line
 
 
 def _palette(path: Path | None):  # -> Palette
@@ -46,8 +43,6 @@ def _palette(path: Path | None):  # -> Palette
 
 
 def _read(args: argparse.Namespace) -> int:
-    import cv2
-
     from vision.annotate import annotate
     from vision.reader import read_dice
     from vision.reading import reading_order
@@ -55,11 +50,14 @@ def _read(args: argparse.Namespace) -> int:
     palette = _palette(args.palette) if args.dice == "haba" else None
     status = 0
     if args.annotate:
-        args.annotate.mkdir(parents=True, exist_ok=True)
+        try:
+            args.annotate.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise OSError(f"{args.annotate}: cannot make the folder: {err.strerror}") from None
     for path in args.images:
         try:
             frame = _load_image(path)
-        except OSError as err:
+        except (OSError, ValueError) as err:
             print(f"kotd: error: {err}", file=sys.stderr)
             status = 2
             continue
@@ -76,9 +74,20 @@ def _read(args: argparse.Namespace) -> int:
                       f"({r.center[0]:6.1f},{r.center[1]:6.1f})  {r.confidence:.2f}{flag}")
         if args.annotate:
             out = args.annotate / (Path(path).stem + ".annotated.png")
-            cv2.imwrite(str(out), annotate(frame, readings))
+            if not _write(out, annotate(frame, readings)):
+                print(f"kotd: error: {out}: cannot write the annotated image", file=sys.stderr)
+                status = 2
         sys.stdout.flush()
     return status
+
+
+def _write(path: Path, picture) -> bool:
+    import cv2
+
+    try:
+        return bool(cv2.imwrite(str(path), picture))
+    except cv2.error:
+        return False
 
 
 def _calibrate(args: argparse.Namespace) -> int:

@@ -1,0 +1,68 @@
+"""Reading the user's input files and streams with a sane size limit.
+
+A card data file, a game script or a line on standard input is small; ``/dev/zero``, a
+wrong file or a pipe that never ends is not. Everything the command line reads goes
+through here, reads at most a little over its limit, and refuses the rest in one line
+(:class:`InputTooLarge`) instead of growing without bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO, TextIO
+
+MAX_TEXT_BYTES = 1 << 20
+"""A card data file or a game script: at most 1 MiB (the box's own file is 20 KiB)."""
+
+MAX_LINE_CHARS = 4096
+"""One line of a script or of standard input."""
+
+
+class InputTooLarge(ValueError):
+    """An input file or line is larger than anything the command could mean."""
+
+
+def _size(limit: int) -> str:
+    return f"{limit // (1 << 20)} MiB" if limit >= 1 << 20 else f"{limit} bytes"
+
+
+def read_bytes(path: str | Path, limit: int, what: str = "the file") -> bytes:
+    """The bytes of ``path`` (a file, a pipe, a device), at most ``limit`` of them.
+
+    OSError (with the path) if it cannot be read; InputTooLarge if there is more.
+    """
+    with open(path, "rb") as stream:  # a device or a pipe as well
+        return read_stream(stream, limit, f"{path}: {what}")
+
+
+def read_stream(stream: BinaryIO, limit: int, what: str) -> bytes:
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise InputTooLarge(f"{what} is larger than {_size(limit)} (is it the right file?)")
+    return data
+
+
+def read_text(path: str | Path, limit: int = MAX_TEXT_BYTES, what: str = "the file") -> str:
+    """UTF-8 text of ``path`` with the limit of :func:`read_bytes`; ValueError if not UTF-8."""
+    data = read_bytes(path, limit, what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not UTF-8 text (byte {err.start + 1})") from None
+
+
+def bounded_lines(stream: TextIO, max_chars: int = MAX_LINE_CHARS,
+                  what: str = "standard input") -> Iterator[str]:
+    """The lines of a text stream, each at most ``max_chars``; InputTooLarge for a longer
+    one (it is not read to its end)."""
+    line_no = 0
+    while True:
+        line = stream.readline(max_chars + 1)
+        if not line:
+            return
+        line_no += 1
+        if len(line) > max_chars and not line.endswith("\n"):
+            raise InputTooLarge(f"{what}: line {line_no} is longer than {max_chars} "
+                                "characters (is it the right input?)")
+        yield line
