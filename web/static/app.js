@@ -5,8 +5,12 @@
 
   const S = JSON.parse(document.getElementById("strings").textContent);
   const PAGE = document.body.dataset.page;
+  const ICONS = document.body.dataset.icons || "/static/icons.svg";
   const LANG = document.documentElement.lang || "en";
   const TOKEN_KEY = "kotd-token";
+  const VIBRATE_KEY = "kotd-vibrate";
+  // seat colours until the table gives each player a colour of its own (setup)
+  const SEAT_COLORS = ["#e53935", "#1e88e5", "#43a047", "#f9a825", "#8e24aa"];
   const K = { state: null, cards: null, canAct: false, token: null, source: null };
 
   // ---- small helpers ------------------------------------------------------------------
@@ -25,6 +29,7 @@
       if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
       else if (k === "class") el.className = v;
       else if (k === "dataset") Object.assign(el.dataset, v);
+      else if (k === "style") el.style.cssText = v;
       else el.setAttribute(k, v === true ? "" : v);
     }
     for (const c of children.flat(Infinity)) {
@@ -34,11 +39,28 @@
     return el;
   }
 
+  // an icon from the page's own SVG sprite (no emoji: fonts lack them)
+  function icon(name, cls) {
+    const NS = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("class", "icon" + (cls ? " " + cls : ""));
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    const use = document.createElementNS(NS, "use");
+    use.setAttribute("href", ICONS + "#" + name);
+    svg.append(use);
+    return svg;
+  }
+
   function fill(el, ...children) {
     el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
   }
 
   function minus(n) { return n < 0 ? "−" + Math.abs(n) : String(n); }
+
+  function list(names) {  // "Ann, Ben and Cem"
+    return names.length < 2 ? names.join("") : names.slice(0, -1).join(", ") + " " + S.and + " " + names[names.length - 1];
+  }
 
   let toastTimer = null;
   function toast(text, bad) {
@@ -81,6 +103,12 @@
     return body;
   }
 
+  async function post(path) {
+    const r = await fetch(path + "?lang=" + LANG, { method: "POST", headers: headers(false) });
+    if (!r.ok) toast(fmt("refused", { error: (await r.json().catch(() => ({}))).error || r.status }), true);
+    return r.ok;
+  }
+
   async function act(line) {
     let r, body;
     try {
@@ -96,7 +124,7 @@
       toast(fmt("refused", { error: body.error }), true);
       return null;
     }
-    toast(fmt("done", { action: line }));
+    if (body.said) toast(body.said);  // the referee's words for what was done, if it says them
     render(body);
     return body;
   }
@@ -174,6 +202,17 @@
     }
   }
 
+  // ---- the opt-in buzz on the phone of the player whose turn it is ------------------------
+
+  function vibrateFor() { try { return localStorage.getItem(VIBRATE_KEY) || ""; } catch (e) { return ""; } }
+
+  function buzz(old, s) {
+    const who = vibrateFor();
+    if (!who || !s || s.phase !== "rolling" || s.over || !navigator.vibrate) return;
+    const turnChanged = !old || old.game_id !== s.game_id || old.turn !== s.turn || old.phase !== "rolling";
+    if (turnChanged && s.current_player === who) navigator.vibrate([180, 80, 180]);
+  }
+
   // ---- shared pieces -----------------------------------------------------------------------
 
   function card(id) { return (K.cards && K.cards.cards[id]) || { id, name: id, label: id, kind: "" }; }
@@ -183,38 +222,133 @@
     return c.points === null || c.points === undefined ? "" : minus(c.points);
   }
 
-  function die(d, attrs) {
-    const cls = "die " + (d.color ? "c-" + d.color : "c-none") + (attrs && attrs.extra ? " " + attrs.extra : "");
-    return h(attrs && attrs.onclick ? "button" : "span",
-      { class: cls, onclick: attrs && attrs.onclick, disabled: attrs && attrs.disabled,
-        "aria-label": `${d.value} ${d.color || ""}`, dataset: attrs && attrs.dataset },
-      String(d.value),
-      attrs && attrs.pos ? h("small", { class: "pos" }, attrs.pos) : null);
+  function playerColor(s, name) {
+    const i = s.players.findIndex((p) => p.name === name);
+    const p = s.players[i];
+    return (p && p.color) || SEAT_COLORS[i % SEAT_COLORS.length] || "#888";
   }
 
-  // A picker of cards still in the box: kind chips to narrow, big buttons to tap.
-  function picker(container, choices, onPick, chosen) {
+  function dot(color) { return h("span", { class: "dot", style: "background:" + color }); }
+
+  function dieLabel(d, n) {
+    return fmt("dice_label", { n, value: d.value, color: d.color ? S[d.color] || d.color : "" }).trim();
+  }
+
+  function die(d, attrs) {
+    const a = attrs || {};
+    const cls = "die " + (d.color ? "c-" + d.color : "c-none") + (a.extra ? " " + a.extra : "");
+    return h(a.onclick ? "button" : "span",
+      { class: cls, onclick: a.onclick, disabled: a.disabled,
+        "aria-label": a.pos ? dieLabel(d, a.pos) : `${d.value} ${d.color ? S[d.color] || d.color : ""}`,
+        role: a.onclick ? null : "img", dataset: a.dataset },
+      String(d.value),
+      a.pos ? h("small", { class: "pos", "aria-hidden": "true" }, a.pos) : null);
+  }
+
+  // What a card still lacks, in the card's own terms ("5 too many" for "sum ≤ 12" at 17).
+  function missingText(c, sum) {
+    const r = c.requirement || {};
+    if (r.type === "sum_at_most" && sum > r.total) return fmt("sum_over", { n: sum - r.total });
+    if (r.type === "sum_at_least" && sum < r.total) return fmt("sum_under", { n: r.total - sum });
+    return c.missing === 1 ? S.dice_short_1 : fmt("dice_short_n", { n: c.missing });
+  }
+
+  // ---- the card picker: a compact grid of kinds with counts, type-ahead, two taps at most --
+
+  // picker(container, choices, onPick, {chosen, shift}) draws into container; what the
+  // player has typed or opened survives live updates (kept on the container).
+  function picker(container, choices, onPick, opts) {
+    const o = opts || {};
+    const chosen = o.chosen || [];
+    const ui = container.pickerUI || (container.pickerUI = { kind: "", query: "" });
+    const left = choices.filter((id) => !chosen.includes(id));
     const kinds = [];
-    for (const id of choices) { const k = card(id).kind; if (!kinds.includes(k)) kinds.push(k); }
-    const filter = container.dataset.filter && kinds.includes(container.dataset.filter)
-      ? container.dataset.filter : "";
-    const chips = h("div", { class: "chips" },
-      h("button", { class: "chip" + (filter ? "" : " on"), onclick: () => { container.dataset.filter = ""; picker(container, choices, onPick, chosen); } }, S.picker_all),
-      kinds.map((k) => h("button", {
-        class: "chip" + (filter === k ? " on" : ""), dataset: { kind: k },
-        onclick: () => { container.dataset.filter = k; picker(container, choices, onPick, chosen); },
-      }, (K.cards && K.cards.kinds[k]) || k)));
-    const grid = h("div", { class: "pick-grid" },
-      choices.filter((id) => !filter || card(id).kind === filter).map((id) => {
+    for (const id of left) { const k = card(id).kind; if (!kinds.includes(k)) kinds.push(k); }
+    if (ui.kind && !kinds.includes(ui.kind)) ui.kind = "";
+    const redraw = () => picker(container, choices, onPick, o);
+
+    const search = h("input", {
+      type: "search", class: "pick-search", value: ui.query, placeholder: S.search_card,
+      "aria-label": S.search_card, autocomplete: "off", autocapitalize: "off", spellcheck: "false",
+      disabled: !K.canAct,
+      oninput: (e) => { ui.query = e.target.value; ui.kind = ""; drawBody(); },
+      onkeydown: (e) => {
+        if (e.key !== "Enter") return;
+        e.preventDefault();
+        const found = matches(ui.query);
+        if (found.length === 1) { ui.query = ""; onPick(found[0]); }
+      },
+    });
+    const body = h("div", { class: "pick-body" });
+
+    function matches(q) {
+      const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+      return left.filter((id) => {
         const c = card(id);
-        const used = chosen && chosen.includes(id);
+        const text = [c.name, c.rule || "", c.label || "", id].join(" ").toLowerCase();
+        return words.every((w) => text.includes(w));
+      });
+    }
+
+    function cardButton(id) {
+      const c = card(id);
+      return h("button", {
+        class: "pick v-" + (c.village || "none") + (c.kind === "dragon" ? " dragon" : ""),
+        dataset: { card: id }, disabled: !K.canAct,
+        onclick: () => { ui.query = ""; ui.kind = ""; onPick(id); },
+      },
+      h("span", { class: "pick-name" }, c.name),
+      h("span", { class: "pick-rule" }, c.rule || c.label),
+      h("span", { class: "pick-points" }, c.kind === "dragon" ? icon("dragon") : null, pointsText(c)));
+    }
+
+    function drawBody() {
+      if (ui.query.trim()) {
+        const found = matches(ui.query);
+        fill(body, found.length
+          ? h("div", { class: "pick-grid" }, found.map(cardButton))
+          : h("p", { class: "muted" }, S.no_match));
+        return;
+      }
+      if (ui.kind) {
+        fill(body, h("div", { class: "pick-grid" },
+          h("button", { class: "pick back secondary", onclick: () => { ui.kind = ""; drawBody(); } },
+            h("span", { class: "pick-rule" }, "‹ " + S.back)),
+          left.filter((id) => card(id).kind === ui.kind).map(cardButton)));
+        return;
+      }
+      fill(body, h("div", { class: "kinds" }, kinds.map((k) => {
+        const ids = left.filter((id) => card(id).kind === k);
+        const c = card(ids[0]);
         return h("button", {
-          class: "pick v-" + (c.village || "none") + (used ? " used" : ""), dataset: { card: id },
-          disabled: !K.canAct || used, onclick: () => onPick(id),
-        }, h("span", { class: "pick-name" }, c.name), h("span", { class: "pick-rule" }, c.rule || c.label),
-        h("span", { class: "pick-points" }, pointsText(c)));
-      }));
-    fill(container, chips, grid);
+          class: "kind-tile v-" + (c.village || "none") + (k === "dragon" ? " dragon" : ""),
+          dataset: { kind: k }, disabled: !K.canAct,
+          onclick: () => { ui.kind = k; drawBody(); },
+        },
+        h("span", { class: "kind-count", title: fmt("kind_left", { n: ids.length }) }, ids.length),
+        h("span", { class: "kind-name" }, k === "dragon" ? icon("dragon") : null,
+          (K.cards && K.cards.kinds[k]) || k));
+      })));
+    }
+
+    drawBody();
+    fill(container, o.shift || null, search, body);
+  }
+
+  // A small picture of the refill: the cards slide right, the new one goes in on the left.
+  function shiftPicture(s, slots) {
+    const target = Math.max(...slots);
+    return h("div", { class: "shift" },
+      h("div", { class: "shift-row", role: "img", "aria-label": S.shift_picture },
+        s.row.map((slot) => {
+          const c = slot.card;
+          const isTarget = slot.slot === target;
+          return h("span", {
+            class: "shift-slot" + (c ? " full" : " empty") + (isTarget ? " target" : ""),
+          }, c ? icon("arrow-right", "moved") : (isTarget ? S.new_card : ""),
+          h("small", {}, slot.slot));
+        })),
+      h("p", { class: "shift-hint" }, fmt("shift_hint", { slot: target })));
   }
 
   // ---- the table ---------------------------------------------------------------------------
@@ -232,10 +366,13 @@
 
   function drawFix() {
     fill($("fix-values"), [1, 2, 3, 4, 5, 6].map((v) => h("button", {
-      class: "choice" + (v === fix.value ? " on" : ""), onclick: () => { fix.value = v; drawFix(); },
+      class: "choice" + (v === fix.value ? " on" : ""), "aria-pressed": v === fix.value ? "true" : "false",
+      onclick: () => { fix.value = v; drawFix(); },
     }, String(v))));
     fill($("fix-colors"), [["r", "red"], ["g", "green"], ["b", "blue"]].map(([l, name]) => h("button", {
-      class: "choice die c-" + name + (l === fix.color ? " on" : ""), "aria-label": name,
+      class: "choice die c-" + name + (l === fix.color ? " on" : ""), "aria-label": S[name] || name,
+      "aria-pressed": l === fix.color ? "true" : "false",
+      dataset: { color: name },
       onclick: () => { fix.color = l; drawFix(); },
     }, String(fix.value))));
   }
@@ -247,12 +384,17 @@
       act(`fix ${fix.position} ${fix.value}${fix.color}`);
     });
     $("undo").addEventListener("click", () => act("undo"));
+    $("throw").addEventListener("click", () => post("/api/throw"));
     $("action-form").addEventListener("submit", async (e) => {
       e.preventDefault();
       const input = $("action-input");
       if (input.value.trim() && await act(input.value.trim())) input.value = "";
     });
     $("odds").addEventListener("change", () => showAdvice());
+    $("vibrate").addEventListener("change", (e) => {
+      try { localStorage.setItem(VIBRATE_KEY, e.target.value); } catch (err) { /* private mode */ }
+      if (e.target.value && navigator.vibrate) navigator.vibrate(60);  // a tap: buzz once to show it works
+    });
   }
 
   async function showAdvice() {
@@ -277,117 +419,246 @@
     box.hidden = false;
   }
 
-  function renderTurn(s) {
-    const el = $("turn");
-    if (s.phase === "none") {
-      fill(el, h("p", { class: "headline" }, S.no_game),
-        h("a", { class: "big button", href: "/setup", id: "go-setup" }, S.start_game));
-      return;
-    }
+  // The question the table must answer now. A penalty is one only when no roll is left:
+  // while rolls remain, stopping early is the player's choice, not the page's question.
+  function question(s) {
+    const q = s.question;
+    if (!q || s.over) return null;
+    if (q.ask === "penalty" && s.rolls_used < s.max_rolls) return null;
+    return q;
+  }
+
+  // Penalty values the player may stop with now (nothing fits, rolls still left), or null.
+  function stopChoices(s) {
+    if (s.phase !== "rolling" || s.over || !s.dice || s.claimable.length) return null;
+    if (s.rolls_used >= s.max_rolls) return null;
+    if (s.penalty_choices) return s.penalty_choices;
+    return s.question && s.question.ask === "penalty" ? s.question.choices : null;
+  }
+
+  function rollsLeft(s) { return Math.max(0, s.max_rolls - s.rolls_used); }
+
+  function renderTopline(s) {
+    const el = $("topline");
+    if (s.phase === "none") { fill(el); el.hidden = true; return; }
+    el.hidden = false;
     if (s.over) {
-      const winners = s.scores.filter((x) => x.place === 1).map((x) => x.player);
-      fill(el, h("p", { class: "headline" }, S.game_over),
-        h("p", { class: "sub" }, winners.length > 1 ? S.shared_win + ": " + winners.join(", ")
-          : fmt("winner", { player: winners[0] })),
-        s.ended_by ? h("p", { class: "sub" }, fmt("ended_by", { why: s.ended_by })) : null,
-        h("a", { class: "big button", href: "/scores" }, S.scores));
+      fill(el, h("p", { class: "tl-main" }, h("span", { class: "tl-who" }, icon("crown"), S.game_over)));
       return;
     }
-    const rollText = s.phase === "rolling"
-      ? (s.rolls_used ? fmt("roll_n_of", { n: s.rolls_used, max: s.max_rolls }) : S.no_roll_yet)
-      : S["phase_" + s.phase] || s.phase;
+    const who = h("span", { class: "tl-who", id: "whose-turn" }, dot(playerColor(s, s.current_player)),
+      fmt("turn_of", { player: s.current_player }));
+    let roll;
+    if (s.phase === "rolling") {
+      roll = h("span", { class: "roll-count", id: "roll-count" },
+        s.rolls_used ? fmt("roll_n_of", { n: s.rolls_used, max: s.max_rolls }) : S.no_roll_yet);
+    } else {
+      roll = h("span", { class: "roll-count phase", id: "roll-count" }, S["phase_" + s.phase] || s.phase);
+    }
+    let fits = null;
+    if (s.phase === "rolling" && s.dice) {
+      const n = s.claimable.length;
+      fits = h("span", { class: "fits" + (n ? " some" : ""), id: "fits" },
+        n ? (n === 1 ? S.fits_one : fmt("fits_n", { n }))
+          : (rollsLeft(s) ? S.fits_none : S.fits_none_last),
+        s.claimable.map((slot) => h("a", {
+          class: "jump", href: "#slot-" + slot, dataset: { jump: slot },
+          "aria-label": fmt("jump_slot", { n: slot }),
+          onclick: (e) => {
+            e.preventDefault();
+            const target = $("slot-" + slot);
+            if (target) { target.scrollIntoView({ behavior: "smooth", block: "center" }); target.classList.add("flash"); setTimeout(() => target.classList.remove("flash"), 900); }
+          },
+        }, String(slot))));
+    }
+    fill(el, h("p", { class: "tl-main" }, who, roll,
+      s.extra_turn ? h("span", { class: "badge" }, S.extra_turn) : null), fits);
+  }
+
+  function renderStrip(s) {
+    const el = $("strip");
+    if (s.phase === "none") { fill(el); el.hidden = true; return; }
+    el.hidden = false;
+    const totals = Object.fromEntries(s.scores.map((x) => [x.player, x.total]));
+    fill(el, s.players.map((p) => h("span", {
+      class: "chip-player" + (p.current && !s.over ? " current" : ""), dataset: { player: p.name },
+    }, dot(playerColor(s, p.name)), h("span", { class: "cp-name" }, p.name),
+    h("strong", { class: "cp-total" }, minus(totals[p.name] || 0)),
+    p.current && !s.over ? h("span", { class: "visually-hidden" }, " " + S.turn_now) : null)));
+  }
+
+  function tieWords(s) {
+    const top = s.scores.filter((x) => x.total === s.scores[0].total);
+    if (top.length < 2) return null;
+    if (top[0].shared) return fmt("tie_shared");
+    return fmt("tie_words", { winner: top[0].player, other: top[1].player, points: top[0].total,
+      a: top[0].minus, b: top[1].minus });
+  }
+
+  function rematchLine(s) {
+    const names = s.players.map((p) => p.name);
+    return names.slice(1).concat(names.slice(0, 1));  // same seats, the next player starts
+  }
+
+  function renderOver(s) {
+    const el = $("over");
+    if (!s.over) { el.hidden = true; fill(el); return; }
+    el.hidden = false;
+    const winners = s.scores.filter((x) => x.place === 1);
+    const best = winners[0];
+    const next = rematchLine(s);
     fill(el,
-      h("p", { class: "headline", id: "whose-turn" }, fmt("turn_of", { player: s.current_player })),
-      h("p", { class: "sub" },
-        h("span", { class: "roll-count", id: "roll-count" }, rollText),
-        s.extra_turn ? h("span", { class: "badge" }, S.extra_turn) : null,
-        h("span", { class: "muted" }, " · " + fmt("turn", { n: s.turn }))),
-      h("p", { class: "piles muted" }, fmt("draw_pile", { n: s.draw_pile }) + " · " +
-        fmt("penalty_pile", { n: s.penalty_pile })));
+      h("p", { class: "winner" }, icon("crown"), winners.length > 1
+        ? fmt("share_win", { players: list(winners.map((x) => x.player)), points: best.total })
+        : fmt("wins_with", { player: best.player, points: best.total })),
+      tieWords(s) ? h("p", { class: "tie" }, tieWords(s)) : null,
+      s.ended_by ? h("p", { class: "muted" }, fmt("ended_by", { why: s.ended_by })) : null,
+      h("ol", { class: "final" }, s.scores.map((x) => h("li", {
+        class: x.place === 1 ? "first" : "", dataset: { player: x.player } },
+        h("div", { class: "ft-head" },
+          h("span", { class: "place" }, fmt("place", { n: x.place })),
+          h("span", { class: "ft-name" }, dot(playerColor(s, x.player)), x.player),
+          h("span", { class: "ft-total" }, minus(x.total))),
+        h("p", { class: "ft-parts" }, [
+          [S.citizens, x.citizens], [S.villages, x.villages], [S.fairies, x.fairy_points],
+          [S.penalties, minus(x.penalties)], [S.dragons, minus(x.dragons)],
+        ].filter(([, v]) => v !== 0 && v !== "0").map(([k, v]) => h("span", {}, k + " " + v)))))),
+      h("div", { class: "over-buttons" },
+        h("button", {
+          class: "big", id: "rematch", disabled: !K.canAct,
+          onclick: () => act("players " + next.join(" ")),
+        }, S.rematch, h("small", { class: "btn-sub" }, fmt("rematch_hint", { player: next[0] }))),
+        h("a", { class: "big button secondary", href: "/setup", id: "new-game" }, S.new_game_short)));
   }
 
   function renderQuestion(s) {
     const el = $("question");
-    const q = s.question;
-    if (!q || s.over) { el.hidden = true; fill(el); return; }
+    const q = question(s);
+    if (!q) { el.hidden = true; fill(el); el.dataset.key = ""; delete el.dataset.ask; return; }
     el.hidden = false;
+    // the picker keeps what was typed across live updates: redraw only for a new question
+    const key = [s.game_id, q.ask, (q.slots || []).join(), (q.choices || []).join(), K.canAct].join("|");
+    if (el.dataset.key === key) return;
+    el.dataset.key = key;
     el.dataset.ask = q.ask;
     if (q.ask === "give") {
-      fill(el, h("p", {}, fmt("give_to", { player: s.current_player })),
+      fill(el, h("p", { class: "q-text" }, icon("dragon"), fmt("give_to", { player: s.current_player })),
         h("div", { class: "choices" }, q.choices.map((p) => h("button", {
           class: "big choice-wide", disabled: !K.canAct, dataset: { give: p }, onclick: () => act("give " + p),
-        }, "🐉 " + p))));
+        }, dot(playerColor(s, p)), p))));
     } else if (q.ask === "penalty") {
-      fill(el, h("p", {}, fmt("penalty_q", { player: s.current_player })),
-        h("div", { class: "choices" }, q.choices.map((v) => h("button", {
-          class: "big choice penalty", disabled: !K.canAct, dataset: { penalty: v }, onclick: () => act("penalty " + v),
-        }, minus(v)))));
+      fill(el, h("p", { class: "q-text" }, icon("scoundrel"), fmt("penalty_q", { player: s.current_player })),
+        penaltyButtons(q.choices, "big choice penalty"));
     } else if (q.ask === "draw") {
       const box = h("div", { class: "picker", id: "draw-picker" });
-      fill(el, h("p", {}, fmt("draw_q", { slots: q.slots.join(", ") })), box);
-      picker(box, q.choices, (id) => act("draw " + id));
+      fill(el, h("p", { class: "q-text" }, fmt("draw_q", { slots: q.slots.join(", ") })), box);
+      picker(box, q.choices, (id) => act("draw " + id), { shift: shiftPicture(s, q.slots) });
     } else if (q.ask === "row") {
-      fill(el, h("p", {}, S.row_q), h("a", { class: "big button", href: "/setup" }, S.first_row));
+      fill(el, h("p", { class: "q-text" }, S.row_q), h("a", { class: "big button", href: "/setup" }, S.first_row));
     }
+    if (K.canAct) {  // the table must answer: bring the question to the top of the screen
+      const head = document.querySelector(".headrow");
+      el.style.scrollMarginTop = ((head && head.offsetHeight) || 0) + 6 + "px";
+      const r = el.getBoundingClientRect();
+      if (q.ask === "draw" || r.top < 0 || r.top > innerHeight * 0.45) el.scrollIntoView({ block: "start" });
+    }
+  }
+
+  function penaltyButtons(values, cls) {
+    return h("div", { class: "choices" }, values.map((v) => h("button", {
+      class: cls, disabled: !K.canAct, dataset: { penalty: v }, onclick: () => act("penalty " + v),
+    }, minus(v))));
+  }
+
+  function renderStop(s) {
+    const el = $("stop");
+    const values = stopChoices(s);
+    if (!values) { el.hidden = true; fill(el); el.dataset.key = ""; return; }
+    el.hidden = false;
+    const key = [s.version, K.canAct].join("|");
+    if (el.dataset.key === key) return;
+    el.dataset.key = key;
+    const open = el.querySelector("details") && el.querySelector("details").open;
+    const left = rollsLeft(s);
+    fill(el, h("details", { class: "stop-early", open: !!open },
+      h("summary", { id: "stop-early" }, S.stop_early, h("span", { class: "muted" },
+        " · " + (left === 1 ? S.rolls_left_1 : fmt("rolls_left_n", { n: left })))),
+      h("p", {}, fmt("stop_early_q", { player: s.current_player })),
+      penaltyButtons(values, "choice penalty")));
   }
 
   function renderDice(s) {
     const dice = s.dice;
     const rolling = s.phase === "rolling" && dice;
+    const unsure = (s.eye && s.eye.unsure) || [];
+    $("dice-area").hidden = s.phase === "none" || s.over;
     fill($("dice"), dice ? dice.dice.map((d, i) => die(d, {
-      pos: i + 1, dataset: { pos: i + 1 },
+      pos: i + 1, dataset: { pos: i + 1 }, extra: unsure.includes(i + 1) ? "unsure" : "",
       onclick: () => openFix(i + 1, d), disabled: !(K.canAct && rolling),
-    })) : [h("span", { class: "muted" }, s.phase === "none" ? "" : S.no_roll_yet)]);
+    })) : [h("p", { class: "dice-empty muted" },
+      s.over ? "" : (s.phase === "rolling" ? S.throw_hint : ""))]);
     fill($("dice-info"), dice ? h("span", {}, fmt("sum", { n: dice.sum })) : null,
-      dice && dice.warning ? h("span", { class: "warning" }, S.warning + " " + dice.warning) : null);
+      dice && s.phase === "rolling" ? h("span", { class: "muted" },
+        rollsLeft(s) === 0 ? S.no_rolls_left : rollsLeft(s) === 1 ? S.rolls_left_1 : fmt("rolls_left_n", { n: rollsLeft(s) })) : null,
+      unsure.length && rolling ? h("span", { class: "warning" }, icon("alert"), fmt("check_die", { dice: unsure.join(", ") })) : null,
+      dice && dice.warning ? h("span", { class: "warning" }, icon("alert"), S.warning + " " + dice.warning) : null);
     const eye = s.eye || {};
+    const playing = s.phase !== "none" && !s.over;
+    const seeing = eye.seeing ? fmt("seeing_" + eye.seeing, { n: eye.dice_seen, dice: (K.cards && K.cards.dice) || 6 }) : "";
     fill($("camera"),
       h("span", { class: "cam cam-" + eye.camera, id: "camera-status" },
-        S["camera_" + eye.camera] || eye.camera, eye.seeing ? " · " + eye.seeing : ""),
-      eye.message ? h("span", { class: "muted cam-msg" }, eye.message) : null,
-      eye.camera !== "none" ? h("button", { class: "small", id: "photo-button", onclick: () => {
+        icon("camera"), S["camera_" + eye.camera] || eye.camera,
+        seeing && S["seeing_" + eye.seeing] ? " · " + seeing : ""),
+      eye.camera === "lost" ? h("span", { class: "muted cam-msg" }, S.camera_lost_note) : null,
+      eye.message && LANG === "en" && eye.camera !== "none" && !S["seeing_" + eye.seeing]
+        ? h("span", { class: "muted cam-msg" }, eye.message) : null,
+      playing && eye.camera !== "none" ? h("button", { class: "small secondary", id: "photo-button", onclick: () => {
         $("photo").src = "/api/camera.jpg?v=" + Date.now();
         $("photo-dialog").showModal();
       } }, S.picture) : null,
-      eye.camera !== "none" ? h("button", { class: "small", id: "reread", disabled: !K.canAct, onclick: async () => {
-        const r = await fetch("/api/reread", { method: "POST", headers: headers(false) });
-        if (!r.ok) toast(fmt("refused", { error: (await r.json().catch(() => ({}))).error || r.status }), true);
-      } }, S.reread) : null,
-      eye.camera === "simulated" ? h("button", { class: "small", id: "throw", disabled: !K.canAct, onclick: async () => {
-        const r = await fetch("/api/throw", { method: "POST", headers: headers(false) });
-        if (!r.ok) toast(fmt("refused", { error: (await r.json().catch(() => ({}))).error || r.status }), true);
-      } }, S.throw_dice) : null);
+      playing && eye.camera !== "none" ? h("button", { class: "small secondary", id: "reread", disabled: !K.canAct,
+        onclick: () => post("/api/reread") }, S.reread) : null);
+    // the simulated tray's throw button sits in the thumb zone while the player may roll
+    const thumb = $("thumb");
+    const canThrow = eye.camera === "simulated" && s.phase === "rolling" && !s.over;
+    thumb.hidden = !canThrow;
+    document.body.classList.toggle("has-thumb", canThrow);
+    $("throw").disabled = !(K.canAct && canThrow && rollsLeft(s) > 0);
   }
 
   function renderRow(s) {
     const dice = s.dice ? s.dice.dice : [];
-    fill($("row"), s.row.map((slot, i) => {
+    const el = $("row");
+    el.hidden = s.phase === "none" || s.phase === "setup";
+    fill(el, s.row.map((slot, i) => {
       const v = slot.village;
       const c = slot.card;
       const head = h("div", { class: "village v-" + v.color },
-        h("span", {}, v.name), h("span", { class: "v-points" },
+        h("span", { class: "v-name" }, v.name), h("span", { class: "v-points" },
           v.top ? `${v.points} · ${fmt("village_left", { n: v.left })}` : S.village_none));
-      if (!c) return h("article", { class: "slot empty", dataset: { slot: slot.slot } }, head,
+      if (!c) return h("article", { class: "slot empty", id: "slot-" + slot.slot, dataset: { slot: slot.slot } }, head,
         h("div", { class: "card-body muted" }, S.empty_slot));
       const info = card(c.id);
       const sat = !!c.satisfied;
       const claimable = s.claimable.includes(slot.slot);
+      const dragon = info.kind === "dragon";
       const witness = sat && c.witness ? h("div", { class: "witness" },
-        c.witness.map((i) => dice[i] ? die(dice[i], { pos: i + 1, extra: "mini" }) : null)) : null;
+        c.witness.map((w) => dice[w] ? die(dice[w], { extra: "mini" }) : null)) : null;
       const status = s.dice && s.phase === "rolling"
-        ? (sat ? h("span", { class: "ok" }, S.satisfied)
-          : h("span", { class: "muted" }, fmt("missing", { n: c.missing })))
+        ? (sat ? h("span", { class: "ok" }, icon("check"), S.satisfied)
+          : h("span", { class: "muted" }, missingText(c, s.dice.sum)))
         : null;
       return h("article", {
-        class: "slot" + (sat ? " satisfied" : "") + (c.village_match ? " match" : ""),
-        dataset: { slot: slot.slot, card: c.id },
+        class: "slot" + (sat ? " satisfied" : "") + (c.village_match ? " match" : "") + (dragon ? " dragon" : ""),
+        id: "slot-" + slot.slot, dataset: { slot: slot.slot, card: c.id },
       }, head,
       h("div", { class: "card-body" },
         h("div", { class: "card-top" },
           h("span", { class: "slot-no" }, slot.slot),
           h("span", { class: "card-name" }, info.name),
-          h("span", { class: "card-points" }, pointsText(info))),
-        h("div", { class: "card-rule" }, info.rule || c.label),
+          h("span", { class: "card-points" + (dragon ? " gift" : "") }, dragon ? icon("dragon") : null, pointsText(info)),
+          h("span", { class: "card-rule" }, info.rule || c.label)),
+        dragon ? h("div", { class: "gift-note" }, S.dragon_hint) : null,
         h("div", { class: "card-foot" }, status,
           c.village_match && v.top ? h("span", { class: "badge" }, S.village_match) : null),
         witness,
@@ -397,27 +668,51 @@
         }, S.claim) : null,
         // the rules let a player leave the village card, or the hypnotist's bonus card
         claimable && c.village_match && v.top ? h("button", {
-          class: "leave", disabled: !K.canAct,
+          class: "leave", disabled: !K.canAct, dataset: { leave: "village" },
           onclick: () => act("claim " + slot.slot + " no-village"),
         }, S.claim_no_village) : null,
         claimable && c.kind === "hypnotist" && s.row[i + 1] && s.row[i + 1].card
           ? h("button", {
-            class: "leave", disabled: !K.canAct,
+            class: "leave", disabled: !K.canAct, dataset: { leave: "bonus" },
             onclick: () => act("claim " + slot.slot + " no-bonus"),
           }, S.claim_no_bonus) : null));
     }));
   }
 
-  function renderTable(s) {
-    renderTurn(s);
+  function renderNoGame(s) {
+    const el = $("over");
+    if (s.phase !== "none") return;
+    el.hidden = false;
+    fill(el, h("p", { class: "headline" }, S.no_game),
+      h("a", { class: "big button", href: "/setup", id: "go-setup" }, S.start_game));
+  }
+
+  function renderVibrate(s) {
+    const sel = $("vibrate");
+    const who = vibrateFor();
+    const names = s.players.map((p) => p.name);
+    const key = names.join("|") + "#" + who;
+    if (sel.dataset.key === key) return;
+    sel.dataset.key = key;
+    fill(sel, h("option", { value: "" }, S.vibrate_nobody),
+      names.map((n) => h("option", { value: n, selected: n === who }, n)));
+  }
+
+  function renderTable(s, old) {
+    renderTopline(s);
+    renderStrip(s);
+    renderOver(s);
+    renderNoGame(s);
     renderQuestion(s);
+    renderStop(s);
     renderDice(s);
     renderRow(s);
+    renderVibrate(s);
+    buzz(old, s);
     const undo = $("undo");
-    const lastAction = s.actions && s.actions.length ? s.actions[s.actions.length - 1] : "";
     undo.disabled = !(K.canAct && s.can_undo);
-    undo.textContent = lastAction ? fmt("undo_last", { last: lastAction }) : S.undo;
-    fill($("last"), s.last && s.phase !== "none" ? [h("span", { class: "muted" }, S.last + " "), s.last] : []);
+    fill(undo, icon("undo"), " ", s.last_said ? fmt("undo_last", { last: s.last_said }) : S.undo);
+    fill($("last"), s.last_said && s.phase !== "none" ? [h("span", { class: "muted" }, S.last + " "), s.last_said] : []);
     $("action-input").disabled = !K.canAct;
     $("action-form").querySelector("button").disabled = !K.canAct;
     $("odds-toggle").hidden = !s.advice;
@@ -429,11 +724,13 @@
   function renderScores(s) {
     const result = $("result");
     if (s.over) {
-      const winners = s.scores.filter((x) => x.place === 1).map((x) => x.player);
+      const winners = s.scores.filter((x) => x.place === 1);
       result.hidden = false;
       fill(result, h("p", { class: "headline" }, S.game_over),
-        h("p", { class: "winner" }, winners.length > 1 ? S.shared_win + ": " + winners.join(", ")
-          : "♛ " + fmt("winner", { player: winners[0] })),
+        h("p", { class: "winner" }, icon("crown"), winners.length > 1
+          ? fmt("share_win", { players: list(winners.map((x) => x.player)), points: winners[0].total })
+          : fmt("winner", { player: winners[0].player })),
+        tieWords(s) ? h("p", { class: "tie" }, tieWords(s)) : null,
         s.ended_by ? h("p", { class: "muted" }, fmt("ended_by", { why: s.ended_by })) : null);
     } else {
       result.hidden = true;
@@ -450,22 +747,25 @@
         [S.fairies, x.fairies ? `${x.fairies} → ${x.fairy_points}` : 0],
         [S.penalties, minus(x.penalties)], [S.dragons, minus(x.dragons)],
       ];
+      const tie = x.tie_break ? (x.shared ? S.tie_shared : fmt("tie_fewer", { points: x.total })) : null;
       return h("article", {
         class: "player-score" + (p.current && !s.over ? " current" : "") + (x.place === 1 ? " first" : ""),
         dataset: { player: x.player },
       },
       h("div", { class: "ps-head" },
         h("span", { class: "place" }, fmt("place", { n: x.place })),
+        dot(playerColor(s, x.player)),
         h("span", { class: "ps-name" }, x.player),
         h("span", { class: "ps-total" }, minus(x.total))),
-      h("dl", { class: "ps-parts" }, parts.map(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))])),
-      x.tie_break && (s.over || x.total !== 0) ? h("p", { class: "tie" }, S.tie_break + ": " + x.tie_break) : null,
+      h("dl", { class: "ps-parts" }, parts.map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, String(v))))),
+      tie && (s.over || x.total !== 0) ? h("p", { class: "tie" }, S.tie_break + ": " + tie) : null,
       h("div", { class: "kingdom" },
         p.kingdom.length ? p.kingdom.map((id, i) => {
           const c = card(id);
           return h("span", {
             class: "kcard k-" + c.kind + " v-" + (c.village || "none") + (i === p.kingdom.length - 1 ? " top" : ""),
-          }, c.name + (c.points !== null && c.points !== undefined ? " " + minus(c.points) : ""));
+          }, c.kind === "dragon" ? icon("dragon") : null, c.kind === "penalty" ? icon("scoundrel") : null,
+          c.name + (c.points !== null && c.points !== undefined ? " " + minus(c.points) : ""));
         }) : h("span", { class: "muted" }, S.kingdom_empty)));
     }));
   }
@@ -476,20 +776,21 @@
 
   function drawPlayers() {
     fill($("player-list"), setup.names.map((name, i) => h("li", {},
+      h("span", { class: "dot", style: "background:" + SEAT_COLORS[i % SEAT_COLORS.length] }),
       h("input", {
         value: name, maxlength: 20, placeholder: fmt("player_n", { n: i + 1 }), autocomplete: "off",
         "aria-label": fmt("player_n", { n: i + 1 }), dataset: { player: i },
         oninput: (e) => { setup.names[i] = e.target.value; },
       }),
-      h("button", { class: "small", disabled: i === 0, "aria-label": S.up, onclick: () => {
+      h("button", { class: "small icon-button", disabled: i === 0, "aria-label": S.up + " " + (i + 1), onclick: () => {
         [setup.names[i - 1], setup.names[i]] = [setup.names[i], setup.names[i - 1]]; drawPlayers();
-      } }, S.up),
-      h("button", { class: "small", disabled: i === setup.names.length - 1, "aria-label": S.down, onclick: () => {
+      } }, icon("up")),
+      h("button", { class: "small icon-button", disabled: i === setup.names.length - 1, "aria-label": S.down + " " + (i + 1), onclick: () => {
         [setup.names[i + 1], setup.names[i]] = [setup.names[i], setup.names[i + 1]]; drawPlayers();
-      } }, S.down),
-      h("button", { class: "small", disabled: setup.names.length <= 2, "aria-label": S.remove, onclick: () => {
+      } }, icon("down")),
+      h("button", { class: "small icon-button", disabled: setup.names.length <= 2, "aria-label": S.remove + " " + (i + 1), onclick: () => {
         setup.names.splice(i, 1); drawPlayers();
-      } }, S.remove))));
+      } }, icon("close")))));
     $("add-player").disabled = setup.names.length >= 5 || !K.canAct;
     $("start-game").disabled = !K.canAct;
   }
@@ -530,13 +831,14 @@
       fill($("picked"), Array.from({ length: size }, (_, i) => {
         const id = setup.picked[i];
         return h("li", { class: id ? "filled" : "" }, id ? h("button", {
-          class: "pick-chip", onclick: () => { setup.picked.splice(i, 1); renderSetup(K.state); },
-        }, card(id).name + ": " + (card(id).rule || "") + " ✕") : "—");
+          class: "pick-chip", "aria-label": S.remove + " " + card(id).name,
+          onclick: () => { setup.picked.splice(i, 1); renderSetup(K.state); },
+        }, card(id).name + ": " + (card(id).rule || ""), icon("close")) : "—");
       }));
       $("picked-lay").disabled = !K.canAct || setup.picked.length !== size;
       picker($("picker"), q.choices, (id) => {
         if (setup.picked.length < size) { setup.picked.push(id); renderSetup(K.state); }
-      }, setup.picked);
+      }, { chosen: setup.picked });
     } else {
       $("picker-title").textContent = fmt("draw_q", { slots: q.slots.join(", ") });
       $("picker-buttons").hidden = true;
@@ -557,7 +859,8 @@
 
   function eventList(events) {
     return events.length ? events.map((e) => h("li", { dataset: { seq: e.seq } },
-      h("span", { class: "ev-time muted" }, time(e.at)), h("code", {}, e.action)))
+      h("span", { class: "ev-time muted" }, time(e.at)),
+      e.said ? h("span", { class: "ev-said" }, e.said) : h("code", {}, e.action)))
       : [h("li", { class: "muted" }, S.no_history)];
   }
 
@@ -566,7 +869,7 @@
     if (s.version === historyVersion) return;
     historyVersion = s.version;
     try {
-      const [hist, games] = await Promise.all([getJSON("/api/history"), getJSON("/api/games")]);
+      const [hist, games] = await Promise.all([getJSON("/api/history?lang=" + LANG), getJSON("/api/games?lang=" + LANG)]);
       fill($("events"), eventList(hist.events));
       fill($("games"), games.games.map((g) => h("li", {},
         h("button", { class: "game-button", dataset: { game: g.id }, onclick: () => openGame(g.id) },
@@ -582,7 +885,7 @@
       const g = await getJSON(`/api/games/${id}?lang=${LANG}`);
       fill(detail, h("h3", {}, "#" + g.id),
         h("ol", { class: "ranking" }, g.view.scores.map((x) => h("li", {},
-          `${fmt("place", { n: x.place })} ${x.player}: ${minus(x.total)}` + (x.tie_break ? ` (${x.tie_break})` : "")))),
+          `${fmt("place", { n: x.place })} ${x.player}: ${minus(x.total)}`)) ),
         h("ol", { class: "events" }, eventList(g.events)));
       detail.hidden = false;
       detail.scrollIntoView({ behavior: "smooth" });
@@ -604,9 +907,10 @@
     }
     K.state = s;
     document.body.classList.toggle("can-act", K.canAct);
+    document.body.dataset.phase = s.over ? "over" : s.phase;
     $("watching").hidden = K.canAct;
     $("qr-button").hidden = !K.canAct;
-    RENDER[PAGE](s);
+    RENDER[PAGE](s, old);
     wake(s);
   }
 

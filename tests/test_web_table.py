@@ -1,0 +1,299 @@
+"""The table page at every screen at the table, in English and German, in a real Chromium.
+
+One server and one browser for the whole module (``make test`` stays fast):
+
+* every page at 360×740, 390×844 (phones), 800×480 (the Pi's 7" screen) and 1280×800
+  (a laptop), English and German, in the states a game goes through: nothing may overflow
+  its box, stick out of its card or overlap its neighbour; screenshots in test-artifacts/;
+* axe-core (vendored from npm under tests/vendor, for the tests only) finds no serious or
+  critical accessibility problem on any page, dark and light;
+* a whole game played with taps only on a phone, counting taps per turn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webkit import FakeEye, new_referee
+
+CHROMIUM = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "table"
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+TOKEN = "layout-test-token"
+LIVE = 2000  # ms
+VIEWPORTS = {"360x740": (360, 740), "390x844": (390, 844), "800x480": (800, 480),
+             "1280x800": (1280, 800)}
+PHONES = ("360x740", "390x844")
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is missing: run tools/ensure-chromium.sh (as root) to install "
+                "Debian's chromium", allow_module_level=True)
+expect = sync_api.expect
+
+# German names are the longest: the row shows Tüftlerwerkstatt, Pilzkobold, Zauberlehrling
+ROW = ["goblin-4", "hypnotist", "apprentice-2r2g2b", "orc-4+2", "fairy-2r2g"]
+FITS = "1g 2r 1b 2g 1r 2b"  # slots 2, 3 and 5 fit
+NOTHING = "3b 4b 6b 5g 4g 6r"  # nothing in ROW fits
+GAMES = {
+    # rolling: roll 1 of 3 (HABA dice: two of each pair), three cards fit (the hypnotist:
+    # sum 9 ≤ 12; the apprentice: 2 of each colour; the fairy: 2 red + 2 green)
+    "rolling": ["players Annabell Benedikt Cem", "row " + " ".join(ROW), "roll " + FITS],
+    # a roll with rolls left and nothing fitting: no question, a small "stop" instead
+    "nothing": ["players Annabell Benedikt", "row " + " ".join(ROW), "roll " + NOTHING],
+    # the refill after the hypnotist took its neighbour: two new cards to draw
+    "draw": ["players Annabell Benedikt", "row " + " ".join(ROW), "roll " + FITS, "claim 2"],
+    # a game to its end: the last green village card is taken (Ann 9, Ben 6)
+    "over": ["players Ann Ben", "row snob-even orc-2+2 orc-4 orc-3 fairy-2r2g",
+             "roll 4r 4g 4b 4r 1g 2b", "claim 4", "draw elf-4",
+             "roll 4r 4g 4b 4r 1g 2b", "claim 4", "draw elf-5",
+             "roll 4r 4g 1b 1r 2g 2b", "claim 4"],
+}
+
+
+class ScriptedTray(FakeEye):
+    """The simulated tray with its throws scripted: each throw reads the next roll."""
+
+    def __init__(self) -> None:
+        super().__init__(camera="simulated")
+        self.referee: Any = None
+        self.rolls: list[str] = []
+        self.thrown = 0
+
+    def throw(self) -> bool:
+        roll = self.rolls.pop(0) if self.rolls else "1r 2g 3b 4r 5g 6b"
+        self.thrown += 1
+        self.set(seeing="settled", dice_seen=6)
+        try:
+            self.referee.act("roll " + roll)
+        except ValueError:
+            pass  # the tray saw a roll the rules refuse: the page shows the game unchanged
+        return True
+
+
+@dataclass
+class Served:
+    url: str
+    referee: Any
+    tray: ScriptedTray
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def post(self, line: str) -> dict:
+        request = urllib.request.Request(
+            self.url + "api/action", data=json.dumps({"action": line}).encode(),
+            headers={"Content-Type": "application/json", "X-Table-Token": TOKEN},
+            method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as err:
+            raise AssertionError(f"{line!r} refused: {err.read()!r}") from None
+
+    def state(self, lang: str = "en") -> dict:
+        with urllib.request.urlopen(self.url + f"api/state?lang={lang}", timeout=10) as r:
+            return json.loads(r.read())
+
+    def play(self, name: str) -> dict:
+        state = {}
+        for line in GAMES[name]:
+            state = self.post(line)
+        return state
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    from web import create_app
+    from web.server import make_server
+
+    referee = new_referee(tmp_path_factory.mktemp("table"))
+    tray = ScriptedTray()
+    tray.referee = referee
+    app = create_app(referee, tray, TOKEN)
+    with make_server(app, threads=12) as server:
+        yield Served(server.url, referee, tray)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@contextlib.contextmanager
+def opened(browser: Any, url: str, size: str = "390x844", scheme: str = "dark",
+           axe: bool = False) -> Iterator[Any]:
+    width, height = VIEWPORTS[size]
+    phone = size in PHONES
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  device_scale_factor=2 if phone else 1, is_mobile=phone,
+                                  has_touch=phone, color_scheme=scheme, bypass_csp=axe)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    try:
+        yield page
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("document.getElementById('toast').hidden = true; window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+# Everything that shows text must keep it inside: its own box (no text wider than the
+# element), the box drawn around it (card, button, tile, chip) and the screen's width;
+# neighbours in one line (village name and points, card name and points) must not overlap.
+OVERFLOWS = """() => {
+  const bad = [];
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+    (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : "") +
+    ' "' + (el.textContent || "").trim().slice(0, 30) + '"';
+  const shown = (el) => {
+    if (el.closest("[hidden], dialog:not([open]), script, style, .visually-hidden, option, select, svg")) return false;
+    const cs = getComputedStyle(el);
+    return cs.display !== "none" && cs.visibility !== "hidden";
+  };
+  const vw = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > vw + 1)
+    bad.push("the page scrolls sideways: " + document.documentElement.scrollWidth + " > " + vw);
+  const BOXES = "button, a.button, .slot, .pick, .kind-tile, .chip-player, .player-score, .village, " +
+    ".question, .over, .dice-area, .jump, .kcard, td, th, .stop-early, .topline, .result, .tabs a, .lang";
+  for (const el of document.querySelectorAll("body *")) {
+    if (!shown(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    const cs = getComputedStyle(el);
+    const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (text && cs.display !== "inline" && el.scrollWidth > el.clientWidth + 1 &&
+        !["auto", "scroll"].includes(cs.overflowX))
+      bad.push(name(el) + ": text wider than its box (" + el.scrollWidth + " > " + el.clientWidth + ")");
+    const box = el.parentElement && el.parentElement.closest(BOXES);
+    if (box && (text || el.matches(BOXES))) {
+      const b = box.getBoundingClientRect();
+      if (r.left < b.left - 1 || r.right > b.right + 1)
+        bad.push(name(el) + " sticks out of " + name(box));
+    }
+    if (cs.position !== "fixed" && r.right > vw + 1) bad.push(name(el) + " runs past the screen's edge");
+  }
+  const LINES = ".village, .card-top, .tl-main, .ps-head, .kind-tile, .pick, .fits, .strip, .chip-player, .over-buttons, .dice";
+  for (const line of document.querySelectorAll(LINES)) {
+    if (!shown(line)) continue;
+    // an inline text is judged line by line (text flows around a floating badge)
+    const kids = [...line.children].filter(shown).map((k) => [k, [...k.getClientRects()]]);
+    const hit = (ra, rb) => Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 1 &&
+      Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 1;
+    for (let i = 0; i < kids.length; i++) for (let j = i + 1; j < kids.length; j++) {
+      const [a, ras] = kids[i], [b, rbs] = kids[j];
+      if (ras.some((ra) => rbs.some((rb) => hit(ra, rb)))) bad.push(name(a) + " overlaps " + name(b));
+    }
+  }
+  return bad;
+}"""
+
+
+def overflows(page: Any) -> list[str]:
+    return page.evaluate(OVERFLOWS)
+
+
+def axe_problems(page: Any) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("""async () => {
+      const r = await axe.run(document, {resultTypes: ["violations"]});
+      return r.violations.filter((v) => ["serious", "critical"].includes(v.impact))
+        .map((v) => v.impact + " " + v.id + ": " + v.help + " @ " +
+             v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | "));
+    }""")
+    return list(result)
+
+
+def wait_for(page: Any, state: str) -> None:
+    """Wait until the page shows ``state`` (it arrives over the live stream)."""
+    selectors = {
+        "none": "#go-setup",
+        "rolling": "#dice .die",
+        "nothing": "#stop-early",
+        "draw": "#draw-picker .kind-tile",
+        "over": "#rematch",
+    }
+    page.wait_for_selector(selectors[state], timeout=LIVE * 3)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_nothing_overflows_at_any_screen_size(browser: Any, served: Served, size: str,
+                                              lang: str) -> None:
+    problems: dict[str, list[str]] = {}
+    with served.lock:
+        if served.referee.record is None:  # the very first page: no game yet
+            with opened(browser, served.url + f"?lang={lang}&token={TOKEN}", size) as page:
+                wait_for(page, "none")
+                problems["none"] = overflows(page)
+                shot(page, f"{size}-{lang}-none")
+        with opened(browser, served.url + f"?lang={lang}&token={TOKEN}", size) as page:
+            for state in ("rolling", "nothing", "draw", "over"):
+                served.play(state)
+                wait_for(page, state)
+                page.wait_for_timeout(100)
+                problems[state] = overflows(page)
+                shot(page, f"{size}-{lang}-table-{state}")
+            for other in ("scores", "setup", "history"):
+                page.goto(served.url + f"{other}?lang={lang}")
+                page.wait_for_selector("body[data-ready='1']")
+                page.wait_for_timeout(150)
+                problems[other] = overflows(page)
+                shot(page, f"{size}-{lang}-{other}")
+    bad = {k: v for k, v in problems.items() if v}
+    assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)
+
+
+def test_the_row_is_above_the_fold_on_the_pis_screen(browser: Any, served: Served) -> None:
+    with served.lock:
+        served.play("rolling")
+        with opened(browser, served.url + "?lang=de", "800x480") as page:
+            wait_for(page, "rolling")
+            bottom = page.evaluate(
+                "Math.max(...[...document.querySelectorAll('#row .card-rule')]"
+                ".map((e) => e.getBoundingClientRect().bottom))")
+            assert bottom <= 480, f"the row's requirements end at {bottom}px, below 480"
+            # and the five cards stand side by side
+            tops = page.evaluate("[...document.querySelectorAll('#row .slot')]"
+                                 ".map((e) => Math.round(e.getBoundingClientRect().top))")
+            assert len(set(tops)) == 1, tops
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_axe_finds_no_serious_problem_on_any_page(browser: Any, served: Served,
+                                                  scheme: str) -> None:
+    found: dict[str, list[str]] = {}
+    with served.lock:
+        for state in ("rolling", "nothing", "draw", "over"):
+            served.play(state)
+            lang = "de" if scheme == "light" else "en"
+            with opened(browser, served.url + f"?lang={lang}&token={TOKEN}", "390x844",
+                        scheme, axe=True) as page:
+                wait_for(page, state)
+                found[f"table-{state}"] = axe_problems(page)
+        for other in ("scores", "setup", "history"):
+            with opened(browser, served.url + other, "1280x800", scheme, axe=True) as page:
+                found[other] = axe_problems(page)
+    assert {k: v for k, v in found.items() if v} == {}
