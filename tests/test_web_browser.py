@@ -151,6 +151,12 @@ def _open(browser: Any, url: str) -> Any:
     return page
 
 
+def _pick(page: Any, picker: str, card: str) -> None:
+    """Tap a card in a picker: its kind's tile, then the card (two taps)."""
+    page.click(f"{picker} button.kind-tile[data-kind='{card.split('-')[0]}']")
+    page.click(f"{picker} button.pick[data-card='{card}']")
+
+
 def _shot(page: Any, name: str, full: bool = False) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.wait_for_timeout(150)  # let the last render settle
@@ -173,7 +179,7 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     expect(host.locator("#picker-area")).to_be_visible()
     expect(watcher.locator("#go-setup")).to_have_count(0, timeout=LIVE)  # the watcher saw it
     for card in ROW:
-        host.click(f"#picker button.pick[data-card='{card}']")
+        _pick(host, "#picker", card)
     _shot(host, "setup-picker")
     host.click("#picked-lay")
     host.wait_for_url(served.url)
@@ -216,17 +222,18 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     host.click("article[data-card='hypnotist'] button.claim")
     expect(host.locator("#question")).to_have_attribute("data-ask", "draw")
     expect(watcher.locator("#question")).to_have_attribute("data-ask", "draw", timeout=LIVE)
-    expect(watcher.locator("#draw-picker button.pick").first).to_be_disabled()
-    host.click("#draw-picker button.pick[data-card='dragon-25']")
-    expect(host.locator("#draw-picker button.pick[data-card='dragon-25']")).to_have_count(0)
-    host.click("#draw-picker button.pick[data-card='apprentice-3r3b']")
+    expect(watcher.locator("#draw-picker button.kind-tile").first).to_be_disabled()
+    _pick(host, "#draw-picker", "dragon-25")
+    expect(host.locator("#draw-picker button.kind-tile[data-kind='dragon'] .kind-count")
+           ).to_have_text("2")  # the drawn dragon is out of the pile
+    _pick(host, "#draw-picker", "apprentice-3r3b")
     expect(watcher.locator("#whose-turn")).to_have_text("Ben's turn", timeout=LIVE)
 
     # -- undo: the last draw comes back, on both phones ----------------------------------------
     host.click("#undo")
     expect(host.locator("#question")).to_have_attribute("data-ask", "draw")
     expect(watcher.locator("#whose-turn")).to_have_text("Ann's turn", timeout=LIVE)
-    host.click("#draw-picker button.pick[data-card='apprentice-3r3b']")
+    _pick(host, "#draw-picker", "apprentice-3r3b")
     expect(watcher.locator("#whose-turn")).to_have_text("Ben's turn", timeout=LIVE)
 
     # -- turn 2: Ben's 32 wins the dragon, which he must give away -----------------------------
@@ -234,14 +241,20 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     host.click("article[data-card='dragon-25'] button.claim")
     expect(host.locator("#question")).to_have_attribute("data-ask", "give")
     host.click("#question button[data-give='Ann']")
-    host.click("#draw-picker button.pick[data-card='elf-5']")
+    _pick(host, "#draw-picker", "elf-5")
     expect(host.locator("#whose-turn")).to_have_text("Cem's turn")
 
-    # -- turn 3: nothing fits for Cem: he takes the top penalty card ---------------------------
+    # -- turn 3: nothing fits for Cem; with rolls left the page asks nothing, and he may
+    # stop early; after the third roll he must take the top penalty card --------------------
+    assert served.post("roll 1r 2r 4r 6r 3r 1b")[0] == 200
+    expect(host.locator("#stop-early")).to_be_visible()
+    expect(host.locator("#question")).to_be_hidden()
+    assert served.post("roll 1r 2r 4r 6r 3r 1b")[0] == 200
     assert served.post("roll 1r 2r 4r 6r 3r 1b")[0] == 200
     expect(host.locator("#question")).to_have_attribute("data-ask", "penalty")
+    expect(host.locator("#stop-early")).to_have_count(0)
     host.click("#question button[data-penalty='-2']")
-    host.click("#draw-picker button.pick[data-card='goblin-6']")
+    _pick(host, "#draw-picker", "goblin-6")
     expect(watcher.locator("#whose-turn")).to_have_text("Ann's turn", timeout=LIVE)
     assert served.post("roll 2r 2g 4b 4r 6g 6b")[0] == 200
 
@@ -337,7 +350,8 @@ def test_scoreboard_shows_the_tie_break_and_the_final_ranking(browser: Any,
     _shot(page, "scores-final")
     page.goto(served.url + "?lang=de")
     page.wait_for_selector("body[data-ready='1']")
-    expect(page.locator("#turn")).to_contain_text("Spielende")
+    expect(page.locator("#topline")).to_contain_text("Spielende")
+    expect(page.locator("#over")).to_contain_text("Ann gewinnt mit 9 Punkten")
     expect(page.locator("#undo")).to_be_disabled()  # no token on this phone
     assert page.errors == []
 

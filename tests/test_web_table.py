@@ -297,3 +297,112 @@ def test_axe_finds_no_serious_problem_on_any_page(browser: Any, served: Served,
             with opened(browser, served.url + other, "1280x800", scheme, axe=True) as page:
                 found[other] = axe_problems(page)
     assert {k: v for k, v in found.items() if v} == {}
+
+
+# A whole game as a new group plays it on one phone: the tray throws (the simulated tray's
+# button), everything else is a tap. Ben stops early once; Ann takes a penalty after her
+# third roll; Ben's dragon goes to Ann; Ben takes the last purple village card.
+TAP_ROW = ["fairy-2b2g", "fairy-2r2g", "fairy-3r2b", "snob-even", "dwarf-3x1"]
+BLANK = "3g 4g 5g 6g 1r 2b"  # fits nothing in the row all game long
+TURNS: list[dict[str, Any]] = [
+    {"player": "Ann", "rolls": [BLANK] * 3, "penalty": -1, "draw": ["orc-5"]},
+    {"player": "Ben", "rolls": [BLANK], "stop": -1, "draw": ["dwarf-5x6"]},
+    {"player": "Ann", "rolls": ["1r 2r 3r 4b 5b 6g"], "claim": 5, "draw": ["dragon-25"]},
+    {"player": "Ben", "rolls": ["6r 6g 6b 5r 5g 4b"], "claim": 1, "give": "Ann",
+     "draw": ["gnome-6blue"]},
+    {"player": "Ann", "rolls": ["1r 2r 3g 4g 5b 6b"], "claim": 5, "draw": ["elf-6"]},
+    {"player": "Ben", "rolls": ["1b 2b 3g 4g 5r 6r"], "claim": 5, "draw": []},
+]
+
+
+class Taps:
+    """Taps on the phone, counted; every target must be on screen without scrolling."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.count = 0
+
+    def __call__(self, selector: str) -> None:
+        target = self.page.locator(selector)
+        expect(target).to_be_enabled(timeout=LIVE)
+        box = target.bounding_box()
+        height = self.page.viewport_size["height"]
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, \
+            f"{selector} is off-screen (y={box and box['y']}): the player would have to scroll"
+        target.tap()
+        self.count += 1
+
+
+def test_a_whole_game_by_taps_on_a_phone(browser: Any, served: Served) -> None:
+    per_turn: list[dict[str, Any]] = []
+    with served.lock, opened(browser, served.url + f"setup?token={TOKEN}", "390x844") as page:
+        tap = Taps(page)
+        names = page.locator("#player-list input")
+        names.nth(0).fill("Ann")  # names are typed; actions are only tapped
+        names.nth(1).fill("Ben")
+        page.click("#start-game")
+        for card in TAP_ROW:
+            page.click(f"#picker button.kind-tile[data-kind='{card.split('-')[0]}']")
+            page.click(f"#picker button.pick[data-card='{card}']")
+        page.click("#picked-lay")
+        page.wait_for_url(served.url)
+        page.wait_for_selector("body[data-ready='1']")
+
+        for n, turn in enumerate(TURNS, start=1):
+            expect(page.locator("#whose-turn")).to_contain_text(turn["player"], timeout=LIVE)
+            served.tray.rolls = list(turn["rolls"])
+            for i in range(len(turn["rolls"])):
+                version = served.state()["version"]
+                tap("#throw")
+                expect(page.locator("#roll-count")).to_have_text(
+                    f"roll {i + 1} of 3", timeout=LIVE)
+                assert served.state()["version"] > version
+                if i < len(turn["rolls"]) - 1 or "stop" in turn:
+                    # rolls left and nothing fits: the page asks nothing, throwing stays big
+                    expect(page.locator("#question")).to_be_hidden()
+                    expect(page.locator("#stop-early")).to_be_visible()
+            tap.count = 0
+            if "stop" in turn:
+                tap("#stop-early")
+                tap(f"#stop button[data-penalty='{turn['stop']}']")
+            if "penalty" in turn:
+                expect(page.locator("#question")).to_have_attribute("data-ask", "penalty")
+                tap(f"#question button[data-penalty='{turn['penalty']}']")
+            if "claim" in turn:
+                # the top line says what fits; its number jumps to the card
+                expect(page.locator(f"#fits a[data-jump='{turn['claim']}']")).to_be_visible()
+                page.click(f"#fits a[data-jump='{turn['claim']}']")  # a look, not an action
+                page.wait_for_timeout(400)
+                tap(f"#slot-{turn['claim']} button.claim")
+            if "give" in turn:
+                tap(f"#question button[data-give='{turn['give']}']")
+            answer = tap.count
+            for card in turn["draw"]:
+                expect(page.locator("#question")).to_have_attribute("data-ask", "draw")
+                before = tap.count
+                tap(f"#draw-picker button.kind-tile[data-kind='{card.split('-')[0]}']")
+                tap(f"#draw-picker button.pick[data-card='{card}']")
+                assert tap.count - before <= 2
+            per_turn.append({"turn": n, "player": turn["player"], "answer": answer,
+                             "with draw": tap.count,
+                             "kind": "penalty" if {"stop", "penalty"} & turn.keys()
+                             else "claim"})
+
+        expect(page.locator("#over")).to_contain_text("Ann wins with 6 points", timeout=LIVE)
+        expect(page.locator("#throw")).to_be_hidden()
+        state = served.state()
+        assert state["over"] and [(s["player"], s["total"]) for s in state["scores"]] == [
+            ("Ann", 6), ("Ben", 4)]
+        shot(page, "game-by-taps-over")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "taps-per-turn.json").write_text(json.dumps(per_turn, indent=1))
+        # a rematch: the same players, the next seat starts
+        tap("#rematch")
+        expect(page.locator("#whose-turn")).to_contain_text("Ben", timeout=LIVE)
+        assert served.state()["players"][0]["name"] == "Ben"
+
+    for turn in per_turn:
+        if turn["kind"] == "claim":
+            assert turn["answer"] <= 2, turn  # claim (and give the dragon), after the throw
+        else:
+            assert turn["with draw"] <= 4, turn  # penalty and the drawn card

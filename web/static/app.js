@@ -240,9 +240,8 @@
     return h(a.onclick ? "button" : "span",
       { class: cls, onclick: a.onclick, disabled: a.disabled,
         "aria-label": a.pos ? dieLabel(d, a.pos) : `${d.value} ${d.color ? S[d.color] || d.color : ""}`,
-        role: a.onclick ? null : "img", dataset: a.dataset },
-      String(d.value),
-      a.pos ? h("small", { class: "pos", "aria-hidden": "true" }, a.pos) : null);
+        role: a.onclick ? null : "img", dataset: Object.assign({}, a.dataset, a.pos ? { n: a.pos } : {}) },
+      String(d.value));  // the die's number on the page is drawn by CSS (data-n)
   }
 
   // What a card still lacks, in the card's own terms ("5 too many" for "sum ≤ 12" at 17).
