@@ -77,10 +77,8 @@ class ScriptedTray(FakeEye):
         roll = self.rolls.pop(0) if self.rolls else "1r 2g 3b 4r 5g 6b"
         self.thrown += 1
         self.set(seeing="settled", dice_seen=6)
-        try:
+        with contextlib.suppress(ValueError):  # a roll the rules refuse changes nothing
             self.referee.act("roll " + roll)
-        except ValueError:
-            pass  # the tray saw a roll the rules refuse: the page shows the game unchanged
         return True
 
 
@@ -163,52 +161,10 @@ def shot(page: Any, name: str) -> None:
 # Everything that shows text must keep it inside: its own box (no text wider than the
 # element), the box drawn around it (card, button, tile, chip) and the screen's width;
 # neighbours in one line (village name and points, card name and points) must not overlap.
-OVERFLOWS = """() => {
-  const bad = [];
-  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
-    (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : "") +
-    ' "' + (el.textContent || "").trim().slice(0, 30) + '"';
-  const shown = (el) => {
-    if (el.closest("[hidden], dialog:not([open]), script, style, .visually-hidden, option, select, svg")) return false;
-    const cs = getComputedStyle(el);
-    return cs.display !== "none" && cs.visibility !== "hidden";
-  };
-  const vw = document.documentElement.clientWidth;
-  if (document.documentElement.scrollWidth > vw + 1)
-    bad.push("the page scrolls sideways: " + document.documentElement.scrollWidth + " > " + vw);
-  const BOXES = "button, a.button, .slot, .pick, .kind-tile, .chip-player, .player-score, .village, " +
-    ".question, .over, .dice-area, .jump, .kcard, td, th, .stop-early, .topline, .result, .tabs a, .lang";
-  for (const el of document.querySelectorAll("body *")) {
-    if (!shown(el)) continue;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) continue;
-    const cs = getComputedStyle(el);
-    const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-    if (text && cs.display !== "inline" && el.scrollWidth > el.clientWidth + 1 &&
-        !["auto", "scroll"].includes(cs.overflowX))
-      bad.push(name(el) + ": text wider than its box (" + el.scrollWidth + " > " + el.clientWidth + ")");
-    const box = el.parentElement && el.parentElement.closest(BOXES);
-    if (box && (text || el.matches(BOXES))) {
-      const b = box.getBoundingClientRect();
-      if (r.left < b.left - 1 || r.right > b.right + 1)
-        bad.push(name(el) + " sticks out of " + name(box));
-    }
-    if (cs.position !== "fixed" && r.right > vw + 1) bad.push(name(el) + " runs past the screen's edge");
-  }
-  const LINES = ".village, .card-top, .tl-main, .ps-head, .kind-tile, .pick, .fits, .strip, .chip-player, .over-buttons, .dice";
-  for (const line of document.querySelectorAll(LINES)) {
-    if (!shown(line)) continue;
-    // an inline text is judged line by line (text flows around a floating badge)
-    const kids = [...line.children].filter(shown).map((k) => [k, [...k.getClientRects()]]);
-    const hit = (ra, rb) => Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 1 &&
-      Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 1;
-    for (let i = 0; i < kids.length; i++) for (let j = i + 1; j < kids.length; j++) {
-      const [a, ras] = kids[i], [b, rbs] = kids[j];
-      if (ras.some((ra) => rbs.some((rb) => hit(ra, rb)))) bad.push(name(a) + " overlaps " + name(b));
-    }
-  }
-  return bad;
-}"""
+OVERFLOWS = "\n".join(  # the function, without its heading comment
+    line for line in (Path(__file__).resolve().parent / "overflows.js").read_text().splitlines()
+    if not line.startswith("//"))
+
 
 
 def overflows(page: Any) -> list[str]:
