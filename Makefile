@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine:
 #   make run   - build .venv, install, start the assistant (simulated dice tray without a camera)
 #   make test  - build .venv if needed and run every test (ruff too)
+# On a Raspberry Pi use pi/install.sh instead (OpenCV and NumPy from Raspberry Pi OS).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -11,7 +12,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[opencv,dev]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -29,18 +29,41 @@ class ConfigError(ValueError):
     """A configuration mistake; the message is one line naming the file and key."""
 
 
+SCREEN_PINS: dict[int, str] = {
+    7: "SPI0 CE1 (touch controller of SPI screens)",
+    8: "SPI0 CE0 (SPI screens)",
+    9: "SPI0 MISO",
+    10: "SPI0 MOSI (SPI screens)",
+    11: "SPI0 SCLK (SPI screens)",
+    17: "touch interrupt of Waveshare-type SPI screens",
+    18: "backlight of Adafruit PiTFT-type SPI screens",
+    24: "data/command of Waveshare-type SPI screens",
+    25: "reset or data/command of SPI screens",
+}
+"""GPIO pins that common SPI screens take; the default panel pins avoid them all."""
+RESERVED_PINS: dict[int, str] = {
+    0: "HAT ID EEPROM", 1: "HAT ID EEPROM", 2: "I2C SDA (clock module, touch)",
+    3: "I2C SCL (clock module, touch)",
+}
+"""Pins the default panel leaves free for the HAT EEPROM and an I2C clock module."""
+
+
 @dataclass(frozen=True, slots=True)
 class Pins:
-    """BCM pin numbers of the table panel (see the wiring table in hardware.md)."""
+    """BCM pin numbers of the table panel (the wiring diagram in hardware.md is made from these).
+
+    The defaults keep clear of :data:`SCREEN_PINS`, so an SPI screen and the panel can share
+    the Pi, and of I2C (a clock module) and the HAT ID pins.
+    """
 
     claim: int = 5       # button: claim / next slot
     confirm: int = 6     # button: confirm
     undo: int = 13       # button: undo
     reread: int = 19     # button: re-read the dice
-    rolls: tuple[int, ...] = (17, 27, 22, 10)   # LEDs: rolls used (the 4th for the elf)
-    slots: tuple[int, ...] = (23, 24, 25, 8, 7)  # LEDs: citizen slots 1-5 claimable
-    penalty: int = 12    # LED: nothing claimable, a penalty is due
-    status: int = 16     # LED: on = reading, blinking = camera problem
+    rolls: tuple[int, ...] = (4, 27, 22, 23)      # LEDs: rolls used (the 4th for the elf)
+    slots: tuple[int, ...] = (12, 16, 20, 21, 26)  # LEDs: citizen slots 1-5 claimable
+    penalty: int = 14    # LED: nothing claimable, a penalty is due
+    status: int = 15     # LED: on = reading, blinking = camera problem
 
     def all(self) -> list[int]:
         return [self.claim, self.confirm, self.undo, self.reread, *self.rolls, *self.slots,

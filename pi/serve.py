@@ -12,7 +12,6 @@ import argparse
 import logging
 import secrets
 import signal
-import socket
 import sys
 import threading
 from pathlib import Path
@@ -154,20 +153,10 @@ class Assistant:
         self.store.close()
 
     def addresses(self) -> list[str]:
-        """Where phones reach the page, best first (an IP address before a .local name)."""
-        hosts = []
-        if self.config.host not in ("0.0.0.0", "::"):
-            hosts.append(self.config.host)
-        else:
-            name = socket.gethostname()
-            try:
-                ip = socket.gethostbyname(name)
-                if not ip.startswith("127."):
-                    hosts.append(ip)
-            except OSError:
-                pass
-            hosts += [f"{name}.local", "127.0.0.1"]
-        return [f"http://{h}:{self.port}/" for h in hosts]
+        """Where phones reach the page, best first: the LAN address before a .local name."""
+        from pi.lan import page_urls
+
+        return page_urls(self.config.host, self.port)
 
     def urls(self) -> list[str]:
         return [f"{url}?token={self.token}" for url in self.addresses()]
@@ -190,8 +179,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     print(f"King of the Dice assistant: {assistant.source.name} frames, game file "
           f"{assistant.store.path}", flush=True)
-    for url in assistant.urls():
-        print(f"  open on a phone: {url}", flush=True)
+    from pi.lan import phone_lines
+
+    print("\n".join(phone_lines(assistant.urls())), flush=True)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

@@ -20,9 +20,9 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def test_defaults_and_overrides(tmp_path: Path) -> None:
-    cfg = load_config(write(tmp_path, 'source = "sim"\nport = 9000\n[pins]\nclaim = 4\n'),
+    cfg = load_config(write(tmp_path, 'source = "sim"\nport = 9000\n[pins]\nclaim = 18\n'),
                       port=9100, data_dir=str(tmp_path))
-    assert (cfg.source, cfg.port, cfg.pins.claim, cfg.pins.undo) == ("sim", 9100, 4, 13)
+    assert (cfg.source, cfg.port, cfg.pins.claim, cfg.pins.undo) == ("sim", 9100, 18, 13)
     assert cfg.data_dir == tmp_path
     assert load_config(write(tmp_path, "")).pins == Pins()
 

@@ -1,0 +1,164 @@
+"""The Pi way, for real: Debian's OpenCV 4.6 and NumPy 1.24 in a --system-site-packages venv.
+
+``pi/install.sh --venv-only`` builds the same environment Raspberry Pi OS gets (apt's
+python3-opencv, python3-numpy and python3-psutil, the distribution's python), installs the
+project into it, and the venv then reads a HABA frame and a photo of ordinary dice and serves
+the page with the simulated tray over HTTP. The venv is kept in ``.venv-pi`` between runs
+(the script is idempotent and only re-installs when pyproject.toml changes).
+
+On a machine that is not Debian-based the test is skipped; in CI (``CI`` set) it never is:
+if apt cannot install the packages the script fails, and so does this test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import urllib.request
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.conftest import ROOT, SHARED
+
+VENV = ROOT / ".venv-pi"
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+PACKAGES = ("python3-opencv", "python3-numpy", "python3-psutil", "python3-venv")
+
+
+def _missing_packages() -> list[str]:
+    missing = []
+    for name in PACKAGES:
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Status}", name],
+                             capture_output=True, text=True, check=False)
+        if "install ok installed" not in out.stdout:
+            missing.append(name)
+    return missing
+
+
+@pytest.fixture(scope="module")
+def pi_venv() -> Path:
+    in_ci = bool(os.environ.get("CI"))
+    if not in_ci:
+        if shutil.which("apt-get") is None or not SYSTEM_PYTHON.exists():
+            pytest.skip("not a Debian-based machine: the Pi-way install needs apt and "
+                        "/usr/bin/python3 (CI runs it)")
+        missing = _missing_packages()
+        if missing and os.geteuid() != 0:
+            pytest.skip(f"run as root or: sudo apt install {' '.join(missing)}")
+    done = subprocess.run(["bash", str(ROOT / "pi" / "install.sh"), "--venv-only",
+                           "--venv", str(VENV)],
+                          capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, f"pi/install.sh failed:\n{done.stdout}\n{done.stderr}"
+    return VENV
+
+
+def _site_packages(venv: Path) -> Path:
+    (site,) = venv.glob("lib/python3*/site-packages")
+    return site
+
+
+def test_the_venv_keeps_the_distributions_opencv_and_numpy(pi_venv: Path) -> None:
+    site = _site_packages(pi_venv)
+    wheels = [p.name for p in site.iterdir()
+              if p.name.lower().startswith(("numpy", "cv2", "opencv"))]
+    assert wheels == [], f"pip put these into the venv: {wheels}"
+    cfg = (pi_venv / "pyvenv.cfg").read_text()
+    assert "include-system-site-packages = true" in cfg
+    assert (pi_venv / "bin" / "python").resolve() == SYSTEM_PYTHON.resolve()
+    probe = "import cv2, numpy; print(cv2.__version__, numpy.__version__, cv2.__file__)"
+    system = subprocess.run([str(SYSTEM_PYTHON), "-c", probe], capture_output=True, text=True,
+                            check=True).stdout
+    venv = subprocess.run([str(pi_venv / "bin" / "python"), "-c", probe],
+                          capture_output=True, text=True, check=True).stdout
+    assert venv == system and "/usr/lib/python3/dist-packages/" in venv
+    # pip check is clean for the venv (pi.stack tells the system's own complaints apart)
+    stack = subprocess.run([str(pi_venv / "bin" / "python"), "-m", "pi.stack", "--pi"],
+                           capture_output=True, text=True, check=False)
+    assert stack.returncode == 0, stack.stdout + stack.stderr
+    assert "cv2 4." in stack.stdout and "from the system" in stack.stdout
+
+
+def test_running_the_install_again_changes_nothing(pi_venv: Path) -> None:
+    before = (pi_venv / "pyvenv.cfg").stat().st_mtime_ns
+    again = subprocess.run(["bash", str(ROOT / "pi" / "install.sh"), "--venv-only",
+                            "--venv", str(pi_venv)], capture_output=True, text=True,
+                           timeout=300, check=False)
+    assert again.returncode == 0, again.stderr
+    assert "project: installed and up to date" in again.stdout
+    assert "packages: all there" in again.stdout
+    assert (pi_venv / "pyvenv.cfg").stat().st_mtime_ns == before
+
+
+def _ordinary_photo() -> tuple[Path, list[int]]:
+    photos = sorted((SHARED / "data" / "byler-dev").glob("*.jpg"))
+    if not photos:
+        pytest.skip(f"no ordinary-dice photos under {SHARED}/data/byler-dev")
+    from vision.reader import read_dice
+
+    for photo in photos[:12]:  # the first photo the laptop build reads right
+        truth = sorted(d["value"] for d in json.loads(photo.with_suffix(".json").read_text())
+                       ["dice"])
+        got = read_dice(cv2.imread(str(photo)), kind="standard")
+        if sorted(d.value for d in got) == truth:
+            return photo, truth
+    raise AssertionError("the wheel OpenCV build read none of the first 12 photos right")
+
+
+def test_the_venv_reads_a_haba_frame_and_ordinary_dice(pi_venv: Path, tmp_path: Path) -> None:
+    from vision.render import random_scene, render_tray
+
+    rng = np.random.default_rng(15)
+    frame, truth = render_tray(random_scene(rng, level="clean"), rng)
+    haba = tmp_path / "haba.png"
+    assert cv2.imwrite(str(haba), frame)
+    photo, values = _ordinary_photo()
+    kotd = str(pi_venv / "bin" / "kotd")
+    out = subprocess.run([kotd, "read", "--json", str(haba)], capture_output=True, text=True,
+                         timeout=120, check=False, env={**os.environ, "KOTD_DATA_DIR":
+                                                        str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    got = sorted((d["value"], d["color"]) for d in json.loads(out.stdout)["dice"])
+    assert got == sorted((t.value, t.color.value) for t in truth)
+    out = subprocess.run([kotd, "read", "--json", "--dice", "standard", str(photo)],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    assert sorted(d["value"] for d in json.loads(out.stdout)["dice"]) == values
+
+
+def test_the_venv_serves_the_page(pi_venv: Path, tmp_path: Path) -> None:
+    from tests.test_serve import free_port, wait_for
+
+    port = free_port()
+    proc = subprocess.Popen([str(pi_venv / "bin" / "kotd"), "serve", "--source", "sim",
+                             "--pins", "mock", "--host", "127.0.0.1", "--port", str(port),
+                             "--data-dir", str(tmp_path), "--token", "pi-way"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "sim frames" in proc.stdout.readline()
+        assert proc.stdout.readline().strip() == \
+            f"open on a phone: http://127.0.0.1:{port}/?token=pi-way"
+
+        def state() -> dict | None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state",
+                                            timeout=5) as r:
+                    return json.loads(r.read())
+            except OSError:
+                return None
+
+        got = wait_for(state, seconds=30, what="the page from the Pi venv")
+        assert got["phase"] == "none" and "eye" in got   # a fresh data dir: no game yet
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+            assert r.status == 200 and b"<html" in r.read().lower()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+        proc.stdout.close()
+        proc.stderr.close()
+
