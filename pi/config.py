@@ -52,18 +52,24 @@ RESERVED_PINS: dict[int, str] = {
 class Pins:
     """BCM pin numbers of the table panel (the wiring diagram in hardware.md is made from these).
 
+    Each field's ``doc`` names the device as the wiring diagram shows it ("button: ..." or
+    "LED: ..."); ``python -m pi.wiring --write hardware.md`` redraws the diagram.
+
     The defaults keep clear of :data:`SCREEN_PINS`, so an SPI screen and the panel can share
     the Pi, and of I2C (a clock module) and the HAT ID pins.
     """
 
-    claim: int = 5       # button: claim / next slot
-    confirm: int = 6     # button: confirm
-    undo: int = 13       # button: undo
-    reread: int = 19     # button: re-read the dice
-    rolls: tuple[int, ...] = (4, 27, 22, 23)      # LEDs: rolls used (the 4th for the elf)
-    slots: tuple[int, ...] = (12, 16, 20, 21, 26)  # LEDs: citizen slots 1-5 claimable
-    penalty: int = 14    # LED: nothing claimable, a penalty is due
-    status: int = 15     # LED: on = reading, blinking = camera problem
+    claim: int = field(default=5, metadata={"doc": "button: claim / next slot"})
+    confirm: int = field(default=6, metadata={"doc": "button: confirm"})
+    undo: int = field(default=13, metadata={"doc": "button: undo"})
+    reread: int = field(default=19, metadata={"doc": "button: re-read the dice"})
+    rolls: tuple[int, ...] = field(default=(4, 27, 22, 23), metadata={
+        "doc": "LED: roll {n} used", "last": "LED: roll 4 (elf; blinks while available)"})
+    slots: tuple[int, ...] = field(default=(12, 16, 20, 21, 26), metadata={
+        "doc": "LED: slot {n} claimable"})
+    penalty: int = field(default=14, metadata={"doc": "LED: penalty (nothing claimable)"})
+    status: int = field(default=15, metadata={
+        "doc": "LED: status (on = reading, blinking = camera problem)"})
 
     def all(self) -> list[int]:
         return [self.claim, self.confirm, self.undo, self.reread, *self.rolls, *self.slots,
@@ -84,6 +90,7 @@ class Config:
     stable_reads: int = 2
     fps: float = 10.0
     pin_factory: str = "auto"      # auto | mock | lgpio | rpigpio | pigpio
+    focus_cm: float | None = None  # Camera Module 3: lens-to-tray distance; None = autofocus once
     pins: Pins = field(default_factory=Pins)
 
 
@@ -117,6 +124,9 @@ def _check(cfg: Config, where: str) -> Config:
         raise ConfigError(f"{where}: settle_seconds must be 0.05-5")
     if not 1 <= cfg.stable_reads <= 10:
         raise ConfigError(f"{where}: stable_reads must be 1-10")
+    if cfg.focus_cm is not None and (isinstance(cfg.focus_cm, bool) or not isinstance(
+            cfg.focus_cm, int | float) or not 10 <= cfg.focus_cm <= 300):
+        raise ConfigError(f"{where}: focus_cm must be the lens-to-tray distance in cm, 10-300")
     if not 0.5 <= cfg.fps <= 60:
         raise ConfigError(f"{where}: fps must be 0.5-60")
     pins = cfg.pins

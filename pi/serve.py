@@ -102,7 +102,9 @@ class Assistant:
         self.config = config
         self.store = EventStore.in_dir(config.data_dir)
         self.referee = Referee(self.store)
-        self.source = source if source is not None else make_source(config.source)
+        if source is None:
+            source = make_source(config.source, focus_cm=config.focus_cm)
+        self.source = source
         detector = RollDetector(make_reader(config), dice=self.referee.box.dice,
                                 settle_seconds=config.settle_seconds,
                                 stable_reads=config.stable_reads)
