@@ -14,7 +14,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("rules.cli", "rules.play_cli", "rules.advise_cli", "vision.cli", "pi.serve")
+COMMAND_MODULES = ("rules.cli", "rules.play_cli", "rules.advise_cli", "vision.cli", "pi.serve",
+                   "pi.doctor", "pi.backup", "pi.photo", "pi.kiosk")
 """Modules that add sub-commands; each has ``register(subparsers)``."""
 
 
