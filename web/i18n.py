@@ -149,6 +149,12 @@ STRINGS: dict[str, dict[str, str]] = {
                       "minus points ({a} against {b})."),
         "minus_points": "minus points",
         "and": "and",
+        "live_view_note": ("Live from the camera; each die carries the number the page "
+                           "shows it with."),
+        "calibrate": "Calibrate the colours",
+        "calibrate_hint": ("Put all six dice under the camera, faces up and apart, "
+                           "then tap to teach it their colours."),
+        "calibrated": "Colours learned from the dice under the camera.",
         "player_col": "Player",
         "rematch": "Rematch",
         "rematch_hint": "same players, {player} starts",
@@ -309,6 +315,12 @@ STRINGS: dict[str, dict[str, str]] = {
                       "Minuspunkte ({a} gegen {b})."),
         "minus_points": "Minuspunkte",
         "and": "und",
+        "live_view_note": ("Live von der Kamera; jeder Würfel trägt die Nummer, die die "
+                           "Seite ihm gibt."),
+        "calibrate": "Farben einlernen",
+        "calibrate_hint": ("Alle sechs Würfel mit Abstand unter die Kamera legen, "
+                           "dann tippen, damit sie ihre Farben lernt."),
+        "calibrated": "Farben von den Würfeln unter der Kamera gelernt.",
         "player_col": "Spieler",
         "rematch": "Revanche",
         "rematch_hint": "gleiche Spieler, {player} beginnt",

@@ -390,6 +390,10 @@
       if (input.value.trim() && await act(input.value.trim())) input.value = "";
     });
     $("odds").addEventListener("change", () => showAdvice());
+    $("photo-dialog").addEventListener("close", () => clearTimeout(liveView.timer));
+    $("calibrate").addEventListener("click", async () => {
+      if (await post("/api/calibrate")) toast(S.calibrated);
+    });
     $("vibrate").addEventListener("change", (e) => {
       try { localStorage.setItem(VIBRATE_KEY, e.target.value); } catch (err) { /* private mode */ }
       if (e.target.value && navigator.vibrate) navigator.vibrate(60);  // a tap: buzz once to show it works
@@ -611,10 +615,8 @@
       eye.camera === "lost" ? h("span", { class: "muted cam-msg" }, S.camera_lost_note) : null,
       eye.message && LANG === "en" && eye.camera !== "none" && !S["seeing_" + eye.seeing]
         ? h("span", { class: "muted cam-msg" }, eye.message) : null,
-      playing && eye.camera !== "none" ? h("button", { class: "small secondary", id: "photo-button", onclick: () => {
-        $("photo").src = "/api/camera.jpg?v=" + Date.now();
-        $("photo-dialog").showModal();
-      } }, S.picture) : null,
+      playing && eye.camera !== "none" ? h("button", { class: "small secondary", id: "photo-button",
+        onclick: openLiveView }, icon("camera"), " ", S.picture) : null,
       playing && eye.camera !== "none" ? h("button", { class: "small secondary", id: "reread", disabled: !K.canAct,
         onclick: () => post("/api/reread") }, S.reread) : null);
     // the simulated tray's throw button sits in the thumb zone while the player may roll
@@ -623,6 +625,42 @@
     thumb.hidden = !canThrow;
     document.body.classList.toggle("has-thumb", canThrow);
     $("throw").disabled = !(K.canAct && canThrow && rollsLeft(s) > 0);
+  }
+
+  // ---- the live camera view: a few pictures a second, each die labelled by its number --------
+
+  const liveView = { timer: null, loading: false };
+
+  function openLiveView() {
+    const dialog = $("photo-dialog");
+    $("calibrate-area").hidden = !(K.canAct && K.state && K.state.eye && K.state.eye.can_calibrate);
+    dialog.showModal();
+    nextPicture();
+  }
+
+  function nextPicture() {
+    const dialog = $("photo-dialog");
+    if (!dialog.open || liveView.loading) return;
+    liveView.loading = true;
+    const img = $("photo");
+    const done = () => {
+      liveView.loading = false;
+      drawLabels();
+      clearTimeout(liveView.timer);
+      if (dialog.open) liveView.timer = setTimeout(nextPicture, 300);  // about 3 a second
+    };
+    img.onload = done;
+    img.onerror = done;
+    img.src = "/api/camera.jpg?v=" + Date.now();
+  }
+
+  // The eye says where each die lies (fractions of the picture, in the page's order).
+  function drawLabels() {
+    const eye = (K.state && K.state.eye) || {};
+    const at = eye.dice_at || [];
+    fill($("photo-labels"), at.map(([x, y], i) => h("span", {
+      class: "photo-label", style: `left:${(x * 100).toFixed(2)}%;top:${(y * 100).toFixed(2)}%`,
+    }, String(i + 1))));
   }
 
   function renderRow(s) {
