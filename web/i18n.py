@@ -369,3 +369,67 @@ def api_lang(request: Request) -> str:
     if asked in LANGS:
         return asked
     return request.accept_languages.best_match(LANGS) or DEFAULT_LANG
+
+
+# The referee's refusals in the page's language: an error's stable code (rules.errors)
+# and its params fill these templates; a code not listed here is said in English.
+ERRORS: dict[str, dict[str, str]] = {
+    "de": {
+        "rule.no_game": "Noch kein Spiel: zuerst ein Spiel beginnen (Aufbau).",
+        "rule.game_stopped": ("Spiel {game} kann nicht weitergehen ({problem}); bitte ein "
+                              "neues Spiel beginnen."),
+        "rule.player_count": "Würfelkönig ist für {low}–{high} Spieler, nicht {count}.",
+        "rule.player_names": "Jeder Spieler braucht einen anderen Namen.",
+        "rule.no_player": "Es gibt keinen Spieler {name} (Spieler: {players}).",
+        "rule.phase_setup": ("Jetzt nicht möglich: zuerst die ersten fünf Bürger "
+                             "auslegen."),
+        "rule.phase_rolling": "Jetzt nicht möglich: {player} würfelt gerade.",
+        "rule.phase_give": ("Jetzt nicht möglich: {player} muss zuerst den Drachen "
+                            "verschenken."),
+        "rule.phase_draw": "Jetzt nicht möglich: zuerst die Auslage auffüllen.",
+        "rule.phase_over": "Jetzt nicht möglich: das Spiel ist vorbei.",
+        "rule.twice": "{card} steht doppelt da; die Schachtel hat jeden Bürger nur einmal.",
+        "rule.not_in_pile": "{card} ist schon aus dem Stapel; sie kann nicht noch einmal kommen.",
+        "rule.row_size": "Die Auslage hat {size} Bürger, nicht {count}.",
+        "rule.no_rolls_left": ("Kein Wurf mehr: höchstens {most} Würfe pro Zug; einen Bürger "
+                               "nehmen oder eine Strafkarte."),
+        "rule.no_rolls_left_elf": ("Kein Wurf mehr: höchstens {most} Würfe pro Zug (4 mit "
+                                   "einer Elfe oben); einen Bürger nehmen oder eine "
+                                   "Strafkarte."),
+        "rule.dice_count": "Ein Wurf hat {dice} Würfel, nicht {count}.",
+        "rule.no_roll_to_fix": "Es gibt noch keinen Wurf zum Korrigieren.",
+        "rule.fix_twice": "Ein Würfel wird zweimal korrigiert.",
+        "rule.no_die": "Es gibt keinen Würfel {position}; die Würfel sind 1–{dice}.",
+        "rule.claim_before_roll": "Zuerst würfeln: ein Bürger wird mit einem Wurf genommen.",
+        "rule.no_citizen": "Auf Platz {slot} liegt kein Bürger; die Plätze sind 1–{slots}.",
+        "rule.not_satisfied": "Der Wurf {roll} erfüllt {card} ({rule}) nicht.",
+        "rule.keep_dragon": "Ein Drache wird an einen anderen Spieler verschenkt, nicht behalten.",
+        "rule.penalty_before_roll": "Zuerst würfeln: eine Strafkarte gibt es erst nach einem Wurf.",
+        "rule.penalty_satisfied": ("Eine Strafkarte nur, wenn kein Bürger erfüllt ist; dieser "
+                                   "Wurf erfüllt Platz {slots}."),
+        "rule.no_penalty_card": "Keine Strafkarte mit {points} mehr da (noch: {left}).",
+        "rule.nothing_to_undo": "Nichts rückgängig zu machen: das Spiel hat gerade begonnen.",
+        "rule.players_in_game": "Ein neues Spiel beginnt mit den Spielern, nicht mitten im Spiel.",
+        "rule.no_held_roll": "Es wartet kein Wurf auf eine Prüfung.",
+        "action.empty": "Leere Aktion.",
+        "action.unknown": "Unbekannte Aktion {verb} (bekannt: {known}).",
+        "action.words": "{verb}: falsche Anzahl Wörter; so: {usage}",
+        "card.unknown": "Unbekannte Karte {id}.",
+        "card.unknown_close": "Unbekannte Karte {id}; gemeint: {close}?",
+        "usage.no_action": "Keine Aktion geschickt.",
+        "usage.long_action": "Eine Aktion hat höchstens {most} Zeichen.",
+        "usage.lines": "Eine Aktion nach der anderen.",
+    },
+}
+
+
+def say_error(code: str, params: dict[str, object], english: str, lang: str) -> str:
+    """An error's message in ``lang``: its code's template filled with its params, or the
+    English message when the code has no translation (never fails)."""
+    template = ERRORS.get(lang, {}).get(code)
+    if template is None:
+        return english
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return english
