@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -84,17 +85,6 @@ def test_the_venv_keeps_the_distributions_opencv_and_numpy(pi_venv: Path) -> Non
     assert "cv2 4." in stack.stdout and "from the system" in stack.stdout
 
 
-def test_running_the_install_again_changes_nothing(pi_venv: Path) -> None:
-    before = (pi_venv / "pyvenv.cfg").stat().st_mtime_ns
-    again = subprocess.run(["bash", str(ROOT / "pi" / "install.sh"), "--venv-only",
-                            "--venv", str(pi_venv)], capture_output=True, text=True,
-                           timeout=300, check=False)
-    assert again.returncode == 0, again.stderr
-    assert "project: installed and up to date" in again.stdout
-    assert "packages: all there" in again.stdout
-    assert (pi_venv / "pyvenv.cfg").stat().st_mtime_ns == before
-
-
 def _ordinary_photo() -> tuple[Path, list[int]]:
     photos = sorted((SHARED / "data" / "byler-dev").glob("*.jpg"))
     if not photos:
@@ -162,3 +152,69 @@ def test_the_venv_serves_the_page(pi_venv: Path, tmp_path: Path) -> None:
         proc.stdout.close()
         proc.stderr.close()
 
+
+
+FULL_INSTALL = r"""
+set -e
+mount --bind "$T/etc" /etc
+mount --bind "$T/bin" /usr/local/bin
+export KOTD_STATE="$T/state"
+bash "$ROOT/pi/install.sh" --no-kiosk --venv "$ROOT/.venv-pi"
+echo "=== again"
+bash "$ROOT/pi/install.sh" --no-kiosk --venv "$ROOT/.venv-pi"
+echo "=== unit"
+cat /etc/systemd/system/kotd.service
+echo "=== user"
+id -nG kotd
+stat -c '%U %a' "$T/state" "$T/state/config.toml"
+echo "=== doctor"
+sed -i "s/^port = 8000 /port = $PORT /" "$T/state/config.toml"   # whatever else runs on 8000
+/usr/local/bin/kotd doctor --quick || echo "doctor exit $?"
+"""
+
+
+def test_the_whole_install_in_a_private_mount_namespace(pi_venv: Path) -> None:
+    """User, data directory, config, unit and the kotd command, with /etc and /usr/local/bin
+    swapped for copies in a mount namespace, so this machine is left as it was."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must run as root with unshare to prove the whole install")
+        pytest.skip("needs root and unshare (CI runs it)")
+    import tempfile
+
+    from tests.test_serve import free_port
+
+    t = Path(tempfile.mkdtemp(prefix="kotd-install-"))
+    try:
+        t.chmod(0o755)  # the service user walks into its data directory here
+        subprocess.run(["cp", "-a", "/etc", str(t / "etc")], check=True)
+        (t / "bin").mkdir()
+        done = subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-c",
+                               FULL_INSTALL], capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "T": str(t), "ROOT": str(ROOT),
+                                   "PORT": str(free_port())}, check=False)
+        out = done.stdout
+        if ROOT.is_relative_to("/home") or ROOT.is_relative_to("/root"):
+            assert done.returncode == 1 and "is in a home directory" in done.stderr
+            return
+        assert done.returncode == 0, out + done.stderr
+        first, rest = out.split("=== again", 1)
+        again, rest = rest.split("=== unit", 1)
+        unit, rest = rest.split("=== user", 1)
+        user, doctor = rest.split("=== doctor", 1)
+        assert "user: made kotd" in first and f"config: wrote {t}/state/config.toml" in first
+        assert "unit: installed /etc/systemd/system/kotd.service" in first
+        assert "systemd is not running here" in first or "service: kotd is running" in first
+        assert "user: made" not in again and "unit: installed" not in again  # idempotent
+        assert "project: installed and up to date" in again and "packages: all there" in again
+        assert "venv: made" not in again
+        assert f"ExecStart={ROOT}/.venv-pi/bin/kotd serve --data-dir {t}/state" in unit
+        assert f"WorkingDirectory={t}/state" in unit and "/opt/kotd" not in unit
+        assert "video" in user.split("\n")[1]
+        assert user.split("\n")[2:4] == ["kotd 750", "kotd 640"]
+        assert f"data in {t}/state" in doctor and "\n0 problems" in doctor, doctor
+        assert re.search(r"cv2 4\.\d+\.\d+ from the system", doctor) and "doctor exit" not in doctor
+        assert not Path("/usr/local/bin/kotd").exists() or \
+            str(t) not in Path("/usr/local/bin/kotd").read_text()   # the machine is untouched
+    finally:
+        shutil.rmtree(t, ignore_errors=True)
