@@ -33,8 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def kiosk_url(port: int, token: str | None) -> str:
-    """The table page on this machine, with the token so a touch screen can act."""
-    return f"http://127.0.0.1:{port}/" + (f"?token={token}" if token else "")
+    """The table page on this machine, with the token so a touch screen can act, in kiosk
+    mode (the join QR code stays in a corner)."""
+    return f"http://127.0.0.1:{port}/?kiosk=1" + (f"&token={token}" if token else "")
 
 
 def find_browser(which: Callable[[str], str | None] = shutil.which) -> str:

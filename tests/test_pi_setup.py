@@ -63,7 +63,7 @@ def test_the_units_run_the_installed_venv_as_the_service_user() -> None:
 
 
 def test_kiosk_opens_the_table_page_with_the_token(tmp_path: Path, capsys) -> None:
-    assert kiosk_url(8000, "tok") == "http://127.0.0.1:8000/?token=tok"
+    assert kiosk_url(8000, "tok") == "http://127.0.0.1:8000/?kiosk=1&token=tok"
     assert find_browser({"chromium": "/usr/bin/chromium"}.get) == "/usr/bin/chromium"
     assert find_browser({"chromium-browser": "/a", "chromium": "/b"}.get) == "/a"
     with pytest.raises(CliError, match="no Chromium"):
@@ -75,7 +75,7 @@ def test_kiosk_opens_the_table_page_with_the_token(tmp_path: Path, capsys) -> No
     assert main(["kiosk", "--print", "--browser", "/usr/bin/chromium",
                  "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("/usr/bin/chromium --kiosk http://127.0.0.1:8000/?token=secret ")
+    assert out.startswith("/usr/bin/chromium --kiosk http://127.0.0.1:8000/?kiosk=1&token=secret ")
 
 
 def test_kiosk_waits_for_the_assistant() -> None:

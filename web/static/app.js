@@ -945,14 +945,24 @@
     K.state = s;
     document.body.classList.toggle("can-act", K.canAct);
     document.body.dataset.phase = s.over ? "over" : s.phase;
+    document.body.classList.toggle("joining", s.over || s.phase === "none" || s.phase === "setup");
     $("watching").hidden = K.canAct;
     $("qr-button").hidden = !K.canAct;
     RENDER[PAGE](s, old);
     wake(s);
   }
 
+  // the Pi's own screen (kotd kiosk opens ?kiosk=1): the join code stays in a corner
+  function initKiosk() {
+    if (!new URL(location.href).searchParams.has("kiosk")) return;
+    document.body.classList.add("kiosk");
+    $("join-qr").src = "/qr.svg?token=" + encodeURIComponent(K.token || "");
+    $("join").hidden = false;
+  }
+
   async function start() {
     initToken();
+    initKiosk();
     if (INIT[PAGE]) INIT[PAGE]();
     $("qr-button").addEventListener("click", () => {
       $("qr-img").src = "/qr.svg?token=" + encodeURIComponent(K.token || "");
