@@ -103,3 +103,16 @@ def test_photo_writes_one_frame_of_the_camera(tmp_path: Path, capsys) -> None:
     assert main(["photo", str(blocked / "x.jpg"), "--source", "sim", "--data-dir",
                  str(tmp_path), "--settle-frames", "0"]) == 2
     assert capsys.readouterr().err.startswith("kotd: error: ")
+
+
+def test_pip_check_lines_are_told_apart_by_who_holds_them() -> None:
+    from pi.stack import classify_pip_check
+
+    out = ("pygobject-not-here 3.42.2 requires pycairo, which is not installed.\n"
+           "flask 3.1.0 has requirement werkzeug>=9, but you have werkzeug 3.1.3.\n"
+           "something pip never said\n")
+    system, ours, odd = classify_pip_check(out)
+    assert not system.ours and system.line.startswith("pygobject-not-here")
+    assert ours.ours            # flask is in this venv: a conflict pip made is ours
+    assert odd.ours             # a line of unknown shape is never hidden
+    assert classify_pip_check("No broken requirements found.\n") == []
