@@ -1,0 +1,350 @@
+"""The reach: which court cards the dice can still buy without any further luck.
+
+Given the active dice, the set-aside dice and the court cards a player has not used yet
+this round, :func:`reach` finds every wanted card whose cost can be met by using some of
+those cards (each at most once) and setting dice aside, with no more throwing, and for
+each the shortest plan: the fewest card uses, with the set-aside steps they need, e.g.
+``Handwerker → 1; Edelmann: 1 1 → 3 3; set aside 3; Astronom: 6 → 3`` for the Ritter.
+Cards whose use is luck (Hofnarr, Händler) are left out; the rest are planned exactly.
+
+The search is exact. It is a breadth-first search by number of uses over the dice
+(active and set aside, as multisets); the cards already used are carried as a bitset
+over all subsets of the player's cards, so each dice position is expanded once per
+depth for every subset of used cards at once. Three reductions keep it fast and keep it
+exact:
+
+* cards that bring in a die (Handwerker … Königin) are planned first: bringing a die
+  in earlier never takes a choice away from any other card;
+* a set-aside die only matters to the Astronom, so a die is set aside only right before
+  an Astronom use that copies it; the other dice are set aside at the end;
+* a position is not expanded when an optimistic bound (every die reaches what the
+  unused cards could give it, a bounded number of dice changed freely) says no wanted
+  card is possible from it any more; the bound never says no to a reachable card.
+
+``tests/test_ukuk_reach.py`` checks the result against a brute-force search over every
+order of card uses and set-aside steps, and replays every plan through the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from rules.ukuk.abilities import Ability, Add, CopyAside, Values
+from rules.ukuk.costs import VALUES, Capacity, Cost, Counts
+
+MAX_DICE = 15
+_SHIFT = (0, 0, 4, 8, 12, 16, 20)
+_ONE = (0, 1, 1 << 4, 1 << 8, 1 << 12, 1 << 16, 1 << 20)
+_LOW = (1 << 24) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a plan: use a court card (``card``), or set a die aside (``card`` None)."""
+
+    card: str | None
+    before: Values
+    after: Values
+
+    @property
+    def action(self) -> str:
+        """The step in the action words of a game script."""
+        if self.card is None:
+            return "aside " + " ".join(map(str, self.before))
+        before = " ".join(map(str, self.before))
+        after = " ".join(map(str, self.after))
+        return f"use {self.card} {before} -> {after}".replace("  ", " ")
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The shortest way to a card: these steps, then set every die aside and buy it."""
+
+    card: str
+    steps: tuple[Step, ...]
+
+    @property
+    def uses(self) -> int:
+        return sum(1 for s in self.steps if s.card is not None)
+
+
+# ---- multisets of dice as small integers (four bits per value) ----------------------------
+
+def encode(values: Iterable[int]) -> int:
+    return sum(_ONE[v] for v in values)
+
+
+def counts(code: int) -> Counts:
+    return (0, *((code >> _SHIFT[v]) & 15 for v in VALUES))
+
+
+def decode(code: int) -> Values:
+    c = counts(code)
+    return tuple(v for v in VALUES for _ in range(c[v]))
+
+
+@lru_cache(maxsize=200_000)
+def _after(ability: Ability, active: int) -> tuple[int, ...]:
+    """The active dice after each different use of ``ability`` (not the Astronom)."""
+    out = {active - encode(b) + encode(a) for b, a in ability.moves(counts(active), ())}
+    return tuple(out)
+
+
+@lru_cache(maxsize=200_000)
+def _after_copy(ability: Ability, active: int, aside: int) -> tuple[int, ...]:
+    """Positions (active | aside << 24) after each use of a copy-aside card, including
+    setting aside one die first to copy its number."""
+    out = set()
+    c, s = counts(active), counts(aside)
+    for v in VALUES:
+        if not c[v]:
+            continue
+        for w in VALUES:
+            if w == v:
+                continue
+            if s[w]:
+                out.add((active - _ONE[v] + _ONE[w]) | (aside << 24))
+            elif c[w]:  # set one w aside, then turn the v into a w
+                out.add((active - _ONE[v]) | ((aside + _ONE[w]) << 24))
+    return tuple(out)
+
+
+def _moves_between(ability: Ability, x: int, y: int) -> list[Step] | None:
+    """The concrete steps of one use of ``ability`` that lead from position x to y."""
+    active, aside = x & _LOW, x >> 24
+    if isinstance(ability, CopyAside):
+        c, s = counts(active), counts(aside)
+        for v in VALUES:
+            for w in VALUES:
+                if not c[v] or w == v:
+                    continue
+                if s[w] and y == ((active - _ONE[v] + _ONE[w]) | (aside << 24)):
+                    return [Step("", (v,), (w,))]
+                if (not s[w] and c[w]
+                        and y == ((active - _ONE[v]) | ((aside + _ONE[w]) << 24))):
+                    return [Step(None, (w,), ()), Step("", (v,), (w,))]
+        return None
+    for before, after in ability.moves(counts(active), counts(aside)):
+        if (active - encode(before) + encode(after)) | (aside << 24) == y:
+            return [Step("", before, after)]
+    return None
+
+
+# ---- the optimistic bound ---------------------------------------------------------------
+
+def _sums(options: Sequence[frozenset[int]]) -> frozenset[int]:
+    total = frozenset({0})
+    for opt in options:
+        total = frozenset(t + o for t in total for o in ({0} | opt))
+    return total
+
+
+def capacity(active: Counts, aside: Counts, abilities: Sequence[Ability]) -> Capacity:
+    """What the dice could at best become with these unused cards (see costs.Capacity).
+
+    A die that no bounded card touches can only gain what the cards that raise any number
+    of dice add (Hofdame +1, Edelmann +2, both +3). Bounded cards change at most
+    ``budget`` dice in all (Dienstmagd 1, Astronom 1, Zauberer 1, Philosoph 2,
+    Alchemist 3); a die they touch may show anything (only the Dienstmagd: what it adds).
+    Cards that bring in a die add one die each (the Königin's shows anything).
+    """
+    free_steps = [frozenset(a.steps or range(6)) for a in abilities
+                  if a.deterministic and a.touches is None]
+    bounded = [a for a in abilities if a.deterministic and a.touches]
+    inc = _sums(free_steps)
+    budget = sum(a.touches or 0 for a in bounded)
+    anything = any(a.steps is None for a in bounded)
+    bound_steps = _sums([a.steps for a in bounded if a.steps is not None]) - {0}
+    extra = [a.value for a in abilities if isinstance(a, Add)]
+    wild = sum(1 for v in extra if v is None)
+    dice = [v for v in VALUES for _ in range(active[v])]
+    brought = [v for v in extra if v is not None]
+
+    free = [0] * 7
+    bound = [0] * 7
+    gains = []
+    max_sum = sum(v * aside[v] for v in VALUES) + 6 * wild
+    parity_need: list[int | None] = [0, 0]
+    if any(aside[v] for v in VALUES if v % 2 == 1):
+        parity_need[0] = None
+    if any(aside[v] for v in VALUES if v % 2 == 0):
+        parity_need[1] = None
+    for n, x in enumerate(dice + brought):
+        reach_free = {x + i for i in inc if x + i <= 6}
+        if anything and budget:
+            reach_bound = set(VALUES) - reach_free
+        else:
+            reach_bound = {x + i + b for i in inc for b in bound_steps
+                           if x + i + b <= 6} - reach_free
+        for v in reach_free:
+            free[v] += 1
+        for v in reach_bound:
+            bound[v] += 1
+        top = max(reach_free)
+        max_sum += top
+        if reach_bound and max(reach_bound) > top:
+            gains.append(max(reach_bound) - top)
+        if n < len(dice):  # brought-in dice may be left out, so they never spoil parity
+            for p in (0, 1):
+                need = parity_need[p]
+                if need is None or any(v % 2 == p for v in reach_free):
+                    continue
+                parity_need[p] = need + 1 if any(v % 2 == p for v in reach_bound) else None
+    for v in VALUES:
+        free[v] += aside[v] + wild
+    gains.sort(reverse=True)
+    max_sum += sum(gains[:budget])
+    total = len(dice) + len(extra) + sum(aside)
+    return Capacity(tuple(free), tuple(bound), budget, total, max_sum,
+                    (parity_need[0], parity_need[1]))
+
+
+# ---- the search -------------------------------------------------------------------------
+
+@cache
+def _without(k: int, bit: int) -> int:
+    """The set (as a bitset over all 2**k subsets) of subsets of k cards lacking ``bit``."""
+    x = (1 << (1 << bit)) - 1
+    length = 1 << (bit + 1)
+    while length < (1 << k):
+        x |= x << length
+        length *= 2
+    return x & ((1 << (1 << k)) - 1)
+
+
+@lru_cache(maxsize=64)
+def _met_table(costs: tuple[Cost, ...]) -> dict[int, int]:
+    """A growing table: dice (as a code) -> bitmask of the costs they meet."""
+    return {}
+
+
+def _met_mask(table: dict[int, int], costs: tuple[Cost, ...], code: int) -> int:
+    mask = table.get(code)
+    if mask is None:
+        c = counts(code)
+        mask = sum(1 << i for i, cost in enumerate(costs) if cost.met(c))
+        table[code] = mask
+    return mask
+
+
+def reach(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ability],
+          wanted: Mapping[str, Cost]) -> dict[str, Plan]:
+    """For each wanted card (id -> cost) that the dice can reach without luck, the
+    shortest plan; ``unused`` are the player's court cards not used yet this round
+    (id -> ability; cards whose use is luck are ignored)."""
+    if len(active) + len(aside) + sum(isinstance(a, Add) for a in unused.values()) > MAX_DICE:
+        raise ValueError(f"the reach is planned for at most {MAX_DICE} dice")
+    cards = sorted(((cid, a) for cid, a in unused.items() if a.deterministic),
+                   key=lambda item: (not isinstance(item[1], Add), item[0]))
+    names = [cid for cid, _ in cards]
+    abilities = [a for _, a in cards]
+    k = len(abilities)
+    n_add = sum(isinstance(a, Add) for a in abilities)
+    first = (1 << (1 << n_add)) - 1  # subsets that use cards bringing in dice only
+    shifts = [(_without(k, i) & (first if i < n_add else -1), 1 << i) for i in range(k)]
+
+    targets = [(cid, cost) for cid, cost in sorted(wanted.items()) if cost.dice_cost]
+    costs = tuple(cost for _, cost in targets)
+    table = _met_table(costs)
+    a0, s0 = encode(active), encode(aside)
+    x0 = a0 | (s0 << 24)
+    want = (1 << len(costs)) - 1
+    cap0 = _capacity(a0, s0, tuple(abilities))
+    want &= sum(1 << i for i, cost in enumerate(costs) if cost.possible(cap0))
+    found: dict[int, tuple[int, int, int]] = {}  # target index -> (depth, position, mask)
+
+    def record(mask: int, depth: int, x: int, used: int) -> int:
+        for i in range(len(costs)):
+            if mask >> i & 1:
+                found[i] = (depth, x, used)
+        return mask
+
+    hit = _met_mask(table, costs, a0 + s0) & want
+    want &= ~record(hit, 0, x0, 0)
+    layers: list[dict[int, int]] = [{x0: 1}]
+    parents: list[dict[int, list[tuple[int, int]]]] = [{}]
+    possible_cache: dict[tuple[int, int, int], bool] = {}
+    depth = 0
+    while want and layers[-1]:
+        layer = layers[-1]
+        nxt: dict[int, int] = {}
+        par: dict[int, list[tuple[int, int]]] = {}
+        for x, used_sets in layer.items():
+            live = [i for i, (lacking, _) in enumerate(shifts) if used_sets & lacking]
+            if not live:
+                continue
+            live_mask = sum(1 << i for i in live)
+            key = (x, live_mask, want)
+            ok = possible_cache.get(key)
+            if ok is None:
+                cap = _capacity(x & _LOW, x >> 24, tuple(abilities[i] for i in live))
+                ok = any(cost.possible(cap) for i, cost in enumerate(costs) if want >> i & 1)
+                possible_cache[key] = ok
+            if not ok:
+                continue
+            active_code, aside_code = x & _LOW, x >> 24
+            for i in live:
+                lacking, bit = shifts[i]
+                new_sets = (used_sets & lacking) << bit
+                ability = abilities[i]
+                if isinstance(ability, CopyAside):
+                    ys: Iterable[int] = _after_copy(ability, active_code, aside_code)
+                else:
+                    high = aside_code << 24
+                    ys = [y | high for y in _after(ability, active_code)]
+                for y in ys:
+                    old = nxt.get(y)
+                    if old is None:
+                        nxt[y] = new_sets
+                        par[y] = [(x, i)]
+                        hit = _met_mask(table, costs, (y & _LOW) + (y >> 24)) & want
+                        if hit:
+                            low_set = new_sets & -new_sets
+                            want &= ~record(hit, depth + 1, y, low_set.bit_length() - 1)
+                            if not want:
+                                break
+                    else:
+                        nxt[y] = old | new_sets
+                        par[y].append((x, i))
+                if not want:
+                    break
+            if not want:
+                break
+        layers.append(nxt)
+        parents.append(par)
+        depth += 1
+
+    plans = {}
+    for i, (d, x, used) in found.items():
+        steps = _steps(layers, parents, abilities, names, d, x, used)
+        plans[targets[i][0]] = Plan(targets[i][0], tuple(steps))
+    return plans
+
+
+def _steps(layers: list[dict[int, int]], parents: list[dict[int, list[tuple[int, int]]]],
+           abilities: list[Ability], names: list[str], depth: int, x: int,
+           used: int) -> list[Step]:
+    """Walk back from (x, used) at ``depth`` to the start, naming every step."""
+    steps: list[Step] = []
+    while depth:
+        for prev, i in parents[depth][x]:
+            before_set = used & ~(1 << i)
+            if used >> i & 1 and layers[depth - 1].get(prev, 0) >> before_set & 1:
+                moves = _moves_between(abilities[i], prev, x)
+                if moves is None:  # pragma: no cover - the search only records real moves
+                    raise AssertionError("reach: a recorded move cannot be replayed")
+                named = [Step(names[i] if s.card == "" else None, s.before, s.after)
+                         for s in moves]
+                steps[:0] = named
+                x, used, depth = prev, before_set, depth - 1
+                break
+        else:  # pragma: no cover
+            raise AssertionError("reach: a found position has no recorded way back")
+    return steps
+
+
+@lru_cache(maxsize=100_000)
+def _capacity(active: int, aside: int, abilities: tuple[Ability, ...]) -> Capacity:
+    return capacity(counts(active), counts(aside), abilities)
