@@ -1,0 +1,142 @@
+"""The reach solver against a brute-force search, and every plan replayed through the game.
+
+The brute force knows nothing of the solver's reductions: it tries every order of card
+uses, with any die set aside at any moment, and keeps the fewest uses that reach each
+card. The solver must find exactly the same cards with exactly as many uses, and each of
+its plans, played as actions, must let the player buy the card.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.ukuk.actions import parse_action
+from rules.ukuk.costs import counts_of
+from rules.ukuk.court import load_court
+from rules.ukuk.game import GameState, TurnDice, apply, new_game
+from rules.ukuk.reach import reach
+
+COURT = load_court()
+PLANNED = sorted(c.id for c in COURT if c.ability.deterministic and c.id != "koenigin")
+TARGETS = {c.id: c.cost for c in COURT if c.cost.dice_cost}
+
+
+def brute_force(active, aside, cards, targets):
+    """Fewest uses per target over every order of uses and set-aside steps (0-1 BFS)."""
+    start = (tuple(sorted(active)), tuple(sorted(aside)), frozenset(cards))
+    dist = {start: 0}
+    queue = deque([start])
+    best: dict[str, int] = {}
+    while queue:
+        state = queue.popleft()
+        act, side, unused = state
+        d = dist[state]
+        counts = counts_of(act + side)
+        for cid, cost in targets.items():
+            if cost.met(counts) and d < best.get(cid, 99):
+                best[cid] = d
+        for v in set(act):  # set one die aside: free
+            rest = list(act)
+            rest.remove(v)
+            nxt = (tuple(rest), tuple(sorted((*side, v))), unused)
+            if dist.get(nxt, 99) > d:
+                dist[nxt] = d
+                queue.appendleft(nxt)
+        for cid in unused:
+            ability = COURT.card(cid).ability
+            for before, after in ability.moves(counts_of(act), counts_of(side)):
+                rest = list(act)
+                for v in before:
+                    rest.remove(v)
+                nxt = (tuple(sorted(rest + list(after))), side, unused - {cid})
+                if dist.get(nxt, 99) > d + 1:
+                    dist[nxt] = d + 1
+                    queue.append(nxt)
+    return best
+
+
+def playing(active, aside, cards) -> GameState:
+    """Ann's turn after a throw: she owns ``cards``; the dice lie as given."""
+    s = new_game(["Ann", "Ben"])
+    left = list(s.left)
+    for cid in cards:
+        left[[c.id for c in COURT].index(cid)] -= 1
+    s = replace(s, owned=(tuple(cards), ()), left=tuple(left))
+    return replace(s, dice=TurnDice(0, tuple(active), tuple(aside), 1, True))
+
+
+def replay(state: GameState, plan) -> GameState:
+    for step in plan.steps:
+        state = apply(state, parse_action(step.action))
+    if state.dice.active:
+        state = apply(state, parse_action("aside " + " ".join(map(str, state.dice.active))))
+    return apply(state, parse_action(f"buy {plan.card}"))
+
+
+def check_position(active, aside, cards):
+    wanted = {cid: cost for cid, cost in TARGETS.items() if cid not in cards}
+    plans = reach(active, aside, {c: COURT.card(c).ability for c in cards}, wanted)
+    expected = brute_force(active, aside, cards, wanted)
+    assert {cid: p.uses for cid, p in plans.items()} == expected
+    for plan in plans.values():
+        if plan.card == "scharlatan" or plan.card == "koenig" and "koenig" in cards:
+            continue  # needs a Hofnarr of one's own; the dice part is what is checked
+        s = replay(playing(active, aside, cards), plan)
+        assert plan.card in s.owned[0]
+
+
+@settings(max_examples=80, deadline=None)
+@given(active=st.lists(st.integers(1, 6), min_size=1, max_size=4),
+       aside=st.lists(st.integers(1, 6), max_size=3),
+       cards=st.lists(st.sampled_from(PLANNED), max_size=4, unique=True))
+def test_reach_equals_brute_force_and_its_plans_buy_the_card(active, aside, cards):
+    check_position(active, aside, cards)
+
+
+@pytest.mark.parametrize("active, aside, cards", [
+    ((1, 3, 3, 6), (), ("handwerker", "edelmann", "astronom")),  # the rulebook's example
+    ((5, 3, 1), (), ("philosoph", "alchemist", "zauberer")),
+    ((2, 2, 6), (4,), ("astronom", "hofdame", "dienstmagd", "wachmann")),
+    ((6, 6, 6), (), ("hofdame", "edelmann", "dienstmagd")),
+    ((1,), (5, 5), ("astronom", "bischof", "ritter")),
+    ((4, 4, 4, 2, 1), (), ("jaeger", "ritter", "bischof", "hofdame", "edelmann")),
+])
+def test_hand_picked_positions(active, aside, cards):
+    check_position(active, aside, cards)
+
+
+def test_the_rulebook_example_needs_three_uses_and_an_astronom_copy():
+    court = COURT
+    cards = ("bauer", "handwerker", "edelmann", "astronom")
+    plans = reach((1, 3, 3, 6), (), {c: court.card(c).ability for c in cards},
+                  {"ritter": court.card("ritter").cost})
+    plan = plans["ritter"]
+    assert plan.uses == 3
+    actions = [s.action for s in plan.steps]
+    assert actions[0] == "use handwerker -> 1"  # bringing a die in comes first
+    assert "use edelmann 1 1 -> 3 3" in actions
+    assert actions.index("aside 3") + 1 == actions.index("use astronom 6 -> 3")
+    s = replay(playing((1, 3, 3, 6), (), cards), plan)
+    assert s.owned[0][-1] == "ritter"
+
+
+def test_luck_is_not_planned():
+    plans = reach((1, 2, 3), (), {"hofnarr": COURT.card("hofnarr").ability,
+                                  "haendler": COURT.card("haendler").ability},
+                  {"wachmann": COURT.card("wachmann").cost})
+    assert plans == {}
+
+
+def test_what_the_dice_already_pay_needs_no_step():
+    plans = reach((2, 2), (2,), {}, {"wachmann": COURT.card("wachmann").cost,
+                                     "jaeger": COURT.card("jaeger").cost})
+    assert list(plans) == ["wachmann"] and plans["wachmann"].steps == ()
+
+
+def test_the_queen_is_never_a_target():
+    assert reach((6,) * 7, (), {}, {"koenigin": COURT.card("koenigin").cost}) == {}
