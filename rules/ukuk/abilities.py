@@ -32,6 +32,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import Any, ClassVar
 
 from rules.game import RuleError
@@ -60,21 +61,24 @@ def take(before: Sequence[int], active: Sequence[int]) -> list[int]:
     return rest
 
 
+@lru_cache(maxsize=50_000)
 def _sub_multisets(counts: Counts, size: int | None = None,
-                   top: int = 6) -> Iterator[Values]:
+                   top: int = 6) -> tuple[Values, ...]:
     """The different non-empty sub-multisets of the dice (of ``size`` dice, values <= top)."""
-    ranges = [range(counts[v] + 1) if v <= top else range(1) for v in VALUES]
-    for picks in itertools.product(*ranges):
-        n = sum(picks)
-        if n and (size is None or n == size):
-            yield tuple(v for v, k in zip(VALUES, picks, strict=True) for _ in range(k))
+    found: list[Values] = [()]
+    for v in VALUES:
+        if v > top or not counts[v]:
+            continue
+        found = [part + (v,) * k for part in found for k in range(counts[v] + 1)
+                 if size is None or len(part) + k <= size]
+    return tuple(p for p in found if p and (size is None or len(p) == size))
 
 
-def _splits(total: int, n: int) -> Iterator[Values]:
+@cache
+def _splits(total: int, n: int) -> tuple[Values, ...]:
     """Every multiset of ``n`` values 1-6 adding up to ``total``, smallest first."""
-    for combo in itertools.combinations_with_replacement(VALUES, n):
-        if sum(combo) == total:
-            yield combo
+    return tuple(combo for combo in itertools.combinations_with_replacement(VALUES, n)
+                 if sum(combo) == total)
 
 
 class Ability:

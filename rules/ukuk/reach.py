@@ -77,7 +77,8 @@ def encode(values: Iterable[int]) -> int:
 
 
 def counts(code: int) -> Counts:
-    return (0, *((code >> _SHIFT[v]) & 15 for v in VALUES))
+    return (0, code & 15, (code >> 4) & 15, (code >> 8) & 15, (code >> 12) & 15,
+            (code >> 16) & 15, (code >> 20) & 15)
 
 
 def decode(code: int) -> Values:
@@ -141,6 +142,41 @@ def _sums(options: Sequence[frozenset[int]]) -> frozenset[int]:
     return total
 
 
+@dataclass(frozen=True, slots=True)
+class _Powers:
+    """What a set of unused cards can do to one die of each value (see capacity)."""
+
+    free: tuple[frozenset[int], ...]  # by value 1-6 (index 0 unused)
+    bound: tuple[frozenset[int], ...]
+    budget: int
+    brought: tuple[int, ...]  # values of dice the cards bring in (fixed numbers)
+    wild: int  # dice brought in that may show anything (the Königin)
+
+
+@lru_cache(maxsize=4096)
+def _powers(abilities: tuple[Ability, ...]) -> _Powers:
+    free_steps = [frozenset(a.steps or range(6)) for a in abilities
+                  if a.deterministic and a.touches is None]
+    bounded = [a for a in abilities if a.deterministic and a.touches]
+    inc = _sums(free_steps)
+    budget = sum(a.touches or 0 for a in bounded)
+    anything = budget > 0 and any(a.steps is None for a in bounded)
+    bound_steps = _sums([a.steps for a in bounded if a.steps is not None]) - {0}
+    free: list[frozenset[int]] = [frozenset()]
+    bound: list[frozenset[int]] = [frozenset()]
+    for x in VALUES:
+        f = frozenset(x + i for i in inc if x + i <= 6)
+        if anything:
+            b = frozenset(VALUES) - f
+        else:
+            b = frozenset(x + i + s for i in inc for s in bound_steps if x + i + s <= 6) - f
+        free.append(f)
+        bound.append(b)
+    extra = [a.value for a in abilities if isinstance(a, Add)]
+    return _Powers(tuple(free), tuple(bound), budget,
+                   tuple(v for v in extra if v is not None), sum(v is None for v in extra))
+
+
 def capacity(active: Counts, aside: Counts, abilities: Sequence[Ability]) -> Capacity:
     """What the dice could at best become with these unused cards (see costs.Capacity).
 
@@ -150,54 +186,42 @@ def capacity(active: Counts, aside: Counts, abilities: Sequence[Ability]) -> Cap
     Alchemist 3); a die they touch may show anything (only the Dienstmagd: what it adds).
     Cards that bring in a die add one die each (the Königin's shows anything).
     """
-    free_steps = [frozenset(a.steps or range(6)) for a in abilities
-                  if a.deterministic and a.touches is None]
-    bounded = [a for a in abilities if a.deterministic and a.touches]
-    inc = _sums(free_steps)
-    budget = sum(a.touches or 0 for a in bounded)
-    anything = any(a.steps is None for a in bounded)
-    bound_steps = _sums([a.steps for a in bounded if a.steps is not None]) - {0}
-    extra = [a.value for a in abilities if isinstance(a, Add)]
-    wild = sum(1 for v in extra if v is None)
-    dice = [v for v in VALUES for _ in range(active[v])]
-    brought = [v for v in extra if v is not None]
-
+    pw = _powers(tuple(abilities))
+    dice = list(active)
+    for v in pw.brought:
+        dice[v] += 1
     free = [0] * 7
     bound = [0] * 7
-    gains = []
-    max_sum = sum(v * aside[v] for v in VALUES) + 6 * wild
-    parity_need: list[int | None] = [0, 0]
-    if any(aside[v] for v in VALUES if v % 2 == 1):
-        parity_need[0] = None
-    if any(aside[v] for v in VALUES if v % 2 == 0):
-        parity_need[1] = None
-    for n, x in enumerate(dice + brought):
-        reach_free = {x + i for i in inc if x + i <= 6}
-        if anything and budget:
-            reach_bound = set(VALUES) - reach_free
-        else:
-            reach_bound = {x + i + b for i in inc for b in bound_steps
-                           if x + i + b <= 6} - reach_free
-        for v in reach_free:
-            free[v] += 1
-        for v in reach_bound:
-            bound[v] += 1
-        top = max(reach_free)
-        max_sum += top
-        if reach_bound and max(reach_bound) > top:
-            gains.append(max(reach_bound) - top)
-        if n < len(dice):  # brought-in dice may be left out, so they never spoil parity
+    gains: list[int] = []
+    max_sum = sum(v * aside[v] for v in VALUES) + 6 * pw.wild
+    parity_need: list[int | None] = [
+        None if any(aside[v] for v in VALUES if v % 2 != p) else 0 for p in (0, 1)]
+    for x in VALUES:
+        n = dice[x]
+        if not n:
+            continue
+        f, b = pw.free[x], pw.bound[x]
+        for v in f:
+            free[v] += n
+        for v in b:
+            bound[v] += n
+        top = max(f)
+        max_sum += top * n
+        if b and max(b) > top:
+            gains += [max(b) - top] * n
+        if active[x]:  # brought-in dice may be left out, so they never spoil parity
             for p in (0, 1):
                 need = parity_need[p]
-                if need is None or any(v % 2 == p for v in reach_free):
+                if need is None or any(v % 2 == p for v in f):
                     continue
-                parity_need[p] = need + 1 if any(v % 2 == p for v in reach_bound) else None
+                parity_need[p] = (need + active[x] if any(v % 2 == p for v in b)
+                                  else None)
     for v in VALUES:
-        free[v] += aside[v] + wild
+        free[v] += aside[v] + pw.wild
     gains.sort(reverse=True)
-    max_sum += sum(gains[:budget])
-    total = len(dice) + len(extra) + sum(aside)
-    return Capacity(tuple(free), tuple(bound), budget, total, max_sum,
+    max_sum += sum(gains[:pw.budget])
+    total = sum(active) + len(pw.brought) + pw.wild + sum(aside)
+    return Capacity(tuple(free), tuple(bound), pw.budget, total, max_sum,
                     (parity_need[0], parity_need[1]))
 
 
@@ -248,6 +272,7 @@ def reach(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Abil
     targets = [(cid, cost) for cid, cost in sorted(wanted.items()) if cost.dice_cost]
     costs = tuple(cost for _, cost in targets)
     table = _met_table(costs)
+    table_get = table.get
     a0, s0 = encode(active), encode(aside)
     x0 = a0 | (s0 << 24)
     want = (1 << len(costs)) - 1
@@ -271,6 +296,7 @@ def reach(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Abil
         layer = layers[-1]
         nxt: dict[int, int] = {}
         par: dict[int, list[tuple[int, int]]] = {}
+        nxt_get = nxt.get
         for x, used_sets in layer.items():
             live = [i for i, (lacking, _) in enumerate(shifts) if used_sets & lacking]
             if not live:
@@ -285,27 +311,33 @@ def reach(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Abil
             if not ok:
                 continue
             active_code, aside_code = x & _LOW, x >> 24
+            high = aside_code << 24
             for i in live:
                 lacking, bit = shifts[i]
                 new_sets = (used_sets & lacking) << bit
                 ability = abilities[i]
                 if isinstance(ability, CopyAside):
                     ys: Iterable[int] = _after_copy(ability, active_code, aside_code)
+                    shift = 0
                 else:
-                    high = aside_code << 24
-                    ys = [y | high for y in _after(ability, active_code)]
+                    ys = _after(ability, active_code)
+                    shift = high
                 for y in ys:
-                    old = nxt.get(y)
+                    y |= shift
+                    old = nxt_get(y)
                     if old is None:
                         nxt[y] = new_sets
                         par[y] = [(x, i)]
-                        hit = _met_mask(table, costs, (y & _LOW) + (y >> 24)) & want
-                        if hit:
+                        met = table_get((y & _LOW) + (y >> 24))
+                        hit = (_met_mask(table, costs, (y & _LOW) + (y >> 24))
+                               if met is None else met)
+                        if hit & want:
                             low_set = new_sets & -new_sets
-                            want &= ~record(hit, depth + 1, y, low_set.bit_length() - 1)
+                            want &= ~record(hit & want, depth + 1, y,
+                                            low_set.bit_length() - 1)
                             if not want:
                                 break
-                    else:
+                    elif new_sets & ~old:
                         nxt[y] = old | new_sets
                         par[y].append((x, i))
                 if not want:
@@ -348,3 +380,9 @@ def _steps(layers: list[dict[int, int]], parents: list[dict[int, list[tuple[int,
 @lru_cache(maxsize=100_000)
 def _capacity(active: int, aside: int, abilities: tuple[Ability, ...]) -> Capacity:
     return capacity(counts(active), counts(aside), abilities)
+
+
+def clear_caches() -> None:
+    """Forget every memoised move table (for benchmarks of a cold start)."""
+    for f in (_after, _after_copy, _met_table, _capacity, _powers):
+        f.cache_clear()
