@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.ukuk.actions import parse_action
-from rules.ukuk.costs import counts_of
+from rules.ukuk.costs import Beats, counts_of
 from rules.ukuk.court import load_court
 from rules.ukuk.game import GameState, TurnDice, apply, new_game
 from rules.ukuk.reach import reach
@@ -78,13 +78,15 @@ def replay(state: GameState, plan) -> GameState:
     return apply(state, parse_action(f"buy {plan.card}"))
 
 
-def check_position(active, aside, cards):
+def check_position(active, aside, cards, bid=None):
     wanted = {cid: cost for cid, cost in TARGETS.items() if cid not in cards}
+    if bid is not None:
+        wanted["bid"] = bid
     plans = reach(active, aside, {c: COURT.card(c).ability for c in cards}, wanted)
     expected = brute_force(active, aside, cards, wanted)
     assert {cid: p.uses for cid, p in plans.items()} == expected
     for plan in plans.values():
-        if plan.card == "scharlatan":
+        if plan.card in ("scharlatan", "bid"):
             continue  # needs a Hofnarr of one's own; the dice part is what is checked
         s = replay(playing(active, aside, cards), plan)
         assert plan.card in s.owned[0]
@@ -93,9 +95,10 @@ def check_position(active, aside, cards):
 @settings(max_examples=80, deadline=None)
 @given(active=st.lists(st.integers(1, 6), min_size=1, max_size=4),
        aside=st.lists(st.integers(1, 6), max_size=3),
-       cards=st.lists(st.sampled_from(PLANNED), max_size=4, unique=True))
-def test_reach_equals_brute_force_and_its_plans_buy_the_card(active, aside, cards):
-    check_position(active, aside, cards)
+       cards=st.lists(st.sampled_from(PLANNED), max_size=4, unique=True),
+       bid=st.none() | st.builds(Beats, st.integers(1, 6), st.integers(1, 6), st.booleans()))
+def test_reach_equals_brute_force_and_its_plans_buy_the_card(active, aside, cards, bid):
+    check_position(active, aside, cards, bid)
 
 
 @pytest.mark.parametrize("active, aside, cards", [
@@ -140,3 +143,9 @@ def test_what_the_dice_already_pay_needs_no_step():
 
 def test_the_queen_is_never_a_target():
     assert reach((6,) * 7, (), {}, {"koenigin": COURT.card("koenigin").cost}) == {}
+
+
+def test_beating_a_bid():
+    assert Beats(3, 4).met(counts_of([5, 5, 5])) and not Beats(3, 4).met(counts_of([4, 4, 4]))
+    assert Beats(3, 4, ties=True).met(counts_of([4, 4, 4, 1]))
+    assert Beats(3, 6).met(counts_of([1, 1, 1, 1])) and not Beats(3, 6).met(counts_of([6, 6]))

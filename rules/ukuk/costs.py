@@ -330,3 +330,41 @@ def cost_from_dict(d: Mapping[str, Any]) -> Cost:
         raise CostError(f"unknown cost kind {kind!r} (known: {', '.join(COST_KINDS)})")
     cost: Cost = COST_KINDS[kind].from_dict(d)
     return cost
+
+
+@dataclass(frozen=True, slots=True)
+class Beats(Cost):
+    """The final round: a result whose largest group beats ``count`` × ``number`` (more
+    dice, or as many showing a higher number); ``ties`` when equalling is enough (the
+    King's owner). Not a card's cost: what the reach plans for in the final round."""
+
+    count: int
+    number: int
+    ties: bool = False
+    kind: ClassVar[str] = "beats"
+    _demands: tuple[Demand, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        needs = []
+        for v in VALUES:
+            if v > self.number or (self.ties and v == self.number):
+                needs.append(tuple(self.count if w == v else 0 for w in range(7)))
+            needs.append(tuple(self.count + 1 if w == v else 0 for w in range(7)))
+        object.__setattr__(self, "_demands", _demands(needs))
+
+    def met(self, counts: Counts) -> bool:
+        best = max((counts[v], v) for v in VALUES)
+        return best > (self.count, self.number) or (self.ties and best == (self.count,
+                                                                           self.number))
+
+    def possible(self, cap: Capacity) -> bool:
+        return _demands_possible(self._demands, cap)
+
+    def describe(self, lang: str = "en") -> str:
+        word = ("erreicht" if self.ties else "schlägt") if lang == "de" else (
+            "equals" if self.ties else "beats")
+        return f"{word} {self.count} × {self.number}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "count": self.count, "number": self.number,
+                "ties": self.ties}
