@@ -48,7 +48,7 @@ def test_german_page_names_cards_in_german_only():
 
 
 def test_the_final_round_reach_plans_the_bid_that_takes_the_king():
-    text = lines(GAME) + ["roll 3 3 3 3 3", "aside 3 3 3 3 3"]
+    text = [*lines(GAME), "roll 3 3 3 3 3", "aside 3 3 3 3 3"]
     s = UkukRecord.replay(text).state
     assert s.current_player == "Ann" and s.final
     view = table_view(s)
