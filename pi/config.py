@@ -56,7 +56,9 @@ class Pins:
     "LED: ..."); ``python -m pi.wiring --write hardware.md`` redraws the diagram.
 
     The defaults keep clear of :data:`SCREEN_PINS`, so an SPI screen and the panel can share
-    the Pi, and of I2C (a clock module) and the HAT ID pins.
+    the Pi, and of I2C (a clock module) and the HAT ID pins. That leaves no free pin: a new
+    device takes GPIO 18 first (only PiTFT-type screens use it, for the backlight) and goes
+    into :meth:`all`; the wiring diagram picks it up from its field and ``doc``.
     """
 
     claim: int = field(default=5, metadata={"doc": "button: claim / next slot"})

@@ -141,7 +141,7 @@ class Assistant:
 
         self.server = make_server(self.app, host=self.config.host, port=self.config.port,
                                   threads=self.config.threads)
-        self.app.config["PUBLIC_URL"] = self.addresses()[0]  # what the QR code points at
+        self.app.config["PUBLIC_URL"] = self.public_url  # what the QR code points at
         self.eye.start()
         self._server_thread = threading.Thread(target=self.server.run, name="kotd-web",
                                                daemon=True)
@@ -159,6 +159,16 @@ class Assistant:
         from pi.lan import page_urls
 
         return page_urls(self.config.host, self.port)
+
+    def public_url(self) -> str | None:
+        """The page's address on the LAN now (None: no LAN address, or listening on one
+        address only); asked for every QR code, so a hotspot or Wi-Fi that comes up after
+        the start is in it."""
+        from pi.lan import reachable_by_phones
+
+        lan = [url for url in self.addresses()
+               if reachable_by_phones(url) and ".local:" not in url]
+        return lan[0] if lan else None
 
     def urls(self) -> list[str]:
         return [f"{url}?token={self.token}" for url in self.addresses()]

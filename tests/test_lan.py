@@ -48,3 +48,31 @@ def test_phone_lines_carry_a_qr_code_of_the_first_link() -> None:
 @given(st.ip_addresses(v=4))
 def test_only_loopback_is_unreachable_for_phones(ip) -> None:
     assert reachable_by_phones(f"http://{ip}:8000/") is (not ip.is_loopback)
+
+
+def test_the_qr_code_follows_the_network_the_pi_is_on(tmp_path, monkeypatch) -> None:
+    """A hotspot started after the assistant is in the page's QR code (no restart)."""
+    from gpiozero.pins.mock import MockFactory
+
+    import pi.lan
+    from pi.config import Config
+    from pi.serve import Assistant
+    from pi.simtray import SimulatedTray
+    from web.pages import page_url
+
+    now: list[Interface] = [Interface("lo", True, ("127.0.0.1",))]
+    monkeypatch.setattr(pi.lan, "interfaces", lambda: now)
+    factory = MockFactory()
+    a = Assistant(Config(data_dir=tmp_path, host="0.0.0.0", port=8123, token="t",
+                         pin_factory="mock"), source=SimulatedTray(seed=1), pin_factory=factory)
+    try:
+        a.app.config["PUBLIC_URL"] = a.public_url   # what start() sets
+        assert a.public_url() is None               # no network: the request's own address
+        with a.app.test_request_context("/", base_url="http://192.168.7.7:8123"):
+            assert page_url() == "http://192.168.7.7:8123/"
+        now.append(Interface("wlan0", True, ("10.42.0.1",)))   # the hotspot comes up
+        with a.app.test_request_context("/", base_url="http://127.0.0.1:8123"):
+            assert page_url() == "http://10.42.0.1:8123/"      # the kiosk's code too
+    finally:
+        a.stop()
+        factory.reset()

@@ -27,7 +27,7 @@ DEFAULTS: dict[str, Any] = {
     # at most this many streams at once; a new one ends the oldest (most likely a phone
     # that vanished without hanging up). None: no limit; make_server sets it from threads.
     "LIVE_MAX_STREAMS": None,
-    "PUBLIC_URL": None,  # e.g. "http://192.168.1.20:8000/": what the QR code points at
+    "PUBLIC_URL": None,  # "http://192.168.1.20:8000/" or a function giving it: the QR's target
     "MAX_ACTION_CHARS": 200,
 }
 

@@ -78,9 +78,12 @@ def _lan_address() -> str | None:
 
 
 def page_url() -> str:
-    """The table page's address for phones: PUBLIC_URL, else this request's host (a
-    loopback host is replaced by the machine's address on the network)."""
+    """The table page's address for phones: PUBLIC_URL (a string, or a function asked each
+    time, so a hotspot started later is in the code), else this request's host (a loopback
+    host is replaced by the machine's address on the network)."""
     public = current_app.config.get("PUBLIC_URL")
+    if callable(public):
+        public = public()
     if public:
         return public.rstrip("/") + "/"
     base = request.host_url
