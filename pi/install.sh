@@ -52,8 +52,9 @@ has_candidate() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'
 # ---- 1. the system -------------------------------------------------------------------
 check_system() {
     [ "$(id -u)" = 0 ] || die "run me as root: sudo $0 $*"
-    [ -r /etc/os-release ] && command -v apt-get >/dev/null \
-        || die "this is not a Debian-based system (Raspberry Pi OS Bookworm is expected)"
+    if [ ! -r /etc/os-release ] || ! command -v apt-get >/dev/null; then
+        die "this is not a Debian-based system (Raspberry Pi OS Bookworm is expected)"
+    fi
     [ -x "$PYTHON" ] || die "$PYTHON is missing (Raspberry Pi OS Bookworm has it)"
     "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
         || die "$PYTHON is older than 3.11: use Raspberry Pi OS Bookworm (or newer)"
