@@ -15,9 +15,9 @@ import random
 import statistics
 import time
 
-from rules import advisor
-from rules.cards import load_box
 from rules.dice import HABA_LAYOUTS, Die, Roll
+from rules.kotd import advisor
+from rules.kotd.cards import load_box
 
 
 def timed(row, roll, rolls_left, box, cold: bool) -> float:

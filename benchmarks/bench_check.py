@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 import time
 
-from rules.cards import load_box
-from rules.cli import check_roll
 from rules.dice import Color, Die, Roll
+from rules.kotd.cards import load_box
+from rules.kotd.check import check_roll
 
 
 def main() -> None:

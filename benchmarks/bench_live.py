@@ -32,12 +32,13 @@ PLAYERS = "players Ann Ben Cem Dan"
 def serve(port: int, threads: int) -> None:
     """Child process: the real app and server, an in-memory game, until killed."""
     sys.path.insert(0, str(ROOT))
-    from rules.referee import Referee
+    from rules.pack import game_pack
     from rules.store import EventStore
+    from rules.table import Table
     from web import create_app
     from web.server import make_server
 
-    server = make_server(create_app(Referee(EventStore(None)), None, TOKEN),
+    server = make_server(create_app(Table(EventStore(None), game_pack("kotd")), None, TOKEN),
                          port=port, threads=threads)
     print(server.port, flush=True)
     server.run()

@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/bench_tray.py [--throws 10] [--fps 8]``
 
 The eye runs in its own thread at the configured frame rate, exactly as under
 ``kotd serve``; the simulated tray is thrown, tumbles for 0.8 s and settles. Prints the
-latency (settled -> roll event stored in the referee) and the frame rate the reader
+latency (settled -> roll event stored by the table) and the frame rate the reader
 sustains on 1280x960 frames (one core).
 """
 
@@ -21,34 +21,39 @@ import numpy as np
 from pi.detector import RollDetector
 from pi.eye import Eye
 from pi.simtray import SimulatedTray
-from rules.referee import Referee
+from rules.pack import game_pack
 from rules.store import EventStore
+from rules.table import Snapshot, Table
 from vision.reader import read_dice
 from vision.render import random_scene, render_tray
 
 
 def latency(throws: int, fps: float) -> list[float]:
     tray = SimulatedTray(seed=3)
-    referee = Referee(EventStore(None))
-    referee.act("players Ann Ben")
-    referee.act("row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
+    table = Table(EventStore(None), game_pack("kotd"))
+    for line in ("players Ann Ben", "row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g"):
+        table.act(table.parse(line))
     arrived = threading.Event()
     stamps: list[float] = []
+    last = [table.record]
 
-    def on_change(_record) -> None:
-        stamps.append(time.monotonic())
-        arrived.set()
+    def on_change(snapshot: Snapshot) -> None:
+        if snapshot.record is last[0]:
+            return  # the camera's status changed, not the game
+        last[0] = snapshot.record
+        if snapshot.record is not None and snapshot.record.actions[-1].verb == "roll":
+            stamps.append(time.monotonic())
+            arrived.set()
 
-    referee.subscribe(on_change)
-    eye = Eye(tray, RollDetector(read_dice, settle_seconds=0.4, stable_reads=2), referee, fps)
+    table.subscribe(on_change)
+    eye = Eye(tray, RollDetector(read_dice, settle_seconds=0.4, stable_reads=2), table, fps)
     eye.start()
     time.sleep(1.0)
     results = []
     for _ in range(throws):
-        if referee.state.rolls_used >= 3:
-            referee.act("undo")
-            referee.act("undo")
-            referee.act("undo")
+        if table.state.rolls_used >= 3:
+            for _ in range(3):
+                table.act(table.parse("undo"))
         arrived.clear()
         tray.throw()
         if not arrived.wait(10):

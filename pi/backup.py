@@ -14,7 +14,7 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from pi.cli import CliError
+from rules.errors import UsageError
 
 REQUIRED_TABLES = {"games", "events"}
 
@@ -37,9 +37,9 @@ def _stamp(now: datetime | None = None) -> str:
 
 
 def check_game_file(path: Path) -> int:
-    """The number of games in ``path``, or :class:`CliError` if it is no sound game file."""
+    """The number of games in ``path``, or :class:`UsageError` if it is no sound game file."""
     if not path.is_file():
-        raise CliError(f"{path}: no such file")
+        raise UsageError(f"{path}: no such file")
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
@@ -47,22 +47,22 @@ def check_game_file(path: Path) -> int:
             tables = {r[0] for r in db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
             if result != "ok":
-                raise CliError(f"{path}: the file is damaged ({result})")
+                raise UsageError(f"{path}: the file is damaged ({result})")
             if not REQUIRED_TABLES.issubset(tables):
-                raise CliError(f"{path}: not a kotd game file (no games/events tables)")
+                raise UsageError(f"{path}: not a kotd game file (no games/events tables)")
             return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
         finally:
             db.close()
     except sqlite3.DatabaseError as err:
-        raise CliError(f"{path}: not a kotd game file ({err})") from None
+        raise UsageError(f"{path}: not a kotd game file ({err})") from None
 
 
 def backup(source: Path, target: Path) -> int:
     """Copy the game file ``source`` to ``target`` (a new file) with SQLite's backup API."""
     if not source.is_file():
-        raise CliError(f"{source}: there is no game file yet (nothing to back up)")
+        raise UsageError(f"{source}: there is no game file yet (nothing to back up)")
     if target.exists():
-        raise CliError(f"{target} exists already: choose another name")
+        raise UsageError(f"{target} exists already: choose another name")
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=10)
@@ -75,7 +75,7 @@ def backup(source: Path, target: Path) -> int:
             dst.close()
     except sqlite3.DatabaseError as err:
         partial.unlink(missing_ok=True)
-        raise CliError(f"{source}: cannot back up: {err}") from None
+        raise UsageError(f"{source}: cannot back up: {err}") from None
     finally:
         src.close()
     games = check_game_file(partial)
@@ -130,7 +130,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
     config = _config(args)
     port = args.port or config.port
     if fetch_state(port) is not None:
-        raise CliError(f"the assistant is running (port {port} answers): stop it first: "
+        raise UsageError(f"the assistant is running (port {port} answers): stop it first: "
                        "sudo systemctl stop kotd")
     games = check_game_file(args.backup)
     saved = restore(args.backup, config.data_dir / DB_NAME, config.data_dir / "backups")

@@ -6,6 +6,7 @@ reported as one line naming the file and the key. Defaults are documented in har
 
 Example ``config.toml``::
 
+    game = "kotd"                # the game played at the table (kotd)
     source = "picamera"          # auto | sim | picamera | opencv[:INDEX] | replay:PATH
     dice = "haba"                # haba | standard
     port = 8000
@@ -24,9 +25,18 @@ from typing import Any
 
 import platformdirs
 
+from rules.errors import DataError
+from rules.pack import GAMES
 
-class ConfigError(ValueError):
+
+class ConfigError(DataError):
     """A configuration mistake; the message is one line naming the file and key."""
+
+    family = "config"
+
+
+def _bad(message: str) -> ConfigError:
+    return ConfigError("broken", "{message}", message=message)
 
 
 SCREEN_PINS: dict[int, str] = {
@@ -80,7 +90,10 @@ class Pins:
 
 @dataclass(frozen=True, slots=True)
 class Config:
+    """Everything ``kotd serve`` is told; the data directory is decided here, once."""
+
     data_dir: Path = field(default_factory=lambda: default_data_dir())
+    game: str = "kotd"
     source: str = "auto"
     dice: str = "haba"
     host: str = "0.0.0.0"
@@ -95,6 +108,16 @@ class Config:
     focus_cm: float | None = None  # Camera Module 3: lens-to-tray distance; None = autofocus once
     pins: Pins = field(default_factory=Pins)
 
+    @property
+    def palette_path(self) -> Path:
+        """The colour palette: the one named, else the one calibrated into the data dir."""
+        return self.palette or palette_in(self.data_dir)
+
+
+def palette_in(data_dir: Path) -> Path:
+    """Where ``kotd calibrate`` keeps the palette in a data directory."""
+    return data_dir / "palette.json"
+
 
 SOURCES = ("auto", "sim", "picamera", "opencv", "replay")
 
@@ -108,60 +131,62 @@ def default_data_dir() -> Path:
 
 
 def _check(cfg: Config, where: str) -> Config:
+    if cfg.game not in GAMES:
+        raise _bad(f"{where}: game {cfg.game!r} is not one of {', '.join(GAMES)}")
     kind = cfg.source.split(":", 1)[0]
     if kind not in SOURCES:
-        raise ConfigError(f"{where}: source {cfg.source!r} is not one of "
+        raise _bad(f"{where}: source {cfg.source!r} is not one of "
                           "auto, sim, picamera, opencv[:INDEX], replay:PATH")
     if kind == "replay" and ":" not in cfg.source:
-        raise ConfigError(f"{where}: source replay needs a path: replay:PATH")
+        raise _bad(f"{where}: source replay needs a path: replay:PATH")
     if kind == "opencv" and ":" in cfg.source and not cfg.source.split(":", 1)[1].isdigit():
-        raise ConfigError(f"{where}: source opencv:INDEX needs a camera number, e.g. opencv:0")
+        raise _bad(f"{where}: source opencv:INDEX needs a camera number, e.g. opencv:0")
     if cfg.dice not in ("haba", "standard"):
-        raise ConfigError(f"{where}: dice must be 'haba' or 'standard', not {cfg.dice!r}")
+        raise _bad(f"{where}: dice must be 'haba' or 'standard', not {cfg.dice!r}")
     if not 0 < cfg.port < 65536:
-        raise ConfigError(f"{where}: port must be 1-65535, not {cfg.port}")
+        raise _bad(f"{where}: port must be 1-65535, not {cfg.port}")
     if cfg.threads < 4:
-        raise ConfigError(f"{where}: threads must be at least 4 (one per phone plus spare)")
+        raise _bad(f"{where}: threads must be at least 4 (one per phone plus spare)")
     if not 0.05 <= cfg.settle_seconds <= 5:
-        raise ConfigError(f"{where}: settle_seconds must be 0.05-5")
+        raise _bad(f"{where}: settle_seconds must be 0.05-5")
     if not 1 <= cfg.stable_reads <= 10:
-        raise ConfigError(f"{where}: stable_reads must be 1-10")
+        raise _bad(f"{where}: stable_reads must be 1-10")
     if cfg.focus_cm is not None and (isinstance(cfg.focus_cm, bool) or not isinstance(
             cfg.focus_cm, int | float) or not 10 <= cfg.focus_cm <= 300):
-        raise ConfigError(f"{where}: focus_cm must be the lens-to-tray distance in cm, 10-300")
+        raise _bad(f"{where}: focus_cm must be the lens-to-tray distance in cm, 10-300")
     if not 0.5 <= cfg.fps <= 60:
-        raise ConfigError(f"{where}: fps must be 0.5-60")
+        raise _bad(f"{where}: fps must be 0.5-60")
     pins = cfg.pins
     if len(pins.slots) != 5 or not 3 <= len(pins.rolls) <= 4:
-        raise ConfigError(f"{where}: pins.slots needs 5 pins and pins.rolls 3 or 4")
+        raise _bad(f"{where}: pins.slots needs 5 pins and pins.rolls 3 or 4")
     used = pins.all()
     bad = [p for p in used if not 0 <= p <= 27]
     if bad:
-        raise ConfigError(f"{where}: pin {bad[0]} is not a BCM GPIO number (0-27)")
+        raise _bad(f"{where}: pin {bad[0]} is not a BCM GPIO number (0-27)")
     twice = sorted({p for p in used if used.count(p) > 1})
     if twice:
-        raise ConfigError(f"{where}: pin {twice[0]} is used twice in [pins]")
+        raise _bad(f"{where}: pin {twice[0]} is used twice in [pins]")
     return cfg
 
 
 def _typed(name: str, value: Any, default: Any, where: str) -> Any:
     if name in ("data_dir", "palette"):
         if not isinstance(value, str):
-            raise ConfigError(f"{where}: {name} must be a path string")
+            raise _bad(f"{where}: {name} must be a path string")
         return Path(value).expanduser()
     if isinstance(default, bool) or default is None:
         if name == "token" and not isinstance(value, str):
-            raise ConfigError(f"{where}: token must be a string")
+            raise _bad(f"{where}: token must be a string")
         return value
     if isinstance(default, float) and isinstance(value, int | float) \
             and not isinstance(value, bool):
         return float(value)
     if isinstance(default, tuple):
         if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
-            raise ConfigError(f"{where}: {name} must be a list of pin numbers")
+            raise _bad(f"{where}: {name} must be a list of pin numbers")
         return tuple(value)
     if not isinstance(value, type(default)) or isinstance(value, bool):
-        raise ConfigError(f"{where}: {name} must be a {type(default).__name__}, "
+        raise _bad(f"{where}: {name} must be a {type(default).__name__}, "
                           f"not {value!r}")
     return value
 
@@ -182,14 +207,14 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except OSError as err:
-            raise ConfigError(f"{where}: cannot read the config: {err.strerror}") from None
+            raise _bad(f"{where}: cannot read the config: {err.strerror}") from None
         except tomllib.TOMLDecodeError as err:
-            raise ConfigError(f"{where}: not valid TOML: {err}") from None
+            raise _bad(f"{where}: not valid TOML: {err}") from None
     known = {f.name: getattr(base, f.name) for f in fields(Config)}
     values: dict[str, Any] = {}
     for key, value in data.items():
         if key not in known:
-            raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(known)})")
+            raise _bad(f"{where}: unknown key {key!r} (known: {', '.join(known)})")
         if key == "pins":
             values["pins"] = _pins(value, f"{where}: [pins]")
         else:
@@ -205,12 +230,12 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
 
 def _pins(value: Any, where: str) -> Pins:
     if not isinstance(value, dict):
-        raise ConfigError(f"{where}: must be a table of name = pin")
+        raise _bad(f"{where}: must be a table of name = pin")
     base = Pins()
     known = {f.name: getattr(base, f.name) for f in fields(Pins)}
     out = {}
     for key, v in value.items():
         if key not in known:
-            raise ConfigError(f"{where}: unknown pin {key!r} (known: {', '.join(known)})")
+            raise _bad(f"{where}: unknown pin {key!r} (known: {', '.join(known)})")
         out[key] = _typed(key, v, known[key], f"{where} {key}")
     return replace(base, **out)

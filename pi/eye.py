@@ -1,10 +1,13 @@
 """The eye over the tray: one thread that owns the camera, watches for throws, tells the game.
 
-Frames flow one way: frame source -> roll detector -> dice reader -> ``roll`` action into
-the referee. When the camera fails the eye says so (the page and the status LED show it),
-keeps the game untouched, and opens the camera again every few seconds until it is back.
-The re-read button reads the dice again and corrects the current roll die by die with
-``fix`` actions (or records a ``roll`` when the game has none this turn).
+Frames flow one way: frame source -> roll detector -> dice reader -> a typed
+:class:`rules.actions.Seen` (the roll, each die's confidence, whether it was a second
+reading) handed to the table, which decides under its lock what it means for the game.
+The eye also reports its status (:class:`rules.table.EyeStatus`) to the table, which
+publishes it with the game. When the camera fails the eye says so (the page and the status
+LED show it), keeps the game untouched, and opens the camera again every few seconds until
+it is back. The re-read button reads the dice again; the table turns a changed reading into
+one ``fix`` (one undo).
 """
 
 from __future__ import annotations
@@ -13,31 +16,41 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Protocol
 
 import cv2
 
 from pi.detector import RollDetector, Throw
 from pi.sources import CameraError, FrameSource
-from rules.referee import Referee
+from rules.actions import Seen
+from rules.errors import KotdError
+from rules.table import Camera, EyeStatus
 
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 2.0
 
 
-class Eye:
-    """Implements the page's ``TableEye``: status, annotated picture, re-read."""
+class RollTaker(Protocol):
+    """What the eye needs of the table (:class:`rules.table.Table`)."""
 
-    def __init__(self, source: FrameSource, detector: RollDetector, referee: Referee,
+    def saw(self, seen: Seen) -> object: ...
+
+    def report_eye(self, status: EyeStatus) -> object: ...
+
+
+class Eye:
+    """The camera side: status, annotated picture, re-read and (simulated tray) throw;
+    the page's :class:`web.ports.TableEye`."""
+
+    def __init__(self, source: FrameSource, detector: RollDetector, table: RollTaker,
                  fps: float = 8.0, clock: Callable[[], float] = time.monotonic) -> None:
         self.source = source
         self.detector = detector
-        self.referee = referee
+        self.table = table
         self.period = 1.0 / fps
         self.clock = clock
-        self.version = 0
-        self.camera = "starting"
+        self.camera: Camera = "starting"
         self.camera_message = ""
         self.last_refusal = ""
         self.frames = 0
@@ -47,8 +60,6 @@ class Eye:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._opened = False
-        self._listeners: list[Callable[[], None]] = []
-        self._last_status: tuple[Any, ...] = ()
 
     @property
     def simulated(self) -> bool:
@@ -56,7 +67,7 @@ class Eye:
 
     # ---- the page's TableEye -------------------------------------------------------
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> EyeStatus:
         sight = self.detector.sight
         camera = self.camera
         if camera == "ok" and self.simulated:
@@ -64,15 +75,8 @@ class Eye:
         message = self.camera_message if self.camera != "ok" else sight.message
         if self.last_refusal and self.camera == "ok":
             message = self.last_refusal
-        return {
-            "camera": camera,
-            "source": getattr(self.source, "name", "?"),
-            "seeing": sight.seeing,
-            "dice_seen": sight.dice_seen,
-            "unsure": list(sight.unsure),
-            "message": message,
-            "simulated": self.simulated,
-        }
+        return EyeStatus(camera, getattr(self.source, "name", "?"), sight.seeing,
+                         sight.dice_seen, sight.unsure, message, self.simulated)
 
     def annotated_jpeg(self) -> bytes | None:
         frame = self.detector.last_frame
@@ -98,9 +102,6 @@ class Eye:
             return False
         throw()
         return True
-
-    def subscribe(self, listener: Callable[[], None]) -> None:
-        self._listeners.append(listener)
 
     # ---- the thread ----------------------------------------------------------------
 
@@ -164,30 +165,18 @@ class Eye:
             self._stop.wait(max(0.0, self.period - (time.monotonic() - start)))
 
     def _deliver(self, throw: Throw) -> None:
-        state = self.referee.state
-        lines = [f"roll {throw.roll}"]
-        if throw.reread and state is not None and state.phase == "rolling" \
-                and state.roll is not None:
-            lines = [f"fix {i} {new}" for i, (old, new)
-                     in enumerate(zip(state.roll, throw.roll, strict=True), start=1)
-                     if old != new]
+        seen = Seen(throw.roll, tuple(r.confidence for r in throw.readings),
+                    tuple(i for i, r in enumerate(throw.readings, start=1) if not r.confident),
+                    throw.reread)
         self.last_refusal = ""
-        for line in lines:
-            try:
-                self.referee.act(line)
-            except ValueError as err:
-                self.last_refusal = f"saw {throw.roll}, but {err}"
-                log.info("throw not taken: %s", err)
-                return
+        try:
+            self.table.saw(seen)
+        except KotdError as err:
+            self.last_refusal = f"saw {throw.roll}, but {err}"
+            log.info("throw not taken: %s", err)
+            return
         self.rolls_delivered += 1
         self.last_delivery = time.monotonic()
 
     def _changed(self) -> None:
-        status = tuple(sorted(self.status().items(), key=lambda kv: kv[0]))
-        key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in status)
-        if key != self._last_status:
-            self._last_status = key
-            self.version += 1
-            for listener in list(self._listeners):
-                listener()
-
+        self.table.report_eye(self.status())

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pi.cli import CliError
+from rules.errors import UsageError
 
 BROWSERS = ("chromium-browser", "chromium")
 """Raspberry Pi OS calls its Chromium ``chromium-browser``, Debian ``chromium``."""
@@ -43,7 +43,7 @@ def find_browser(which: Callable[[str], str | None] = shutil.which) -> str:
         path = which(name)
         if path:
             return path
-    raise CliError("no Chromium here: sudo apt install chromium-browser (or chromium), "
+    raise UsageError("no Chromium here: sudo apt install chromium-browser (or chromium), "
                    "or run pi/install.sh --kiosk")
 
 
@@ -65,7 +65,7 @@ def wait_for_assistant(port: int, fetch: Callable[[int], object | None],
             say(f"kotd kiosk: waiting for the assistant on port {port}")
         n += 1
         if tries is not None and n >= tries:
-            raise CliError(f"the assistant does not answer on port {port}")
+            raise UsageError(f"the assistant does not answer on port {port}")
         sleep(1.0)
 
 

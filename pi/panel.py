@@ -8,6 +8,9 @@ LEDs: one per roll used (the 4th blinks while an elf's extra roll is still to co
 per citizen slot lit while that card is claimable, a penalty LED lit when the roll
 satisfies nothing, and a status LED: on while the camera reads, blinking when it is away.
 
+The panel is handed typed actions to send (``act``, e.g. the table's) and shows each
+snapshot the table publishes (:meth:`Panel.show`, from the pack's :class:`rules.pack.Lights`).
+
 Off the Pi, gpiozero's mock pins stand in (``pin_factory="mock"``), so tests press buttons
 (``factory.pin(n).drive_low()``) and read LEDs (``led.is_lit``).
 """
@@ -23,6 +26,9 @@ from typing import Any
 from gpiozero import LED, Button
 
 from pi.config import Pins
+from rules.actions import Action, Undo
+from rules.errors import KotdError
+from rules.pack import Lights, game_pack
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +59,13 @@ def make_pin_factory(name: str) -> Any:
 class Panel:
     """The buttons and LEDs, driven by the game state and the camera's sight."""
 
-    def __init__(self, pins: Pins, act: Callable[[str], object], reread: Callable[[], None],
-                 factory: Any = None) -> None:
+    def __init__(self, pins: Pins, act: Callable[[Action], object], reread: Callable[[], None],
+                 factory: Any = None, take: Callable[[int], Action] | None = None) -> None:
+        """``act`` sends a typed action (the table's); ``take(slot)`` is the action that
+        takes the selected slot (the game pack's, King of the Dice's ``claim`` by default)."""
         self.pins = pins
         self._act = act
+        self._take = take or game_pack("kotd").take
         self._reread = reread
         self.factory = factory
         kw = {"pin_factory": factory} if factory is not None else {}
@@ -74,18 +83,18 @@ class Panel:
         self.message = ""
         self.claim_button.when_pressed = self._next_slot
         self.confirm_button.when_pressed = self._confirm
-        self.undo_button.when_pressed = lambda: self._do("undo")
+        self.undo_button.when_pressed = lambda: self._do(Undo())
         self.reread_button.when_pressed = self._reread_pressed
 
     # ---- buttons -------------------------------------------------------------------
 
-    def _do(self, line: str) -> None:
+    def _do(self, action: Action) -> None:
         try:
-            self._act(line)
+            self._act(action)
             self.message = ""
-        except ValueError as err:  # refused by the rules: say so on the page, blink
+        except KotdError as err:  # refused by the rules: say so on the page, blink
             self.message = str(err)
-            log.info("button action %r refused: %s", line, err)
+            log.info("button action '%s' refused: %s", action, err)
             self.penalty_led.blink(on_time=0.1, off_time=0.1, n=3)
 
     def _next_slot(self) -> None:
@@ -104,7 +113,7 @@ class Panel:
         with self._lock:
             slot = self.selected
         if slot is not None:
-            self._do(f"claim {slot}")
+            self._do(self._take(slot))
 
     def _reread_pressed(self) -> None:
         self._reread()
@@ -120,16 +129,11 @@ class Panel:
             else:
                 led.off()
 
-    def show(self, view: dict[str, Any] | None, camera_ok: bool) -> None:
-        """Light the LEDs for the table as ``rules.view.table_view`` describes it."""
+    def show(self, lights: Lights, camera_ok: bool) -> None:
+        """Light the LEDs as the game's pack says (:class:`rules.pack.Lights`)."""
         with self._lock:
-            if view is None or view["phase"] != "rolling":
-                claimable: tuple[int, ...] = ()
-                used, most, penalty = 0, 3, False
-            else:
-                claimable = tuple(view["claimable"])
-                used, most = view["rolls_used"], view["max_rolls"]
-                penalty = view["dice"] is not None and not claimable
+            claimable = lights.slots
+            used, most, penalty = lights.rolls_used, lights.max_rolls, lights.penalty
             if claimable != self._claimable:
                 self.selected = claimable[0] if len(claimable) == 1 else None
             self._claimable = claimable

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pi.cli import CliError
+from rules.errors import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,7 +29,7 @@ def take_photo(source, out: Path, settle_frames: int = 10) -> tuple[int, int]:
     import cv2
 
     if out.suffix.lower() not in (".jpg", ".jpeg", ".png"):
-        raise CliError(f"{out}: name it .jpg or .png")
+        raise UsageError(f"{out}: name it .jpg or .png")
     source.open()
     try:
         for _ in range(max(0, settle_frames)):
@@ -40,7 +40,7 @@ def take_photo(source, out: Path, settle_frames: int = 10) -> tuple[int, int]:
     out.parent.mkdir(parents=True, exist_ok=True)
     params = [cv2.IMWRITE_JPEG_QUALITY, 95] if out.suffix.lower() != ".png" else []
     if not cv2.imwrite(str(out), frame, params):
-        raise CliError(f"{out}: could not write the photo there")
+        raise UsageError(f"{out}: could not write the photo there")
     return frame.shape[1], frame.shape[0]
 
 
@@ -51,13 +51,13 @@ def cmd_photo(args: argparse.Namespace) -> int:
 
     config = load_config(args.config, data_dir=args.data_dir, source=args.source)
     if fetch_state(config.port) is not None:
-        raise CliError("the assistant is running and owns the camera: "
+        raise UsageError("the assistant is running and owns the camera: "
                        "sudo systemctl stop kotd first")
     source = make_source(config.source, focus_cm=config.focus_cm)
     try:
         w, h = take_photo(source, args.out, args.settle_frames)
     except CameraError as err:
-        raise CliError(str(err)) from None
+        raise UsageError(str(err)) from None
     info = getattr(source, "info", {}) or {}
     print(f"{args.out}: {w}x{h} from {source.name}" +
           "".join(f"; {k} {v}" for k, v in info.items() if k != "mode"))

@@ -1,39 +1,27 @@
-"""``kotd serve``: one process with the camera thread, the game, the panel and the page.
+"""The composition root: one process with the camera thread, the table, the panel, the page.
 
 :class:`Assistant` wires the parts together in the one direction data flows:
-frame source -> eye (roll detector + dice reader) -> referee (the game) -> panel LEDs and
-the phone page. Buttons and phones send actions back into the referee, the only place
-the game changes. The page is served by waitress (a production WSGI server).
+frame source -> eye (roll detector + dice reader) -> table (the game, :mod:`rules.table`)
+-> panel LEDs and the phone page. Buttons and phones send typed actions back into the
+table, the only place the game changes; every change is one snapshot the panel and every
+phone receive. The page is served by waitress (a production WSGI server).
 """
 
 from __future__ import annotations
 
-import argparse
 import logging
 import secrets
-import signal
-import sys
 import threading
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from pi.config import Config, ConfigError, load_config
+import numpy as np
+
+from pi.config import Config
+from rules.errors import KotdError
+from rules.table import Snapshot
 
 log = logging.getLogger("kotd")
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="run the table assistant (camera, game, panel, page)")
-    p.add_argument("--config", metavar="FILE", help="config file (TOML)")
-    p.add_argument("--source", help="auto | sim | picamera | opencv[:N] | replay:PATH")
-    p.add_argument("--dice", choices=["haba", "standard"], help="which dice are in the tray")
-    p.add_argument("--host", help="address to listen on (default 0.0.0.0)")
-    p.add_argument("--port", type=int, help="port (default 8000)")
-    p.add_argument("--data-dir", metavar="DIR", help="where the game file and palette live")
-    p.add_argument("--token", help="the table's token for actions (default: kept in DIR)")
-    p.add_argument("--pins", dest="pin_factory", help="gpiozero pin factory: auto | mock | lgpio")
-    p.add_argument("--palette", metavar="FILE", help="colour palette from 'kotd calibrate'")
-    p.set_defaults(handler=cmd_serve)
 
 
 def table_token(config: Config) -> str:
@@ -54,32 +42,36 @@ def table_token(config: Config) -> str:
     return token
 
 
-class StartError(Exception):
+class StartError(KotdError):
     """Something the assistant needs at start is missing or wrong (one line for the user)."""
 
+    family = "start"
 
-def make_reader(config: Config):
+
+def _cannot(message: str) -> StartError:
+    return StartError("cannot", "{message}", message=message)
+
+
+def make_reader(config: Config) -> Callable[[np.ndarray], Sequence[Any]]:
     """The dice reader for the tray: HABA or standard dice, with the calibrated palette.
 
     A palette named in the config must exist and be readable; without one, the palette
     calibrated into the data dir is used, else the default colours.
     """
-    from vision.palette import Palette, default_palette_path
+    from vision.palette import Palette
     from vision.reader import read_dice
 
-    palette_path = Path(config.palette or config.data_dir / "palette.json")
+    palette_path = config.palette_path
     if config.palette is not None and not palette_path.is_file():
-        raise StartError(f"palette file {palette_path} does not exist (run 'kotd calibrate')")
-    if not palette_path.exists() and config.palette is None:
-        palette_path = default_palette_path()
+        raise _cannot(f"palette file {palette_path} does not exist (run 'kotd calibrate')")
     try:
         palette = Palette.load(palette_path) if palette_path.exists() else None
     except (OSError, ValueError) as err:
-        raise StartError(f"palette file {palette_path}: {err}") from None
+        raise _cannot(f"palette file {palette_path}: {err}") from None
     if palette is not None:
         log.info("colour palette from %s", palette_path)
 
-    def read(frame):
+    def read(frame: np.ndarray) -> Sequence[Any]:
         return read_dice(frame, kind=config.dice, palette=palette)
 
     return read
@@ -89,48 +81,46 @@ class Assistant:
     """Everything ``kotd serve`` runs, built from a config; start() and stop()."""
 
     def __init__(self, config: Config, source: Any = None, pin_factory: Any = None) -> None:
+        from gpiozero.exc import GPIOZeroError
+
         from pi.detector import RollDetector
         from pi.eye import Eye
         from pi.panel import Panel, make_pin_factory
         from pi.sources import make_source
-        from rules.advisor import advise_table
-        from rules.referee import Referee
+        from rules.pack import game_pack
         from rules.store import EventStore
-        from rules.view import table_view
+        from rules.table import Table
         from web import create_app
 
         self.config = config
+        self.pack = game_pack(config.game)
         self.store = EventStore.in_dir(config.data_dir)
-        self.referee = Referee(self.store)
+        self.table = Table(self.store, self.pack, advice=True)
         if source is None:
             source = make_source(config.source, focus_cm=config.focus_cm)
         self.source = source
-        detector = RollDetector(make_reader(config), dice=self.referee.box.dice,
+        detector = RollDetector(make_reader(config), dice=self.pack.dice_in_play(None) or 6,
                                 settle_seconds=config.settle_seconds,
                                 stable_reads=config.stable_reads)
-        self.eye = Eye(self.source, detector, self.referee, fps=config.fps)
-        from gpiozero.exc import GPIOZeroError
-
+        self.eye = Eye(self.source, detector, self.table, fps=config.fps)
         try:
             factory = pin_factory if pin_factory is not None else make_pin_factory(
                 config.pin_factory)
-            self.panel = Panel(config.pins, self.referee.act, self.eye.reread, factory)
+            self.panel = Panel(config.pins, self.table.act, self.eye.reread, factory,
+                               take=self.pack.take)
         except (ImportError, ValueError, GPIOZeroError) as err:
-            raise StartError(f"GPIO pins ({config.pin_factory}): {err}") from None
+            raise _cannot(f"GPIO pins ({config.pin_factory}): {err}") from None
         self.token = table_token(config)
-        self.app = create_app(self.referee, self.eye, self.token,
-                              advisor=lambda record: advise_table(record.state))
-        self._table_view = table_view
-        self.referee.subscribe(lambda _record: self.refresh_panel())
-        self.eye.subscribe(self.refresh_panel)
+        self.app = create_app(self.table, self.eye, self.token)
+        self.table.subscribe(self.refresh_panel)
         self.server: Any = None
         self._server_thread: threading.Thread | None = None
-        self.refresh_panel()
+        self.table.report_eye(self.eye.status())
+        self.refresh_panel(self.table.snapshot)
 
-    def refresh_panel(self) -> None:
-        record = self.referee.record
-        view = self._table_view(record) if record is not None else None
-        self.panel.show(view, camera_ok=self.eye.camera == "ok")
+    def refresh_panel(self, snapshot: Snapshot) -> None:
+        """Show a snapshot on the panel's LEDs."""
+        self.panel.show(snapshot.lights, camera_ok=snapshot.eye.camera in ("ok", "simulated"))
 
     @property
     def port(self) -> int:
@@ -139,8 +129,12 @@ class Assistant:
     def start(self) -> None:
         from web.server import make_server
 
-        self.server = make_server(self.app, host=self.config.host, port=self.config.port,
-                                  threads=self.config.threads)
+        try:
+            self.server = make_server(self.app, host=self.config.host, port=self.config.port,
+                                      threads=self.config.threads)
+        except OSError as err:  # the port is taken, the address is not this machine's
+            raise _cannot(f"cannot listen on {self.config.host}:{self.config.port}: "
+                          f"{err.strerror or err}") from None
         self.app.config["PUBLIC_URL"] = self.public_url  # what the QR code points at
         self.eye.start()
         self._server_thread = threading.Thread(target=self.server.run, name="kotd-web",
@@ -172,31 +166,3 @@ class Assistant:
 
     def urls(self) -> list[str]:
         return [f"{url}?token={self.token}" for url in self.addresses()]
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    try:
-        config = load_config(args.config, source=args.source, dice=args.dice, host=args.host,
-                             port=args.port, data_dir=args.data_dir, token=args.token,
-                             pin_factory=args.pin_factory, palette=args.palette)
-    except ConfigError as err:
-        print(f"kotd: config error: {err}", file=sys.stderr)
-        return 2
-    try:
-        assistant = Assistant(config)
-        assistant.start()
-    except (OSError, StartError) as err:
-        print(f"kotd: cannot start: {err}", file=sys.stderr)
-        return 2
-    print(f"King of the Dice assistant: {assistant.source.name} frames, game file "
-          f"{assistant.store.path}", flush=True)
-    from pi.lan import phone_lines
-
-    print("\n".join(phone_lines(assistant.urls())), flush=True)
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    stop.wait()
-    assistant.stop()
-    return 0

@@ -1,33 +1,68 @@
-"""The action vocabulary: one line per action, shared by scripts, the page and the buttons.
+"""Actions: the typed moves of a game, and the one place their text form is read.
 
-::
+Inside the process an action is a small immutable value; text is only for the edges (a
+script line, the page's request, the stored event). Every action has a canonical text form
+(``str(action)``) that :func:`parse_line` reads back; the event store keeps exactly that.
 
-    players Ann Ben Cem                               a new game, in seating order (2-5)
-    row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g the first five citizens, left to right
-    roll 4r 4g 4b 1r 2g 6b                            the dice as they lie after a throw
-    fix 3 5b                                          die 3 is really a blue 5
-    claim 2                                           take the citizen in slot 2 (1-5)
-    claim 2 no-village                                ... but leave its village card
-    claim 2 no-bonus                                  a hypnotist without the bonus card
-    give Ben                                          give the dragon just taken to Ben
-    penalty -2                                        take the top penalty card, worth -2
-    draw orc-2+2                                      the citizen turned up from the pile
-    undo                                              take back the last action
+The actions every game shares live here::
 
-Every action has a canonical text form (``str(action)``) that :func:`parse_action` reads
-back; the event store keeps exactly that text.
+    players Ann Ben Cem       a new game, in seating order
+    roll 4r 4g 4b 1r 2g 6b    the dice as they lie after a throw
+    fix 3 5b                  die 3 is really a blue 5 (``fix 3 5b 5 2g``: two dice at once)
+    undo                      take back the last action
+
+A game's own actions (King of the Dice: ``row``, ``claim``, ``give``, ``penalty``,
+``draw``) live in its pack and are read by the same :func:`parse_line`.
+
+:class:`Seen` is not a move but what the camera hands the table: the roll it read, how sure
+it is of each die, and whether it was asked to read again. The table decides, under its
+lock, what that means for the game (a ``roll``, a ``fix``, or nothing).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar, Protocol
 
-from rules.dice import Die, Roll, RollSyntaxError
-from rules.names import PlayerNameError, player_name
+from rules.dice import Die, Roll
+from rules.errors import ActionSyntaxError, RollSyntaxError
+from rules.names import PlayerNameError
+from rules.names import player_name as normal_name
 
 
-class ActionSyntaxError(ValueError):
-    """An action line could not be read; the message says what was expected."""
+class ActionType(Protocol):
+    """What :func:`parse_line` needs of an action class: its verb, usage and reader."""
+
+    verb: ClassVar[str]
+    usage: ClassVar[str]
+
+    @classmethod
+    def parse(cls, args: list[str], dice: int | None) -> Action: ...
+
+
+def need(verb: str, usage: str, args: Sequence[str], n: int | None = None,
+         at_least: int = 0) -> None:
+    """Refuse a wrong number of words after ``verb``."""
+    if (n is not None and len(args) != n) or len(args) < at_least:
+        raise ActionSyntaxError("words", "{verb}: wrong number of words; usage: {usage}",
+                                verb=verb, usage=usage)
+
+
+def whole_number(word: str, what: str, usage: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise ActionSyntaxError("number", "{what} must be a whole number, not {word!r}; "
+                                "usage: {usage}", what=what, word=word, usage=usage) from None
+
+
+def player_name(word: str) -> str:
+    """A player's name as the table keeps it (:func:`rules.names.player_name`)."""
+    try:
+        return normal_name(word)
+    except PlayerNameError as err:
+        raise ActionSyntaxError("name", "{why}", name=word, why=str(err)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,19 +70,16 @@ class Players:
     """Start a new game with these players, in seating order; the first starts."""
 
     names: tuple[str, ...]
+    verb: ClassVar[str] = "players"
+    usage: ClassVar[str] = "players NAME NAME [NAME ...]"
 
     def __str__(self) -> str:
         return "players " + " ".join(self.names)
 
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """The first citizens laid face-up under the villages, left to right."""
-
-    cards: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return "row " + " ".join(self.cards)
+    @classmethod
+    def parse(cls, args: list[str], dice: int | None) -> Players:
+        need(cls.verb, cls.usage, args, at_least=1)
+        return cls(tuple(player_name(a) for a in args))
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,160 +87,121 @@ class Rolled:
     """The dice were thrown and read (by the camera or by hand)."""
 
     roll: Roll
+    verb: ClassVar[str] = "roll"
+    usage: ClassVar[str] = "roll DIE DIE DIE DIE DIE DIE (e.g. roll 4r 4g 4b 1r 2g 6b)"
 
     def __str__(self) -> str:
         return f"roll {self.roll}"
 
+    @classmethod
+    def parse(cls, args: list[str], dice: int | None) -> Rolled:
+        try:
+            return cls(Roll.parse(" ".join(args), dice))
+        except RollSyntaxError as err:
+            raise err.within("roll: ", ActionSyntaxError) from None
+
 
 @dataclass(frozen=True, slots=True)
 class Fix:
-    """A die of the current roll corrected by hand: ``position`` is 1-based."""
+    """Dice of the current roll corrected by hand or by a second reading, all at once.
 
-    position: int
-    die: Die
-
-    def __str__(self) -> str:
-        return f"fix {self.position} {self.die}"
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """The player takes the citizen in ``slot`` (1-based, left to right).
-
-    The rules say the player *may* take the matching village card and the hypnotist's
-    bonus card; ``village=False`` / ``bonus=False`` leave them (``no-village``,
-    ``no-bonus``), e.g. so as not to end the game by taking the last village card.
+    ``dice`` pairs a 1-based position with the die that really lies there; one ``fix`` is
+    one action (one undo), however many dice it corrects.
     """
 
-    slot: int
-    village: bool = True
-    bonus: bool = True
+    dice: tuple[tuple[int, Die], ...]
+    verb: ClassVar[str] = "fix"
+    usage: ClassVar[str] = "fix POSITION DIE [POSITION DIE ...] (e.g. fix 3 5b)"
 
     def __str__(self) -> str:
-        return (f"claim {self.slot}" + ("" if self.village else " no-village")
-                + ("" if self.bonus else " no-bonus"))
+        return "fix " + " ".join(f"{p} {d}" for p, d in self.dice)
 
+    @classmethod
+    def one(cls, position: int, die: Die) -> Fix:
+        return cls(((position, die),))
 
-@dataclass(frozen=True, slots=True)
-class Give:
-    """The dragon just taken goes to this player."""
-
-    player: str
-
-    def __str__(self) -> str:
-        return f"give {self.player}"
-
-
-@dataclass(frozen=True, slots=True)
-class Penalty:
-    """Nothing was satisfied: the player takes the top penalty card, worth ``points`` (< 0)."""
-
-    points: int
-
-    def __str__(self) -> str:
-        return f"penalty {self.points}"
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """The next citizen turned up from the face-down pile into the row."""
-
-    card: str
-
-    def __str__(self) -> str:
-        return f"draw {self.card}"
+    @classmethod
+    def parse(cls, args: list[str], dice: int | None) -> Fix:
+        need(cls.verb, cls.usage, args, at_least=2)
+        if len(args) % 2:
+            need(cls.verb, cls.usage, args, n=len(args) + 1)
+        pairs = []
+        for i in range(0, len(args), 2):
+            position = whole_number(args[i], "the die position", cls.usage)
+            try:
+                die = Die.parse(args[i + 1])
+            except RollSyntaxError as err:
+                raise err.within("fix: ", ActionSyntaxError) from None
+            pairs.append((position, die))
+        return cls(tuple(pairs))
 
 
 @dataclass(frozen=True, slots=True)
 class Undo:
     """Take back the last action that is still in effect."""
 
+    verb: ClassVar[str] = "undo"
+    usage: ClassVar[str] = "undo"
+
     def __str__(self) -> str:
         return "undo"
 
-
-Action = Players | Row | Rolled | Fix | Claim | Give | Penalty | Draw | Undo
-
-USAGE = {
-    "players": "players NAME NAME [NAME ...]",
-    "row": "row CARD CARD CARD CARD CARD",
-    "roll": "roll DIE DIE DIE DIE DIE DIE (e.g. roll 4r 4g 4b 1r 2g 6b)",
-    "fix": "fix POSITION DIE (e.g. fix 3 5b)",
-    "claim": "claim SLOT [no-village] [no-bonus] (slot 1-5)",
-    "give": "give PLAYER",
-    "penalty": "penalty POINTS (e.g. penalty -2)",
-    "draw": "draw CARD",
-    "undo": "undo",
-}
+    @classmethod
+    def parse(cls, args: list[str], dice: int | None) -> Undo:
+        need(cls.verb, cls.usage, args, n=0)
+        return cls()
 
 
-def _int(word: str, what: str, usage: str) -> int:
-    try:
-        return int(word)
-    except ValueError:
-        raise ActionSyntaxError(f"{what} must be a whole number, not {word!r}; usage: {usage}")\
-            from None
+class Action(Protocol):
+    """Any move of any game: an immutable value whose ``str`` is its canonical line."""
+
+    verb: ClassVar[str]
+
+    def __str__(self) -> str: ...
 
 
-def _name(word: str) -> str:
-    try:
-        return player_name(word)
-    except PlayerNameError as err:
-        raise ActionSyntaxError(str(err)) from None
+COMMON: tuple[type[ActionType], ...] = (Players, Rolled, Fix, Undo)
+"""The actions every game shares."""
 
 
-def parse_action(line: str, dice: int | None = 6) -> Action:
-    """Read one action line (case-insensitive verb). Raises ActionSyntaxError with usage."""
+def vocabulary(*types: type[ActionType]) -> dict[str, type[ActionType]]:
+    """A game's verbs, in the order its usage lists them."""
+    return {t.verb: t for t in types}
+
+
+def parse_line(line: str, verbs: Mapping[str, type[ActionType]],
+               dice: int | None = None) -> Action:
+    """Read one action line (case-insensitive verb) with a game's ``verbs``.
+
+    ``dice`` is the number of dice a roll must have (None: any). Raises
+    :class:`ActionSyntaxError` saying what was expected.
+    """
     words = line.split()
     if not words:
-        raise ActionSyntaxError("empty action")
+        raise ActionSyntaxError("empty", "empty action")
     verb, args = words[0].lower(), words[1:]
-    if verb not in USAGE:
-        raise ActionSyntaxError(
-            f"unknown action {words[0]!r} (known: {', '.join(USAGE)})"
-        )
-    usage = USAGE[verb]
+    kind = verbs.get(verb)
+    if kind is None:
+        raise ActionSyntaxError("unknown", "unknown action {verb!r} (known: {known})",
+                                verb=words[0], known=", ".join(verbs))
+    return kind.parse(args, dice)
 
-    def need(n: int | None = None, at_least: int = 0) -> None:
-        if (n is not None and len(args) != n) or len(args) < at_least:
-            raise ActionSyntaxError(f"{verb}: wrong number of words; usage: {usage}")
 
-    if verb == "players":
-        need(at_least=1)
-        return Players(tuple(_name(a) for a in args))
-    if verb == "row":
-        need(at_least=1)
-        return Row(tuple(a.lower() for a in args))
-    if verb == "roll":
-        try:
-            return Rolled(Roll.parse(" ".join(args), dice))
-        except RollSyntaxError as err:
-            raise ActionSyntaxError(f"roll: {err}") from None
-    if verb == "fix":
-        need(2)
-        position = _int(args[0], "the die position", usage)
-        try:
-            die = Die.parse(args[1])
-        except ValueError as err:
-            raise ActionSyntaxError(f"fix: {err}") from None
-        return Fix(position, die)
-    if verb == "claim":
-        need(at_least=1)
-        options = {a.lower() for a in args[1:]}
-        if not options <= {"no-village", "no-bonus"} or len(options) != len(args) - 1:
-            raise ActionSyntaxError(f"claim: unknown option(s) {' '.join(args[1:])!r}; "
-                                    f"usage: {usage}")
-        return Claim(_int(args[0], "the slot", usage), "no-village" not in options,
-                     "no-bonus" not in options)
-    if verb == "give":
-        need(1)
-        return Give(_name(args[0]))
-    if verb == "penalty":
-        need(1)
-        points = _int(args[0].replace("−", "-"), "the penalty", usage)
-        return Penalty(-abs(points))
-    if verb == "draw":
-        need(1)
-        return Draw(args[0].lower())
-    need(0)
-    return Undo()
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What the camera saw: a settled roll, how sure it is of each die, and whether this
+    was a second reading of dice already in the game (the re-read button).
+
+    ``confidence[i]`` belongs to ``roll[i]`` (0..1); ``unsure`` are the 1-based positions
+    of the dice a person should look at. Never stored: the table turns it into a game
+    action (or holds it) under its lock.
+    """
+
+    roll: Roll
+    confidence: tuple[float, ...] = ()
+    unsure: tuple[int, ...] = ()
+    reread: bool = False
+
+    def __str__(self) -> str:
+        marks = f" (check die {', '.join(map(str, self.unsure))})" if self.unsure else ""
+        return f"{'read again' if self.reread else 'saw'} {self.roll}{marks}"

@@ -13,8 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-DICE_PER_ROLL = 6
-"""King of the Dice is played with six dice."""
+from rules.errors import RollSyntaxError
 
 
 class Color(StrEnum):
@@ -36,10 +35,6 @@ class Color(StrEnum):
 _BY_LETTER = {c.value[0]: c for c in Color}
 
 
-class RollSyntaxError(ValueError):
-    """A roll's text could not be read; the message names the token and its position."""
-
-
 @dataclass(frozen=True, slots=True)
 class Die:
     """One die as it lies: its value (1-6) and its face colour (``None`` for ordinary dice)."""
@@ -59,16 +54,18 @@ class Die:
         """Read one die token: ``"4"``, ``"4r"``, ``"4g"``, ``"4b"`` (case-insensitive)."""
         t = token.strip().lower()
         if not t:
-            raise ValueError("empty die")
+            raise RollSyntaxError("empty_die", "empty die")
         if not t[0].isdigit():
-            raise ValueError(f"{token!r} must start with a value 1-6")
+            raise RollSyntaxError("die_start", "{token!r} must start with a value 1-6",
+                                  token=token)
         if len(t) > 2 or (len(t) == 2 and t[1] not in _BY_LETTER):
             if len(t) >= 2 and t[1].isdigit():
-                raise ValueError(f"{token!r}: value must be 1-6")
-            raise ValueError(f"{token!r}: colour must be r, g or b")
+                raise RollSyntaxError("die_value", "{token!r}: value must be 1-6", token=token)
+            raise RollSyntaxError("die_color", "{token!r}: colour must be r, g or b",
+                                  token=token)
         value = int(t[0])
         if not 1 <= value <= 6:
-            raise ValueError(f"{token!r}: value must be 1-6")
+            raise RollSyntaxError("die_value", "{token!r}: value must be 1-6", token=token)
         return cls(value, Color.from_letter(t[1]) if len(t) == 2 else None)
 
 
@@ -113,25 +110,24 @@ class Roll:
         return cls(tuple(dice))
 
     @classmethod
-    def parse(cls, text: str, count: int | None = DICE_PER_ROLL) -> Roll:
+    def parse(cls, text: str, count: int | None = None) -> Roll:
         """Read a roll from its text form.
 
-        ``count`` is the number of dice the game needs (six here); ``None`` accepts any
-        number. Errors name the offending token and its 1-based position.
+        ``count`` is the number of dice the game needs (six in King of the Dice); ``None``
+        accepts any number. Errors name the offending token and its 1-based position.
         """
         tokens = text.replace(",", " ").split()
         dice = []
         for position, token in enumerate(tokens, start=1):
             try:
                 dice.append(Die.parse(token))
-            except ValueError as err:
-                raise RollSyntaxError(f"die {position} {err}") from None
+            except RollSyntaxError as err:
+                raise err.within("die {position} ", position=position) from None
         if count is not None and len(dice) != count:
-            raise RollSyntaxError(
-                f"a roll needs {count} dice, got {len(dice)} in {text.strip()!r}"
-            )
+            raise RollSyntaxError("count", "a roll needs {count} dice, got {got} in {text!r}",
+                                  count=count, got=len(dice), text=text.strip())
         if not dice:
-            raise RollSyntaxError("a roll needs at least one die")
+            raise RollSyntaxError("empty", "a roll needs at least one die")
         return cls(tuple(dice))
 
 

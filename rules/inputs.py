@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from rules.errors import UsageError
+
 MAX_TEXT_BYTES = 1 << 20
 """A card data file or a game script: at most 1 MiB (the box's own file is 20 KiB)."""
 
@@ -19,8 +21,14 @@ MAX_LINE_CHARS = 4096
 """One line of a script or of standard input."""
 
 
-class InputTooLarge(ValueError):
+class InputTooLarge(UsageError):
     """An input file or line is larger than anything the command could mean."""
+
+    family = "input"
+
+
+def _too_large(message: str) -> InputTooLarge:
+    return InputTooLarge("too_large", "{message}", message=message)
 
 
 def _size(limit: int) -> str:
@@ -39,17 +47,18 @@ def read_bytes(path: str | Path, limit: int, what: str = "the file") -> bytes:
 def read_stream(stream: BinaryIO, limit: int, what: str) -> bytes:
     data = stream.read(limit + 1)
     if len(data) > limit:
-        raise InputTooLarge(f"{what} is larger than {_size(limit)} (is it the right file?)")
+        raise _too_large(f"{what} is larger than {_size(limit)} (is it the right file?)")
     return data
 
 
 def read_text(path: str | Path, limit: int = MAX_TEXT_BYTES, what: str = "the file") -> str:
-    """UTF-8 text of ``path`` with the limit of :func:`read_bytes`; ValueError if not UTF-8."""
+    """UTF-8 text of ``path`` with the limit of :func:`read_bytes`; UsageError if not UTF-8."""
     data = read_bytes(path, limit, what)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise ValueError(f"{path}: not UTF-8 text (byte {err.start + 1})") from None
+        raise UsageError("input.not_utf8", "{path}: not UTF-8 text (byte {byte})",
+                         path=str(path), byte=err.start + 1) from None
 
 
 def bounded_lines(stream: TextIO, max_chars: int = MAX_LINE_CHARS,
@@ -63,6 +72,6 @@ def bounded_lines(stream: TextIO, max_chars: int = MAX_LINE_CHARS,
             return
         line_no += 1
         if len(line) > max_chars and not line.endswith("\n"):
-            raise InputTooLarge(f"{what}: line {line_no} is longer than {max_chars} "
+            raise _too_large(f"{what}: line {line_no} is longer than {max_chars} "
                                 "characters (is it the right input?)")
         yield line

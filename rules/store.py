@@ -3,7 +3,9 @@
 One row per action, appended in its own transaction; the file runs in WAL mode with
 ``synchronous=FULL``, so a committed action is on disk before the call returns. Killing the
 process at any moment loses at most the action being written. Undo is itself an action
-(the log is append-only), so past games keep their whole history.
+(the log is append-only), so past games keep their whole history. Each game names the game
+pack it is played with (``kotd``); the table's version counter keeps a ceiling here so that
+versions keep rising across restarts.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+from rules.errors import GameFileError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -26,6 +30,10 @@ CREATE TABLE IF NOT EXISTS events (
     at      TEXT NOT NULL,
     action  TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
 );
 """
 DB_NAME = "kotd.sqlite3"
@@ -43,10 +51,14 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class GameInfo:
+    """One stored game: its id, when it started, its ``players`` line, how many events
+    it has and the pack it is played with."""
+
     id: int
     started: str
     players: str
     events: int
+    game: str = "kotd"
 
 
 def _now() -> str:
@@ -67,8 +79,13 @@ class EventStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+            if "game" not in columns:  # a file from before there were game packs
+                self._db.execute("ALTER TABLE games ADD COLUMN game TEXT NOT NULL "
+                                 "DEFAULT 'kotd'")
         except sqlite3.DatabaseError as err:
-            raise OSError(f"{target}: cannot open the game file: {err}") from None
+            raise GameFileError("cannot_open", "{path}: cannot open the game file: {why}",
+                                path=target, why=str(err)) from None
 
     @classmethod
     def in_dir(cls, data_dir: str | Path) -> EventStore:
@@ -78,14 +95,15 @@ class EventStore:
         with self._lock:
             self._db.close()
 
-    def new_game(self, players_line: str) -> int:
-        """Start a game whose first action is ``players ...``; returns its id."""
+    def new_game(self, players_line: str, game: str = "kotd") -> int:
+        """Start a game of pack ``game`` whose first action is ``players ...``; its id."""
         with self._lock:
             now = _now()
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                cur = self._db.execute("INSERT INTO games (started, players) VALUES (?, ?)",
-                                       (now, players_line))
+                cur = self._db.execute(
+                    "INSERT INTO games (started, players, game) VALUES (?, ?, ?)",
+                    (now, players_line, game))
                 game_id = int(cur.lastrowid or 0)
                 self._db.execute("INSERT INTO events VALUES (?, 0, ?, ?)",
                                  (game_id, now, players_line))
@@ -124,12 +142,33 @@ class EventStore:
         """Every game in the file, newest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT g.id, g.started, g.players, COUNT(e.seq) FROM games g "
+                "SELECT g.id, g.started, g.players, COUNT(e.seq), g.game FROM games g "
                 "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id DESC"
             ).fetchall()
         return [GameInfo(*r) for r in rows]
 
-    def latest_game(self) -> int | None:
+    def game(self, game_id: int) -> GameInfo | None:
+        """One stored game, or None."""
+        return next((g for g in self.games() if g.id == game_id), None)
+
+    def latest_game(self, game: str | None = None) -> int | None:
+        """The newest game (of pack ``game``, if given), or None."""
         with self._lock:
-            row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
-        return row[0]
+            if game is None:
+                row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+            else:
+                row = self._db.execute("SELECT MAX(id) FROM games WHERE game = ?",
+                                       (game,)).fetchone()
+        return None if row[0] is None else int(row[0])
+
+    def version_ceiling(self) -> int:
+        """Every table version handed out so far is below this (0 for a new file)."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+        return 0 if row is None else int(row[0])
+
+    def raise_version_ceiling(self, ceiling: int) -> None:
+        """Promise that versions up to ``ceiling`` may be handed out (stored at once)."""
+        with self._lock:
+            self._db.execute("INSERT INTO meta VALUES ('version', ?) ON CONFLICT(key) DO "
+                             "UPDATE SET value = MAX(value, excluded.value)", (ceiling,))

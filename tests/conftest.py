@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, settings
 
@@ -15,3 +16,11 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def play(table: Any, *lines: str) -> Any:
+    """Play action lines at a :class:`rules.table.Table` (text is the tests' edge)."""
+    snapshot = table.snapshot
+    for line in lines:
+        snapshot = table.act(table.parse(line))
+    return snapshot

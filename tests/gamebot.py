@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from rules.dice import Color, Die, Roll
-from rules.game import GameState
+from rules.kotd.game import GameState
 
 
 def random_roll(rng: random.Random) -> Roll:

@@ -23,11 +23,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pi.cli import main
-from rules import advisor
-from rules.advisor import Scoring, advise, card_worth, fresh_turn_odds, requirement_odds
-from rules.cards import load_box
 from rules.dice import HABA_LAYOUTS, Color, Die, Roll, haba_pair
-from rules.requirements import (
+from rules.errors import KotdError
+from rules.kotd import advisor
+from rules.kotd.advisor import Scoring, advise, card_worth, fresh_turn_odds, requirement_odds
+from rules.kotd.cards import load_box
+from rules.kotd.requirements import (
     ColorCount,
     Colors,
     Groups,
@@ -399,7 +400,7 @@ def test_no_rolls_left_means_stop():
 
 
 def test_rolls_left_checked():
-    with pytest.raises(ValueError, match="0-3"):
+    with pytest.raises(KotdError, match="0-3"):
         requirement_odds(Run(4), Roll.parse("1 2 3 4 5 6"), 4)
 
 

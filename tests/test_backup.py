@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from pi.backup import backup, check_game_file, restore
-from pi.cli import CliError, main
+from pi.cli import main
+from rules.errors import UsageError as CliError
 from rules.store import DB_NAME, EventStore
 
 

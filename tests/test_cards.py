@@ -7,10 +7,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import SHARED
+from conftest import ROOT, SHARED
 
-from rules.cards import CardDataError, load_box
-from rules.requirements import ColorCount, Colors, Groups, Parity, Run, SameColor, Value
+from rules.errors import UnknownCardError
+from rules.kotd.cards import CardDataError, load_box
+from rules.kotd.requirements import ColorCount, Colors, Groups, Parity, Run, SameColor, Value
 
 BOX = load_box()
 REFERENCE = SHARED / "reference" / "king-of-the-dice-box.md"
@@ -85,7 +86,7 @@ def test_villages_effects_and_penalties() -> None:
 
 
 def test_unknown_card_names_close_matches() -> None:
-    with pytest.raises(KeyError, match="did you mean orc-3"):
+    with pytest.raises(UnknownCardError, match="did you mean orc-3"):
         BOX.card("ork-3")
 
 
@@ -103,7 +104,7 @@ def test_unknown_card_names_close_matches() -> None:
     ],
 )
 def test_a_broken_data_file_is_reported_by_card(tmp_path: Path, edit, message) -> None:
-    src = Path(__file__).resolve().parent.parent / "rules" / "data" / "king-of-the-dice.toml"
+    src = ROOT / "rules" / "kotd" / "data" / "king-of-the-dice.toml"
     broken = tmp_path / "box.toml"
     broken.write_text(edit(src.read_text(encoding="utf-8")), encoding="utf-8")
     with pytest.raises(CardDataError, match=message):

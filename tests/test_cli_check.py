@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from pi.cli import main
-from rules.cards import load_box
 from rules.dice import Roll
+from rules.kotd.cards import load_box
 
 KOTD = [str(Path(sys.executable).with_name("kotd"))]
 ROW = "dwarf-3x1,orc-3,elf-4,gnome-3green,fairy-2r2g"

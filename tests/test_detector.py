@@ -6,13 +6,15 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from conftest import play
 
 from pi.detector import RollDetector
 from pi.eye import Eye
 from pi.simtray import SimulatedTray
 from rules.dice import Roll
-from rules.referee import Referee
+from rules.pack import game_pack
 from rules.store import EventStore
+from rules.table import Table
 from vision.reader import read_dice
 from vision.reading import DieReading
 
@@ -114,9 +116,8 @@ def test_readings_that_disagree_are_not_a_roll_until_they_agree() -> None:
 
 def test_eye_puts_the_roll_in_the_game_and_survives_the_camera_going_away(sim) -> None:
     tray, detector, clock = sim
-    referee = Referee(EventStore(None))
-    referee.act("players Ann Ben")
-    referee.act("row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
+    referee = Table(EventStore(None), game_pack("kotd"))
+    play(referee, "players Ann Ben", "row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
     eye = Eye(tray, detector, referee, clock=clock)
 
     def steps(seconds: float) -> None:
@@ -133,12 +134,13 @@ def test_eye_puts_the_roll_in_the_game_and_survives_the_camera_going_away(sim) -
     before = referee.record
     tray.unplug()
     eye.step()
-    assert eye.status()["camera"] == "lost" and "the game is kept" in eye.status()["message"]
+    assert eye.status().camera == "lost" and "the game is kept" in eye.status().message
+    assert referee.snapshot.eye == eye.status()  # reported to the table
     assert referee.record == before
     eye.step()                                  # tries to open again, still away
     tray.plug()
     steps(0.5)
-    assert eye.status()["camera"] == "simulated"
+    assert eye.status().camera == "simulated"
     tray.throw("1r 1g 1b 2r 2g 3b")
     steps(2.5)
     assert referee.state.rolls_used == 2 and referee.state.roll.total == 10

@@ -18,10 +18,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from webkit import START, TOKEN, FakeEye, new_referee
+from webkit import START, TOKEN, FakeEye, new_table
 
 from rules.names import INVISIBLE, PlayerNameError, player_name
-from rules.referee import Referee
+from rules.table import Table as Referee
 from web import create_app
 from web.guard import MAX_BODY_BYTES
 from web.server import make_server
@@ -31,7 +31,7 @@ AUTH = {"X-Table-Token": TOKEN}
 
 @pytest.fixture
 def referee(tmp_path: Path) -> Referee:
-    return new_referee(tmp_path, *START)
+    return new_table(tmp_path, *START)
 
 
 @pytest.fixture

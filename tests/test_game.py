@@ -10,6 +10,7 @@ from pathlib import Path
 
 from gamebot import choose
 
+from rules.kotd.actions import parse_action
 from rules.record import GameRecord
 
 KOTD = str(Path(sys.executable).with_name("kotd"))
@@ -184,7 +185,7 @@ def test_citizen_pile_running_out_ends_the_game(tmp_path: Path) -> None:
     lines = ["players Ann Ben Cem Dan"]
     while record.state.phase != "over":
         line = choose(record.state, rng, safe=True)
-        record = record.act(__import__("rules.actions").actions.parse_action(line))
+        record = record.act(parse_action(line))
         lines.append(line)
     view, err, status = play("\n".join(lines) + "\n", tmp_path)
     assert status == 0, err

@@ -5,15 +5,19 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import play
 from gamebot import choose
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.actions import ActionSyntaxError, Undo, parse_action
-from rules.game import RuleError, invariant_problems
+from rules.actions import Players, Undo
+from rules.errors import ActionSyntaxError, KotdError, RuleError
+from rules.kotd.actions import parse_action
+from rules.kotd.game import invariant_problems
+from rules.pack import game_pack
 from rules.record import GameRecord
-from rules.referee import Referee
 from rules.store import EventStore
+from rules.table import Table
 
 ILLEGAL = ["claim 5", "claim 9", "roll 1 2 3 4 5 6", "give Ann", "penalty -4", "draw orc-3",
            "fix 9 1r", "fix 1 3g", "row orc-3 orc-4 elf-4 elf-5 elf-6", "undo"]
@@ -55,15 +59,14 @@ def test_undo_returns_the_previous_state_and_no_card_is_held_twice(seed, players
 
 
 def test_refused_actions_leave_the_store_and_state_unchanged(tmp_path) -> None:
-    referee = Referee(EventStore.in_dir(tmp_path))
+    referee = Table(EventStore.in_dir(tmp_path), game_pack("kotd"))
     with pytest.raises(RuleError, match="no game yet"):
-        referee.act("roll 1 2 3 4 5 6")
-    referee.act("players Ann Ben")
-    referee.act("row orc-3 elf-4 dwarf-3x1 gnome-3green fairy-2r2g")
+        play(referee, "roll 1 2 3 4 5 6")
+    play(referee, "players Ann Ben", "row orc-3 elf-4 dwarf-3x1 gnome-3green fairy-2r2g")
     before = (referee.record, len(referee.history()))
     for line in ["claim 1", "roll 1 2 3", "jump 3", "fix 1 3g", "give Ben"]:
-        with pytest.raises(ValueError):
-            referee.act(line)
+        with pytest.raises(KotdError):
+            play(referee, line)
     assert (referee.record, len(referee.history())) == before
 
 
@@ -98,4 +101,4 @@ def test_canonical_text_round_trips() -> None:
 @pytest.mark.parametrize("players", [["Ann"], ["A", "B", "C", "D", "E", "F"], ["Ann", "ann"]])
 def test_player_count_and_names(players) -> None:
     with pytest.raises(RuleError):
-        GameRecord.replay(["players " + " ".join(players)])
+        GameRecord.start(game_pack("kotd"), Players(tuple(players)))

@@ -5,27 +5,28 @@ from __future__ import annotations
 import time
 
 import pytest
+from conftest import play
 from gpiozero.pins.mock import MockFactory
 
 from pi.config import Pins
 from pi.panel import Panel
-from rules.referee import Referee
+from rules.pack import game_pack
 from rules.store import EventStore
-from rules.view import table_view
+from rules.table import Table
 
 
 @pytest.fixture
 def table(tmp_path):
     factory = MockFactory()
-    referee = Referee(EventStore(None))
+    game = Table(EventStore(None), game_pack("kotd"))
     rereads = []
-    panel = Panel(Pins(), referee.act, lambda: rereads.append(1), factory)
+    panel = Panel(Pins(), game.act, lambda: rereads.append(1), factory)
 
     def refresh(camera_ok: bool = True) -> None:
-        panel.show(table_view(referee.record) if referee.record else None, camera_ok)
+        panel.show(game.snapshot.lights, camera_ok)
 
-    referee.subscribe(lambda _r: refresh())
-    yield referee, panel, factory, rereads, refresh
+    game.subscribe(lambda _snapshot: refresh())
+    yield game, panel, factory, rereads, refresh
     panel.close()
     factory.reset()
 
@@ -42,14 +43,14 @@ def lit(leds) -> list[bool]:
 
 
 def test_leds_follow_rolls_and_claimable_slots_and_buttons_claim(table) -> None:
-    referee, panel, factory, _, _ = table
-    referee.act("players Ann Ben")
-    referee.act("row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
+    game, panel, factory, _, _ = table
+    play(game, "players Ann Ben")
+    play(game, "row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
     assert lit(panel.roll_leds) == [False] * 4 and not panel.penalty_led.is_lit
-    referee.act("roll 1b 1b 4b 6g 6r 3b")          # satisfies nothing
+    play(game, "roll 1b 1b 4b 6g 6r 3b")          # satisfies nothing
     assert lit(panel.roll_leds) == [True, False, False, False]
     assert lit(panel.slot_leds) == [False] * 5 and panel.penalty_led.is_lit
-    referee.act("roll 4r 4g 4b 1r 2g 6b")          # orc-3 (slot 2) and fairy (slot 5)
+    play(game, "roll 4r 4g 4b 1r 2g 6b")          # orc-3 (slot 2) and fairy (slot 5)
     assert lit(panel.roll_leds) == [True, True, False, False]
     assert not panel.penalty_led.is_lit
     assert [i for i, on in enumerate(lit(panel.slot_leds), 1) if on] == [2, 5]
@@ -58,39 +59,39 @@ def test_leds_follow_rolls_and_claimable_slots_and_buttons_claim(table) -> None:
     press(factory, Pins().claim)                   # next: slot 5
     assert panel.selected == 5
     press(factory, Pins().confirm)
-    state = referee.state
+    state = game.state
     assert state.kingdoms[0][-1] == "fairy-2r2g" and state.phase == "draw"
     assert lit(panel.slot_leds) == [False] * 5 and lit(panel.roll_leds) == [False] * 4
 
 
 def test_undo_and_reread_buttons(table) -> None:
-    referee, _panel, factory, rereads, _ = table
-    referee.act("players Ann Ben")
-    referee.act("row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
-    referee.act("roll 4r 4g 4b 1r 2g 6b")
+    game, _panel, factory, rereads, _ = table
+    play(game, "players Ann Ben")
+    play(game, "row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
+    play(game, "roll 4r 4g 4b 1r 2g 6b")
     press(factory, Pins().undo)
-    assert referee.state.roll is None and referee.state.rolls_used == 0
+    assert game.state.roll is None and game.state.rolls_used == 0
     press(factory, Pins().reread)
     assert rereads == [1]
 
 
 def test_a_refused_button_action_changes_nothing_and_says_why(table) -> None:
-    referee, panel, factory, _, _ = table
-    referee.act("players Ann Ben")
-    before = referee.record
+    game, panel, factory, _, _ = table
+    play(game, "players Ann Ben")
+    before = game.record
     press(factory, Pins().undo)
     press(factory, Pins().undo)   # nothing left to undo: refused
-    assert referee.record.actions == () and "nothing to undo" in panel.message
-    assert before.players == referee.record.players
+    assert game.record.actions == () and "nothing to undo" in panel.message
+    assert before.players == game.record.players
 
 
 def test_elf_fourth_roll_led_and_camera_status_led(table) -> None:
-    referee, panel, _, _, refresh = table
+    game, panel, _, _, refresh = table
     for line in ["players Ann Ben", "row elf-4 orc-3 dwarf-3x1 gnome-3green fairy-2r2g",
                  "roll 1r 2g 3b 4r 6g 6b", "claim 1", "draw orc-4",
                  "roll 1b 2b 4b 6g 6r 3b", "penalty -1", "draw elf-5"]:
-        referee.act(line)
-    assert referee.state.max_rolls == 4  # Ann: elf on top
+        play(game, line)
+    assert game.state.max_rolls == 4  # Ann: elf on top
     assert panel.roll_leds[3]._blink_thread is not None  # blinking: a 4th roll is there
     refresh(camera_ok=False)
     assert panel.status_led._blink_thread is not None

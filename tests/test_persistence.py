@@ -11,12 +11,14 @@ import threading
 import time
 from pathlib import Path
 
+from conftest import play
 from gamebot import choose
 
-from rules.actions import parse_action
+from rules.kotd.actions import parse_action
+from rules.pack import game_pack
 from rules.record import GameRecord
-from rules.referee import Referee
 from rules.store import EventStore
+from rules.table import Table
 
 KOTD = str(Path(sys.executable).with_name("kotd"))
 
@@ -93,8 +95,8 @@ def test_kill_at_random_moments_never_corrupts_the_file(tmp_path: Path) -> None:
         time.sleep(rng.uniform(0.005, 0.05))
         proc.kill()
         proc.wait(timeout=10)
-        referee = Referee(EventStore.in_dir(data_dir))
-        assert referee.skipped == []
+        referee = Table(EventStore.in_dir(data_dir), game_pack("kotd"))
+        assert referee.problem is None
         games = sorted(referee.store.games(), key=lambda g: g.id)
         stored = [e.action for g in games for e in referee.store.events(g.id)]
         assert 1 <= len(stored) < len(lines), "the kill should land mid-stream"
@@ -115,19 +117,18 @@ def _feed(proc: subprocess.Popen, lines: list[str]) -> None:
 
 def test_past_games_stay_in_the_file(tmp_path: Path) -> None:
     store = EventStore.in_dir(tmp_path)
-    referee = Referee(store)
-    referee.act("players Ann Ben")
-    referee.act("row orc-3 elf-4 dwarf-3x1 gnome-3green fairy-2r2g")
+    referee = Table(store, game_pack("kotd"))
+    play(referee, "players Ann Ben", "row orc-3 elf-4 dwarf-3x1 gnome-3green fairy-2r2g")
     first = referee.game_id
-    referee.act("players Cem Dan Eve")
+    play(referee, "players Cem Dan Eve")
     games = store.games()
     assert [g.players for g in games] == ["players Cem Dan Eve", "players Ann Ben"]
     assert [g.events for g in games] == [1, 2]
-    old = referee.past_record(first)
-    assert old is not None and old.state.players == ("Ann", "Ben")
+    old, problem = referee.past(first)
+    assert old is not None and problem is None and old.state.players == ("Ann", "Ben")
     assert old.state.row[0] == "orc-3"
     store.close()
-    again = Referee(EventStore.in_dir(tmp_path))
+    again = Table(EventStore.in_dir(tmp_path), game_pack("kotd"))
     assert again.state is not None and again.state.players == ("Cem", "Dan", "Eve")
 
 

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.cards import load_box
 from rules.dice import Color, Die, Roll
-from rules.requirements import (
+from rules.kotd.cards import load_box
+from rules.kotd.requirements import (
     ColorCount,
     Colors,
     Groups,

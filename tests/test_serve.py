@@ -91,6 +91,7 @@ def test_a_throw_becomes_a_roll_lights_the_slots_and_a_button_claims(assistant) 
     assert Counter(Roll.parse(state["dice"]["text"])) == Counter(Roll.parse("4r 4g 4b 1r 2g 6b"))
     assert state["claimable"] == [2, 5]
     pins = Pins()
+    wait_for(lambda: a.panel.slot_leds[1].is_lit, what="the slot LEDs")
     assert [led.is_lit for led in a.panel.slot_leds] == [False, True, False, False, True]
     assert [bool(led.is_lit) for led in a.panel.roll_leds] == [True, False, False, False]
     press(factory, pins.claim)                     # slot 2 selected (orc-3)
@@ -109,12 +110,12 @@ def test_the_camera_goes_away_mid_game_and_comes_back_nothing_lost(assistant, tm
     wait_for(lambda: client.get("/api/state")["rolls_used"] == 1, what="first roll")
     before = client.get("/api/state")
     tray.unplug()
-    wait_for(lambda: a.eye.status()["camera"] == "lost", what="camera lost")
+    wait_for(lambda: a.eye.status().camera == "lost", what="camera lost")
     assert a.panel.status_led._blink_thread is not None    # the status LED blinks
     client.act("claim 1")                                   # the game goes on by hand
     client.act("draw orc-4")
     tray.plug()
-    wait_for(lambda: a.eye.status()["camera"] == "simulated", seconds=10, what="camera back")
+    wait_for(lambda: a.eye.status().camera == "simulated", seconds=10, what="camera back")
     tray.throw("6r 6g 6b 5r 5g 4b")
     state = wait_for(lambda: (s := client.get("/api/state"))["rolls_used"] == 1
                      and s["current_player"] == "Ben" and s, what="Ben's roll")
@@ -123,7 +124,8 @@ def test_the_camera_goes_away_mid_game_and_comes_back_nothing_lost(assistant, tm
     a.stop()
     again = Assistant(a.config, source=SimulatedTray(seed=1), pin_factory=MockFactory())
     try:
-        assert again.referee.record == a.referee.record   # restart: the same game
+        assert again.table.record == a.table.record   # restart: the same game
+        assert again.table.version > a.table.version  # versions keep rising
     finally:
         again.panel.close()
         again.store.close()

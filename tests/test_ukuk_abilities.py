@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.game import RuleError
+from rules.errors import RuleError
 from rules.ukuk.abilities import after_use
 from rules.ukuk.costs import counts_of
 from rules.ukuk.court import load_court

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.actions import ActionSyntaxError, Players
-from rules.game import RuleError
+from rules.actions import Players
+from rules.errors import ActionSyntaxError, RuleError
 from rules.ukuk.actions import UseCard, parse_action
 from rules.ukuk.game import GameState, TurnDice, apply, new_game
 from rules.ukuk.record import UkukRecord

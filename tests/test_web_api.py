@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webkit import NOTHING, START, SUM10, TOKEN, FakeEye, new_referee
+from webkit import NOTHING, START, SUM10, TOKEN, FakeEye, new_app, new_table
 
-from rules.referee import Referee
+from rules.table import Table
 from web import create_app
-from web.eye import TableEye
+from web.ports import TableEye
 
 AUTH = {"X-Table-Token": TOKEN}
 
@@ -22,13 +22,13 @@ def eye() -> FakeEye:
 
 
 @pytest.fixture
-def referee(tmp_path: Path) -> Referee:
-    return new_referee(tmp_path, *START)
+def table(tmp_path: Path) -> Table:
+    return new_table(tmp_path, *START)
 
 
 @pytest.fixture
-def app(referee: Referee, eye: FakeEye) -> Flask:
-    return create_app(referee, eye, TOKEN)
+def app(table: Table, eye: FakeEye) -> Flask:
+    return new_app(table, eye)
 
 
 @pytest.fixture
@@ -44,18 +44,19 @@ def test_the_fake_eye_is_a_table_eye(eye: FakeEye) -> None:
     assert isinstance(eye, TableEye)
 
 
-def test_a_token_is_made_when_none_is_given(referee: Referee) -> None:
-    a, b = create_app(referee), create_app(referee)
+def test_a_token_is_made_when_none_is_given(table: Table) -> None:
+    a, b = create_app(table), create_app(table)
     assert len(a.config["TABLE_TOKEN"]) >= 16
     assert a.config["TABLE_TOKEN"] != b.config["TABLE_TOKEN"]
 
 
 def test_state_is_the_table_view_with_eye_and_version(client: FlaskClient) -> None:
+    # version 2 after the two START actions, 3 once the eye reported its status
     state = client.get("/api/state").get_json()
     assert state["phase"] == "rolling" and state["current_player"] == "Ann"
     assert [s["card"]["id"] for s in state["row"]][:2] == ["snob-even", "hypnotist"]
     assert state["eye"]["camera"] == "simulated" and state["eye"]["dice_seen"] == 6
-    assert state["version"] == 2 and state["can_act"] is False and state["advice"] is False
+    assert state["version"] == 3 and state["can_act"] is False and state["advice"] is False
     assert client.get("/api/state", headers=AUTH).get_json()["can_act"] is True
 
 
@@ -70,7 +71,7 @@ def test_state_speaks_german(client: FlaskClient) -> None:
 
 
 def test_state_without_a_game(tmp_path: Path) -> None:
-    client = create_app(new_referee(tmp_path), None, TOKEN).test_client()
+    client = new_app(new_table(tmp_path)).test_client()
     state = client.get("/api/state").get_json()
     assert state["phase"] == "none" and state["players"] == [] and state["game_id"] is None
     assert state["eye"]["camera"] == "none"
@@ -85,40 +86,40 @@ def test_cards_catalogue(client: FlaskClient) -> None:
 
 
 def test_an_action_changes_the_game_and_returns_the_new_state(
-        client: FlaskClient, referee: Referee) -> None:
+        client: FlaskClient, table: Table) -> None:
     response = act(client, SUM10)
     assert response.status_code == 200
     state = response.get_json()
     assert state["done"] == SUM10 and state["claimable"] == [2, 4, 5]
-    assert state["version"] == referee.version == 3
+    assert state["version"] == table.version == 4
     assert act(client, "claim 2").get_json()["question"]["ask"] == "draw"
-    assert referee.record is not None
-    assert referee.record.state.kingdoms[0][0] == "hypnotist"
+    assert table.record is not None
+    assert table.record.state.kingdoms[0][0] == "hypnotist"
 
 
-def test_an_action_by_form_field_and_by_query_token(client: FlaskClient, referee: Referee) -> None:
+def test_an_action_by_form_field_and_by_query_token(client: FlaskClient, table: Table) -> None:
     response = client.post(f"/api/action?token={TOKEN}", data={"action": SUM10})
     assert response.status_code == 200
     response = client.post("/api/action", data={"action": "undo", "token": TOKEN})
-    assert response.status_code == 200 and referee.version == 4
-    assert referee.record is not None and referee.record.state.roll is None
+    assert response.status_code == 200 and table.version == 5
+    assert table.record is not None and table.record.state.roll is None
 
 
 @pytest.mark.parametrize("headers", [{}, {"X-Table-Token": "wrong"}, {"X-Table-Token": ""}])
 def test_an_action_without_the_token_is_refused_and_changes_nothing(
-        client: FlaskClient, referee: Referee, headers: dict) -> None:
-    before = (referee.version, referee.record)
+        client: FlaskClient, table: Table, headers: dict) -> None:
+    before = (table.version, table.record)
     response = client.post("/api/action", json={"action": SUM10}, headers=headers)
     assert response.status_code == 403
     assert "token" in response.get_json()["error"]
-    assert (referee.version, referee.record) == before
+    assert (table.version, table.record) == before
 
 
-def test_a_token_in_a_cookie_is_not_enough(client: FlaskClient, referee: Referee) -> None:
+def test_a_token_in_a_cookie_is_not_enough(client: FlaskClient, table: Table) -> None:
     client.set_cookie("token", TOKEN)
     client.set_cookie("X-Table-Token", TOKEN)
     assert client.post("/api/action", json={"action": SUM10}).status_code == 403
-    assert referee.version == 2
+    assert table.version == 3
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
@@ -138,15 +139,15 @@ def test_a_token_in_a_cookie_is_not_enough(client: FlaskClient, referee: Referee
     ({"json": {"action": "row orc-3 elf-4 dwarf-3x1 gnome-3green hypnotist"}}, "row"),
 ])
 def test_bad_requests_get_400_with_a_message_and_change_nothing(
-        client: FlaskClient, referee: Referee, kwargs: dict, message: str) -> None:
-    before = (referee.version, referee.record, len(referee.history()))
+        client: FlaskClient, table: Table, kwargs: dict, message: str) -> None:
+    before = (table.version, table.record, len(table.history()))
     response = client.post("/api/action", headers=AUTH, **kwargs)
     assert response.status_code == 400, response.get_data(as_text=True)
     assert message in response.get_json()["error"]
-    assert (referee.version, referee.record, len(referee.history())) == before
+    assert (table.version, table.record, len(table.history())) == before
 
 
-def test_illegal_moves_carry_the_referees_message(client: FlaskClient, referee: Referee) -> None:
+def test_illegal_moves_carry_the_referees_message(client: FlaskClient, table: Table) -> None:
     assert act(client, NOTHING).status_code == 200
     response = act(client, "claim 1")
     assert response.status_code == 400 and "does not satisfy" in response.get_json()["error"]
@@ -157,30 +158,30 @@ def test_illegal_moves_carry_the_referees_message(client: FlaskClient, referee: 
     assert response.status_code == 400 and "did you mean orc-4" in response.get_json()["error"]
 
 
-def test_undo_through_the_api(client: FlaskClient, referee: Referee) -> None:
+def test_undo_through_the_api(client: FlaskClient, table: Table) -> None:
     act(client, SUM10)
     state = act(client, "undo").get_json()
     assert state["dice"] is None and state["rolls_used"] == 0
 
 
-def test_a_new_game_through_the_api(client: FlaskClient, referee: Referee) -> None:
-    old = referee.game_id
+def test_a_new_game_through_the_api(client: FlaskClient, table: Table) -> None:
+    old = table.game_id
     state = act(client, "players Cem Dan Eve").get_json()
     assert state["phase"] == "setup" and state["question"]["ask"] == "row"
     assert len(state["question"]["choices"]) == 40 and state["game_id"] != old
     assert act(client, "players Solo").status_code == 400
 
 
-def test_history_and_games(client: FlaskClient, referee: Referee) -> None:
+def test_history_and_games(client: FlaskClient, table: Table) -> None:
     act(client, SUM10)
     hist = client.get("/api/history").get_json()
-    assert hist["game_id"] == referee.game_id
+    assert hist["game_id"] == table.game_id
     assert [e["action"] for e in hist["events"]] == [*START, SUM10]
     assert all(e["at"] for e in hist["events"])
-    first = referee.game_id
+    first = table.game_id
     act(client, "players Cem Dan")
     games = client.get("/api/games").get_json()["games"]
-    assert [g["id"] for g in games] == [referee.game_id, first]
+    assert [g["id"] for g in games] == [table.game_id, first]
     assert games[1]["players"] == ["Ann", "Ben"] and games[1]["events"] == 3
     assert games[0]["current"] and not games[1]["current"]
     past = client.get(f"/api/games/{first}?lang=de").get_json()
@@ -191,7 +192,7 @@ def test_history_and_games(client: FlaskClient, referee: Referee) -> None:
 
 
 def test_history_without_a_game(tmp_path: Path) -> None:
-    client = create_app(new_referee(tmp_path), None, TOKEN).test_client()
+    client = new_app(new_table(tmp_path)).test_client()
     assert client.get("/api/history").get_json() == {"game_id": None, "events": []}
     assert client.get("/api/games").get_json() == {"games": []}
 
@@ -206,7 +207,7 @@ def test_camera_picture(client: FlaskClient, eye: FakeEye) -> None:
 
 
 def test_no_camera(tmp_path: Path) -> None:
-    client = create_app(new_referee(tmp_path, *START), None, TOKEN).test_client()
+    client = new_app(new_table(tmp_path, *START)).test_client()
     assert client.get("/api/camera.jpg").status_code == 404
     assert client.post("/api/reread", headers=AUTH).status_code == 404
 
@@ -226,49 +227,52 @@ def test_throw_only_for_a_simulated_tray_and_with_the_token(tmp_path: Path) -> N
             return True
 
     tray = Tray()
-    client = create_app(new_referee(tmp_path, *START), tray, TOKEN).test_client()
+    client = new_app(new_table(tmp_path, *START), tray).test_client()
     assert client.post("/api/throw").status_code == 403 and tray.throws == 0
     assert client.post("/api/throw", headers=AUTH).status_code == 200 and tray.throws == 1
-    real = create_app(new_referee(tmp_path / "b", *START), FakeEye("ok"), TOKEN).test_client()
+    real = new_app(new_table(tmp_path / "b", *START), FakeEye("ok")).test_client()
     response = real.post("/api/throw", headers=AUTH)
     assert response.status_code == 404 and "simulated tray" in response.get_json()["error"]
 
 
-def test_a_broken_eye_does_not_break_the_page(tmp_path: Path) -> None:
-    class Broken(FakeEye):
-        def status(self):
-            raise RuntimeError("camera thread died")
-
-    client = create_app(new_referee(tmp_path, *START), Broken(), TOKEN).test_client()
-    eye = client.get("/api/state").get_json()["eye"]
-    assert eye["camera"] == "lost" and "camera thread died" in eye["message"]
+def test_the_eyes_status_reaches_the_page_through_the_table(tmp_path: Path) -> None:
+    eye = FakeEye()
+    table = new_table(tmp_path, *START)
+    client = new_app(table, eye).test_client()
+    before = client.get("/api/state").get_json()
+    eye.set(camera="lost", message="camera thread died")
+    state = client.get("/api/state").get_json()
+    assert state["eye"]["camera"] == "lost" and "camera thread died" in state["eye"]["message"]
+    assert state["version"] == before["version"] + 1 == state["eye"]["version"]
+    eye.set(camera="lost", message="camera thread died")  # the same status: no new version
+    assert client.get("/api/state").get_json()["version"] == state["version"]
 
 
 def test_advice_only_with_an_advisor(client: FlaskClient, tmp_path: Path) -> None:
     assert client.get("/api/advice").status_code == 404
-    seen = []
-
-    def advisor(record):
-        seen.append(record)
-        return {"text": "keep the three 1s"}
-
-    app = create_app(new_referee(tmp_path, *START), None, TOKEN, advisor=advisor)
+    assert client.get("/api/state").get_json()["advice"] is False
+    app = new_app(new_table(tmp_path, *START, SUM10, advice=True))
     with_advice = app.test_client()
     assert with_advice.get("/api/state").get_json()["advice"] is True
-    assert with_advice.get("/api/advice").get_json() == {"advice": {"text": "keep the three 1s"}}
-    assert len(seen) == 1
+    advice = with_advice.get("/api/advice").get_json()["advice"]
+    assert advice["dice"] == SUM10.removeprefix("roll ") and advice["rolls_left"] == 2
+    assert [c["id"] for c in advice["cards"]][:2] == ["snob-even", "hypnotist"]
 
 
-def test_advice_without_a_game_or_with_a_failing_advisor(tmp_path: Path) -> None:
-    def advisor(record):
-        raise ValueError("no roll yet")
-
-    client = create_app(new_referee(tmp_path / "a"), None, TOKEN, advisor=advisor).test_client()
+def test_advice_without_a_game_or_a_roll_and_a_failing_advisor_is_a_bug(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    client = new_app(new_table(tmp_path / "a", advice=True)).test_client()
     assert client.get("/api/advice").status_code == 404
-    client = create_app(new_referee(tmp_path / "b", *START), None, TOKEN,
-                        advisor=advisor).test_client()
+    table = new_table(tmp_path / "b", *START, advice=True)
+    client = new_app(table).test_client()
+    assert client.get("/api/advice").get_json() == {"advice": None}  # no roll yet
+
+    def broken(state: object) -> None:
+        raise RuntimeError("advisor bug")
+
+    monkeypatch.setattr(table.pack, "advise", broken)
     response = client.get("/api/advice")
-    assert response.status_code == 500 and "no roll yet" in response.get_json()["error"]
+    assert response.status_code == 500 and response.get_json()["error"]
 
 
 def test_unknown_api_routes_and_methods_are_json(client: FlaskClient) -> None:
@@ -284,21 +288,22 @@ def test_live_once_sends_the_state(client: FlaskClient) -> None:
     assert response.mimetype == "text/event-stream"
     text = response.get_data(as_text=True)
     assert text.startswith("retry: 1000\n\n")
-    assert "event: state\n" in text and '"lang":"de"' in text and "id: 2.0\n" in text
+    assert "event: state\n" in text and '"lang":"de"' in text and "id: 3\n" in text
 
 
-def test_live_stream_sends_changes_and_heartbeats(app: Flask, referee: Referee,
+def test_live_stream_sends_changes_and_heartbeats(app: Flask, table: Table,
                                                   eye: FakeEye) -> None:
     app.config.update(HEARTBEAT_SECONDS=0.05, LIVE_POLL_SECONDS=0.02, LIVE_MAX_SECONDS=0.5)
     response = app.test_client().get("/api/live")
     chunks = iter(response.response)
     assert next(chunks).startswith(b"retry:")
-    assert b'"version":2' in next(chunks)
-    assert next(chunks) == b": heartbeat\n\n"
-    referee.act(SUM10)
     assert b'"version":3' in next(chunks)
+    assert next(chunks) == b": heartbeat\n\n"
+    table.act(table.parse(SUM10))
+    assert b'"version":4' in next(chunks)
     eye.set(seeing="moving")
-    assert b'"seeing":"moving"' in next(chunks)
+    chunk = next(chunks)
+    assert b'"seeing":"moving"' in chunk and b'"version":5' in chunk
     rest = list(chunks)  # ends by itself after LIVE_MAX_SECONDS
     assert all(c == b": heartbeat\n\n" for c in rest)
 
@@ -311,8 +316,8 @@ def test_any_line_is_either_played_or_refused_with_nothing_changed(tmp_path: Pat
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    referee = new_referee(tmp_path, *START)
-    client = create_app(referee, None, TOKEN).test_client()
+    table = new_table(tmp_path, *START)
+    client = new_app(table).test_client()
     lines = st.one_of(
         st.lists(st.sampled_from(WORDS), min_size=1, max_size=8).map(" ".join),
         st.text(max_size=40),
@@ -321,14 +326,14 @@ def test_any_line_is_either_played_or_refused_with_nothing_changed(tmp_path: Pat
     @settings(max_examples=150, deadline=None)
     @given(lines)
     def check(line: str) -> None:
-        before = (referee.version, referee.record, len(referee.history()))
+        before = (table.version, table.record, len(table.history()))
         response = client.post("/api/action", json={"action": line}, headers=AUTH)
         body = response.get_json()
         assert response.status_code in (200, 400), (line, body)
         if response.status_code == 400:
             assert body["error"]
-            assert (referee.version, referee.record, len(referee.history())) == before
+            assert (table.version, table.record, len(table.history())) == before
         else:
-            assert body["version"] == referee.version == before[0] + 1
+            assert body["version"] == table.version == before[0] + 1
 
     check()

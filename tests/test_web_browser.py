@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webkit import FakeEye, new_referee
+from webkit import FakeEye, new_app, new_table
 
 CHROMIUM = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -116,10 +116,9 @@ def _kotd_serve(kotd: str, data_dir: Path) -> Iterator[Served]:
 
 @contextlib.contextmanager
 def _in_thread(data_dir: Path) -> Iterator[Served]:
-    from web import create_app
     from web.server import make_server
 
-    app = create_app(new_referee(data_dir), FakeEye(), TOKEN)
+    app = new_app(new_table(data_dir), FakeEye())
     with make_server(app, threads=12) as server:
         yield Served(server.url, TOKEN, "in-thread")
 

@@ -10,9 +10,8 @@ import threading
 import time
 from pathlib import Path
 
-from webkit import START, SUM10, TOKEN, FakeEye, new_referee
+from webkit import START, SUM10, TOKEN, FakeEye, new_app, new_table
 
-from web import create_app
 from web.server import make_server
 
 
@@ -82,18 +81,18 @@ def post(port: int, line: str, token: str | None = TOKEN) -> tuple[int, dict]:
 
 
 def test_two_phones_see_an_action_within_a_second(tmp_path: Path) -> None:
-    referee = new_referee(tmp_path, *START)
+    table = new_table(tmp_path, *START)
     eye = FakeEye()
-    app = create_app(referee, eye, TOKEN)
+    app = new_app(table, eye)  # version 3: the eye reported its status
     with make_server(app, threads=8) as server:
         phones = [SSEClient(server.port), SSEClient(server.port, "/api/live?lang=de")]
         for phone in phones:
-            assert phone.wait_for_version(2, 5) is not None
+            assert phone.wait_for_version(3, 5) is not None
         sent = time.monotonic()
         status, _ = post(server.port, SUM10)
         assert status == 200
         for phone in phones:
-            seen = phone.wait_for_version(3, 2)
+            seen = phone.wait_for_version(4, 2)
             assert seen is not None and seen - sent < 1.0
         assert phones[1].states[-1][1]["lang"] == "de"
         # refused actions reach nobody
@@ -106,13 +105,16 @@ def test_two_phones_see_an_action_within_a_second(tmp_path: Path) -> None:
                 "hand in tray":
             time.sleep(0.02)
         assert phones[0].states[-1][1]["eye"]["seeing"] == "hand in tray"
-        assert all(s["version"] == 3 for phone in phones for _, s in phone.states[1:])
+        # one version per change, the camera's included; nothing sent twice
+        for phone in phones:
+            versions = [s["version"] for _, s in phone.states]
+            assert versions == sorted(set(versions)) and versions[-1] >= 5
         for phone in phones:
             phone.close()
 
 
 def test_streams_end_when_the_phone_leaves(tmp_path: Path) -> None:
-    app = create_app(new_referee(tmp_path, *START), None, TOKEN)
+    app = new_app(new_table(tmp_path, *START))
     with make_server(app, threads=4) as server:
         base = threading.active_count()
         for _ in range(6):  # more streams than threads: only works if closed ones end
@@ -126,7 +128,7 @@ def test_streams_end_when_the_phone_leaves(tmp_path: Path) -> None:
 
 
 def test_closing_the_server_ends_open_streams(tmp_path: Path) -> None:
-    app = create_app(new_referee(tmp_path, *START), None, TOKEN)
+    app = new_app(new_table(tmp_path, *START))
     server = make_server(app, threads=4).start()
     phone = SSEClient(server.port)
     assert phone.wait_for_version(2, 5) is not None
@@ -138,8 +140,8 @@ def test_closing_the_server_ends_open_streams(tmp_path: Path) -> None:
 
 
 def test_the_oldest_stream_gives_way_when_the_limit_is_reached(tmp_path: Path) -> None:
-    referee = new_referee(tmp_path, *START)
-    app = create_app(referee, None, TOKEN, config={"LIVE_MAX_STREAMS": 2})
+    table = new_table(tmp_path, *START)
+    app = new_app(table, config={"LIVE_MAX_STREAMS": 2})
     with make_server(app, threads=4) as server:
         vanished = SSEClient(server.port)  # a phone that never hangs up
         assert vanished.wait_for_version(2, 5) is not None

@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webkit import START, TOKEN, FakeEye, new_referee
+from webkit import START, TOKEN, FakeEye, new_app, new_table
 
-from web import create_app
 from web.i18n import LANGS, STRINGS
 
 PAGES = ["/", "/scores", "/setup", "/history"]
@@ -19,7 +18,7 @@ PAGES = ["/", "/scores", "/setup", "/history"]
 
 @pytest.fixture
 def app(tmp_path: Path) -> Flask:
-    return create_app(new_referee(tmp_path, *START), FakeEye(), TOKEN)
+    return new_app(new_table(tmp_path, *START), FakeEye())
 
 
 @pytest.fixture
@@ -94,7 +93,7 @@ def test_qr_code_only_with_the_token(client: FlaskClient) -> None:
 
 
 def test_qr_code_points_at_the_public_url_with_the_token(tmp_path: Path) -> None:
-    app = create_app(new_referee(tmp_path), None, TOKEN,
+    app = new_app(new_table(tmp_path),
                      config={"PUBLIC_URL": "http://kotd.local:8000"})
     with app.test_request_context("/qr.svg"):
         from web.pages import page_url, qr_svg
@@ -121,5 +120,5 @@ def test_create_app_starts_no_thread(tmp_path: Path) -> None:
     import threading
 
     before = threading.active_count()
-    create_app(new_referee(tmp_path, *START), FakeEye(), TOKEN)
+    new_app(new_table(tmp_path, *START), FakeEye())
     assert threading.active_count() == before

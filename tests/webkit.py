@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from rules.referee import Referee
+from flask import Flask
+
+from rules.pack import game_pack
 from rules.store import EventStore
+from rules.table import EyeStatus, Table
+from web import create_app
 
 TOKEN = "test-table-token"
 START = [
@@ -19,24 +24,26 @@ NOTHING = "roll 1r 2r 4r 6r 3r 1b"  # fits none of the START row
 
 
 class FakeEye:
-    """A TableEye with a status you can set and a picture you can change."""
+    """A TableEye whose status you can set (it reports it to its table, as the real eye
+    does) and whose picture you can change."""
 
     def __init__(self, camera: str = "simulated", jpeg: bytes | None = b"\xff\xd8fake\xff\xd9"):
-        self.version = 0
-        self._status: dict[str, Any] = {"camera": camera, "seeing": "still", "dice_seen": 6,
-                                        "message": ""}
+        self.status = EyeStatus(camera, "fake", "still", 6, (), "")  # type: ignore[arg-type]
         self.jpeg = jpeg
         self.rereads = 0
+        self.table: Table | None = None
         self._lock = threading.Lock()
 
-    def status(self) -> dict[str, Any]:
-        with self._lock:
-            return dict(self._status)
+    def attach(self, table: Table) -> FakeEye:
+        self.table = table
+        table.report_eye(self.status)
+        return self
 
     def set(self, **changes: Any) -> None:
         with self._lock:
-            self._status.update(changes)
-            self.version += 1
+            self.status = replace(self.status, **changes)
+        if self.table is not None:
+            self.table.report_eye(self.status)
 
     def annotated_jpeg(self) -> bytes | None:
         return self.jpeg
@@ -44,9 +51,21 @@ class FakeEye:
     def reread(self) -> None:
         self.rereads += 1
 
+    def throw(self) -> bool:
+        return False
 
-def new_referee(tmp_path: Path, *lines: str) -> Referee:
-    referee = Referee(EventStore(tmp_path / "kotd.sqlite3"))
+
+def new_table(tmp_path: Path, *lines: str, advice: bool = False) -> Table:
+    """A King of the Dice table on a game file in ``tmp_path``, with ``lines`` played."""
+    table = Table(EventStore(tmp_path / "kotd.sqlite3"), game_pack("kotd"), advice=advice)
     for line in lines:
-        referee.act(line)
-    return referee
+        table.act(table.parse(line))
+    return table
+
+
+def new_app(table: Table, eye: FakeEye | None = None, token: str | None = TOKEN,
+            **kw: Any) -> Flask:
+    """The page for ``table``, with ``eye`` reporting to it."""
+    if eye is not None:
+        eye.attach(table)
+    return create_app(table, eye, token, **kw)

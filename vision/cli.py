@@ -1,14 +1,31 @@
-"""``kotd read`` and ``kotd calibrate``: the dice reader from the command line."""
+"""``kotd read`` and ``kotd calibrate``: the dice reader from the command line.
+
+The data directory (where the calibrated palette lives) is not decided here: the command
+line hands it down (``args.data_dir_of``, the config's :func:`pi.config.default_data_dir`).
+Mistakes become :class:`rules.errors.UsageError` (one line, exit status 2).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from rules.errors import UsageError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def _data_palette(args: argparse.Namespace) -> Path:
+    """The palette calibrated into the data directory the command line hands down."""
+    from vision.palette import PALETTE_FILE
+
+    data_dir: Callable[[], Path] = args.data_dir_of
+    return Path(data_dir()) / PALETTE_FILE
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     read = subparsers.add_parser("read", help="read the dice in photos of the tray")
     read.add_argument("images", nargs="+", metavar="IMAGE")
     read.add_argument("--dice", choices=("haba", "standard"), default="haba",
@@ -33,13 +50,16 @@ def _load_image(path: str):  # -> np.ndarray
     return load_image(path)  # refuses damaged and oversized images in one line
 
 
-def _palette(path: Path | None):  # -> Palette
-    from vision.palette import Palette, default_palette_path
+def _palette(path: Path | None, args: argparse.Namespace) -> Any:  # -> Palette
+    from vision.palette import Palette
 
-    if path is not None:
-        return Palette.load(path)
-    default = default_palette_path()
-    return Palette.load(default) if default.is_file() else Palette.default()
+    try:
+        if path is not None:
+            return Palette.load(path)
+        default = _data_palette(args)
+        return Palette.load(default) if default.is_file() else Palette.default()
+    except (OSError, ValueError) as err:
+        raise UsageError("palette", "palette: {why}", why=str(err)) from None
 
 
 def _read(args: argparse.Namespace) -> int:
@@ -47,7 +67,7 @@ def _read(args: argparse.Namespace) -> int:
     from vision.reader import read_dice
     from vision.reading import reading_order
 
-    palette = _palette(args.palette) if args.dice == "haba" else None
+    palette = _palette(args.palette, args) if args.dice == "haba" else None
     status = 0
     if args.annotate:
         try:
@@ -61,7 +81,10 @@ def _read(args: argparse.Namespace) -> int:
             print(f"kotd: error: {err}", file=sys.stderr)
             status = 2
             continue
-        readings = reading_order(read_dice(frame, args.dice, palette))
+        try:
+            readings = reading_order(read_dice(frame, args.dice, palette))
+        except OSError as err:  # the reader's own files are missing: a broken install
+            raise UsageError("reader", "{why}", why=str(err)) from None
         if args.json:
             print(json.dumps({"image": path, "dice": [r.to_json() for r in readings]}))
         else:
@@ -92,19 +115,22 @@ def _write(path: Path, picture) -> bool:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from rules.dice import Color
-    from vision.palette import calibrate, default_palette_path
+    from vision.palette import calibrate
 
     colors = None
     if args.colors:
         try:
             colors = [Color.from_letter(t.strip()[0]) for t in args.colors.split(",") if t.strip()]
         except (KeyError, IndexError):
-            raise ValueError(f"--colors {args.colors!r}: use r, g, b separated by commas"
-                             ) from None
-    frame = _load_image(args.image)
-    palette = calibrate(frame, colors)
-    out = args.out or default_palette_path()
-    palette.save(out)
+            raise UsageError("colors", "--colors {colors!r}: use r, g, b separated by commas",
+                             colors=args.colors) from None
+    try:
+        frame = _load_image(args.image)
+        palette = calibrate(frame, colors)
+        out = args.out or _data_palette(args)
+        palette.save(out)
+    except (OSError, ValueError) as err:
+        raise UsageError("calibrate", "{why}", why=str(err)) from None
     print(f"palette written to {out}")
     for c, lab in palette.centroids.items():
         print(f"  {c.value:<5} L={lab[0]:5.1f} a={lab[1]:6.1f} b={lab[2]:6.1f}")

@@ -8,7 +8,6 @@ keeps working when the light dims; a new lamp or a new set of dice needs ``kotd 
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,14 +86,9 @@ class Palette:
             raise ValueError(f"{path}: {err}") from None
 
 
-def default_palette_path() -> Path:
-    """``$KOTD_DATA_DIR/palette.json``, else ``palette.json`` in the user data dir of kotd."""
-    base = os.environ.get("KOTD_DATA_DIR")
-    if base:
-        return Path(base) / "palette.json"
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("kotd")) / "palette.json"
+PALETTE_FILE = "palette.json"
+"""The palette's file name in the data directory (the directory is the config's to decide:
+:func:`pi.config.default_data_dir`)."""
 
 
 def calibrate(frame: np.ndarray, colors: list[Color] | None = None) -> Palette:

@@ -19,7 +19,7 @@ from flask import Flask
 from waitress import wasyncore
 from waitress.server import create_server
 
-from web import stop_streams
+from web.context import stop_streams
 
 SERVER_OPTIONS: dict[str, Any] = {
     "channel_timeout": 60,  # idle connections; live streams write a heartbeat every 15 s

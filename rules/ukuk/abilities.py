@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, ClassVar
 
-from rules.game import RuleError
+from rules.errors import RuleError
 from rules.ukuk.costs import VALUES, Counts
 
 Values = tuple[int, ...]

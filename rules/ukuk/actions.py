@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.actions import ActionSyntaxError, Players, Undo, _name
+from rules.actions import Players, Undo
+from rules.actions import player_name as _name
+from rules.errors import ActionSyntaxError
 
 Values = tuple[int, ...]
 

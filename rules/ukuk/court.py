@@ -1,6 +1,6 @@
 """The royal court, read from one data file.
 
-``load_court()`` reads ``rules/data/um-krone-und-kragen.toml`` (or a file you name) into a
+``load_court()`` reads ``rules/ukuk/data/um-krone-und-kragen.toml`` (or a file you name) into a
 :class:`Court`: the twenty court cards in rows 0-V with their ids, names, costs and
 abilities, and how many copies of each row's cards are in play for 2-5 players. Nothing
 else in the product knows a court card by heart.
@@ -197,5 +197,5 @@ def _parse_text(text: str, source: str) -> Court:
 
 @cache
 def _default_court() -> Court:
-    text = resources.files("rules").joinpath("data", DEFAULT_COURT_FILE).read_text("utf-8")
+    text = resources.files("rules.ukuk").joinpath("data", DEFAULT_COURT_FILE).read_text("utf-8")
     return _parse_text(text, DEFAULT_COURT_FILE)

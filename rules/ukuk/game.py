@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.actions import Players, Undo
-from rules.game import RuleError
+from rules.errors import RuleError
 from rules.ukuk.abilities import Raise, Values, after_use, dice_text
 from rules.ukuk.actions import Action, Bid, Buy, Fix, Pass, Rolled, SetAside, UseCard
 from rules.ukuk.costs import ComesWith

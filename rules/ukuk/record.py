@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rules.actions import Players, Undo
-from rules.game import RuleError
+from rules.errors import RuleError
 from rules.ukuk.actions import Action, parse_action
 from rules.ukuk.court import Court
 from rules.ukuk.game import GameState, apply, new_game

@@ -1,4 +1,4 @@
-"""Sub-commands about the cards and the rules: ``kotd cards`` and ``kotd check``."""
+"""``kotd check``: which cards a roll satisfies, with the dice that do it."""
 
 from __future__ import annotations
 
@@ -7,17 +7,14 @@ import json
 import sys
 from typing import Any, TextIO
 
-from rules.cards import Box, Card, load_box
-from rules.dice import Roll, RollSyntaxError
+from rules.dice import Roll
+from rules.errors import RollSyntaxError
 from rules.inputs import bounded_lines
+from rules.kotd.cards import Card, load_box
+from rules.kotd.check import check_roll, parse_card_ids
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("cards", help="list every card of the box")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--box", metavar="FILE", help="card data file (default: the built-in box)")
-    p.set_defaults(handler=cmd_cards)
-
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("check", help="which cards a roll satisfies")
     p.add_argument("--dice", metavar="ROLL",
                    help='the roll, e.g. "3r 3g 5b 1r 6g 2b"; without it, one roll per line '
@@ -27,49 +24,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--box", metavar="FILE", help="card data file (default: the built-in box)")
     p.set_defaults(handler=cmd_check)
-
-
-def cmd_cards(args: argparse.Namespace) -> int:
-    box = load_box(args.box)
-    if args.json:
-        json.dump([c.to_dict() for c in box], sys.stdout, ensure_ascii=False, indent=1)
-        print()
-        return 0
-    print(f"{'id':<20} {'kind':<11} {'points':>6}  {'village':<7} {'effect':<13} requirement")
-    for c in box:
-        points = "n²" if c.points is None else str(c.points)
-        req = c.requirement.describe() if c.requirement else ""
-        print(f"{c.id:<20} {c.kind:<11} {points:>6}  {c.village or '-':<7} "
-              f"{c.effect or '-':<13} {req}")
-    print(f"{len(box.citizens)} citizens, {len(box.villages)} villages, "
-          f"{len(box.penalties)} penalties")
-    return 0
-
-
-def parse_card_ids(box: Box, ids: str, flag: str = "--cards") -> list[Card]:
-    """Citizen cards from a comma-separated id list; errors name the flag and position."""
-    cards = []
-    for position, cid in enumerate((s.strip() for s in ids.split(",")), start=1):
-        if not cid:
-            raise KeyError(f"{flag}: card {position} is empty")
-        try:
-            cards.append(box.citizen(cid))
-        except KeyError as err:
-            raise KeyError(f"{flag}: card {position}: {err.args[0]}") from None
-    return cards
-
-
-def check_roll(roll: Roll, cards: list[Card]) -> dict[str, Any]:
-    """The verdict of every card for one roll, as the JSON the CLI and the page share."""
-    results = []
-    for card in cards:
-        verdict = card.check(roll)
-        results.append({"id": card.id, **verdict.to_dict()})
-    return {
-        "dice": str(roll),
-        "satisfied": [r["id"] for r in results if r["satisfied"]],
-        "cards": results,
-    }
 
 
 def _print_human(roll: Roll, report: dict[str, Any], cards: list[Card], out: TextIO) -> None:

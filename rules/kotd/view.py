@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.dice import haba_roll_problem
-from rules.game import GameState
+from rules.kotd.cards import Box
+from rules.kotd.game import GameState
+from rules.kotd.score import ranking, score_kingdom
 from rules.record import GameRecord
-from rules.score import ranking, score_kingdom
 
 
 def scores(state: GameState) -> list[dict[str, Any]]:
@@ -63,7 +64,7 @@ def _question(state: GameState) -> dict[str, Any] | None:
     return None
 
 
-def table_view(record: GameRecord, lang: str = "en") -> dict[str, Any]:
+def table_view(record: GameRecord[GameState], lang: str = "en") -> dict[str, Any]:
     """The whole table: players, row, dice, turn, question, scores, last action."""
     s = record.state
     players = []
@@ -73,6 +74,7 @@ def table_view(record: GameRecord, lang: str = "en") -> dict[str, Any]:
             "top": pile[-1] if pile else None,
         })
     return {
+        "game": "kotd",
         "phase": s.phase,
         "turn": s.turn,
         "current_player": s.current_player,
@@ -99,3 +101,21 @@ def table_view(record: GameRecord, lang: str = "en") -> dict[str, Any]:
         "actions": [str(a) for a in record.actions],
         "can_undo": bool(record.actions),
     }
+
+
+def card_catalogue(box: Box, lang: str) -> dict[str, Any]:
+    """Every card of the box with its name and label in ``lang`` (for pickers and kingdoms)."""
+    cards = {}
+    for card in box:
+        cards[card.id] = {
+            "id": card.id, "kind": card.kind, "points": card.points,
+            "village": card.village, "effect": card.effect,
+            "name": card.name.get(lang) or card.name["en"],
+            "label": card.describe(lang),
+            "rule": card.requirement.describe(lang) if card.requirement else None,
+        }
+    kinds: dict[str, str] = {}
+    for card in box.citizens:
+        kinds.setdefault(card.kind, card.name.get(lang) or card.name["en"])
+    return {"lang": lang, "cards": cards, "kinds": kinds, "rolls": box.rolls,
+            "row_size": box.row_size, "dice": box.dice}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.cards import Box
+from rules.kotd.cards import Box
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,12 @@
-"""Dice requirements: what a citizen card asks of a roll, and one engine that judges it.
+"""Dice requirements: what a citizen card asks of a roll. One class per kind.
 
-Every requirement is a small immutable value with a JSON form (``to_dict``/``from_dict``,
-field names as in the card data). ``evaluate(roll)`` returns a :class:`Verdict`:
+Every requirement kind is one class that owns all of its rule: reading its data
+(``from_data``, field names as in the card data; :func:`from_dict` finds the class in
+:data:`KINDS`), its JSON form (``to_dict``), its words (``describe``), the check with a
+witness (``evaluate``) and the advisor's fast form (``meets``: the same rule over whole
+tables of dice counts at once). A new kind is one new class added to ``KINDS``.
+
+``evaluate(roll)`` returns a :class:`Verdict`:
 
 * ``satisfied``: does the roll meet the requirement;
 * ``witness``: 0-based indices of the dice that meet it (the page highlights them). For a
@@ -16,15 +21,39 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
-from rules.dice import DICE_PER_ROLL, Color, Roll
+import numpy as np
+
+from rules.dice import Color, Roll
+from rules.errors import DataError
 
 VALUES = (1, 2, 3, 4, 5, 6)
+DICE_PER_ROLL = 6
+"""King of the Dice is played with six dice."""
+COLOR_INDEX = {Color.RED: 0, Color.GREEN: 1, Color.BLUE: 2}
+"""The colours' places in :attr:`DiceCounts.colors`."""
 
 
-class RequirementError(ValueError):
+class RequirementError(DataError):
     """A requirement in the data or a request is malformed."""
+
+    family = "requirement"
+
+
+class DiceCounts(Protocol):
+    """Dice counts over a whole table of rolls (the advisor's states), as NumPy arrays of
+    one shape: ``values[v-1]`` dice showing v, ``colors[i]`` dice showing colour i (in
+    :data:`COLOR_INDEX` order), ``total`` the sum of the dice."""
+
+    @property
+    def values(self) -> tuple[np.ndarray, ...]: ...
+
+    @property
+    def colors(self) -> tuple[np.ndarray, ...]: ...
+
+    @property
+    def total(self) -> np.ndarray: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +78,8 @@ def _indices_where(roll: Roll, pred: Any) -> list[int]:
 
 def _check_count(count: Any, low: int = 1, high: int = DICE_PER_ROLL) -> int:
     if not isinstance(count, int) or isinstance(count, bool) or not low <= count <= high:
-        raise RequirementError(f"count must be a whole number {low}-{high}, not {count!r}")
+        raise RequirementError("count", "count must be a whole number {low}-{high}, not "
+                               "{count!r}", low=low, high=high, count=count)
     return count
 
 
@@ -57,15 +87,44 @@ def _check_color(color: Any) -> Color:
     try:
         return Color(color)
     except ValueError:
-        raise RequirementError(f"colour must be red, green or blue, not {color!r}") from None
+        raise RequirementError("color", "colour must be red, green or blue, not {color!r}",
+                               color=color) from None
+
+
+def _fields(data: Mapping[str, Any], names: tuple[str, ...], optional: tuple[str, ...]) -> None:
+    extra = set(data) - {"type", *names, *optional}
+    if extra:
+        raise RequirementError("unknown_field", "{kind} has unknown field(s) {fields}",
+                               kind=data["type"], fields=", ".join(sorted(extra)))
+    lacking = [n for n in names if n not in data]
+    if lacking:
+        raise RequirementError("missing_field", "{kind} needs field(s) {fields}",
+                               kind=data["type"], fields=", ".join(lacking))
 
 
 class Requirement:
-    """Base of all requirement kinds; see the module docstring."""
+    """Base of all requirement kinds; see the module docstring.
+
+    ``fields``/``optional`` name the data fields; ``uses_values`` says whether the kind
+    looks at the dice's values (True) or only at their colours (False).
+    """
 
     type: ClassVar[str]
+    fields: ClassVar[tuple[str, ...]] = ()
+    optional: ClassVar[tuple[str, ...]] = ()
+    uses_values: ClassVar[bool] = True
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Requirement:
+        """Build this kind from its data (fields already checked)."""
+        return cls(*(data[f] for f in cls.fields))
 
     def evaluate(self, roll: Roll) -> Verdict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def meets(self, counts: DiceCounts) -> np.ndarray:  # pragma: no cover - abstract
+        """Boolean table: does each state of ``counts`` satisfy this requirement (the same
+        rule as :meth:`evaluate`)."""
         raise NotImplementedError
 
     def to_dict(self) -> dict[str, Any]:  # pragma: no cover - abstract
@@ -82,16 +141,28 @@ class Parity(Requirement):
     parity: Literal["even", "odd"]
     count: int = DICE_PER_ROLL
     type: ClassVar[str] = "parity"
+    fields: ClassVar[tuple[str, ...]] = ("parity",)
+    optional: ClassVar[tuple[str, ...]] = ("count",)
 
     def __post_init__(self) -> None:
         if self.parity not in ("even", "odd"):
-            raise RequirementError(f"parity must be 'even' or 'odd', not {self.parity!r}")
+            raise RequirementError("parity", "parity must be 'even' or 'odd', not {parity!r}",
+                                   parity=self.parity)
         _check_count(self.count)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Parity:
+        return cls(data["parity"], data.get("count", DICE_PER_ROLL))
 
     def evaluate(self, roll: Roll) -> Verdict:
         rest = 0 if self.parity == "even" else 1
         hits = _indices_where(roll, lambda d: d.value % 2 == rest)
         return _verdict(hits, max(0, self.count - len(hits)))
+
+    def meets(self, counts: DiceCounts) -> np.ndarray:
+        rest = 0 if self.parity == "even" else 1
+        hits = sum(counts.values[v - 1] for v in VALUES if v % 2 == rest)
+        return np.asarray(hits >= self.count)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.type, "parity": self.parity}
@@ -111,6 +182,7 @@ class Run(Requirement):
 
     length: int
     type: ClassVar[str] = "run"
+    fields: ClassVar[tuple[str, ...]] = ("length",)
 
     def __post_init__(self) -> None:
         _check_count(self.length, 2, 6)
@@ -126,6 +198,16 @@ class Run(Requirement):
                 best = have
         return _verdict(best, self.length - len(best))
 
+    def meets(self, counts: DiceCounts) -> np.ndarray:
+        shape = counts.total.shape
+        out = np.zeros(shape, dtype=bool)
+        for start in range(1, 8 - self.length):
+            ok = np.ones(shape, dtype=bool)
+            for v in range(start, start + self.length):
+                ok &= counts.values[v - 1] >= 1
+            out |= ok
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "length": self.length}
 
@@ -140,15 +222,20 @@ class Value(Requirement):
     value: int
     count: int
     type: ClassVar[str] = "value"
+    fields: ClassVar[tuple[str, ...]] = ("value", "count")
 
     def __post_init__(self) -> None:
         if self.value not in VALUES:
-            raise RequirementError(f"value must be 1-6, not {self.value!r}")
+            raise RequirementError("value", "value must be 1-6, not {value!r}",
+                                   value=self.value)
         _check_count(self.count)
 
     def evaluate(self, roll: Roll) -> Verdict:
         hits = _indices_where(roll, lambda d: d.value == self.value)[: self.count]
         return _verdict(hits, self.count - len(hits))
+
+    def meets(self, counts: DiceCounts) -> np.ndarray:
+        return np.asarray(counts.values[self.value - 1] >= self.count)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "value": self.value, "count": self.count}
@@ -171,6 +258,8 @@ class ColorCount(Requirement):
     color: Color
     count: int
     type: ClassVar[str] = "color"
+    fields: ClassVar[tuple[str, ...]] = ("color", "count")
+    uses_values: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "color", _check_color(self.color))
@@ -179,6 +268,9 @@ class ColorCount(Requirement):
     def evaluate(self, roll: Roll) -> Verdict:
         hits = _indices_where(roll, lambda d: d.color is self.color)[: self.count]
         return _verdict(hits, self.count - len(hits))
+
+    def meets(self, counts: DiceCounts) -> np.ndarray:
+        return np.asarray(counts.colors[COLOR_INDEX[self.color]] >= self.count)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "color": self.color.value, "count": self.count}
@@ -193,9 +285,15 @@ class SameColor(Requirement):
 
     count: int
     type: ClassVar[str] = "same_color"
+    fields: ClassVar[tuple[str, ...]] = ("count",)
+    uses_values: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         _check_count(self.count)
+
+    def meets(self, counts: DiceCounts) -> np.ndarray:
+        c = counts.colors
+        return np.asarray(np.maximum(np.maximum(c[0], c[1]), c[2]) >= self.count)
 
     def evaluate(self, roll: Roll) -> Verdict:
         best: list[int] = []
@@ -218,16 +316,33 @@ class Colors(Requirement):
 
     counts: tuple[tuple[Color, int], ...]
     type: ClassVar[str] = "colors"
+    fields: ClassVar[tuple[str, ...]] = ("counts",)
+    uses_values: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         if not self.counts:
-            raise RequirementError("colors needs at least one colour count")
+            raise RequirementError("colors_empty", "colors needs at least one colour count")
         checked = tuple((_check_color(c), _check_count(n)) for c, n in self.counts)
         if len({c for c, _ in checked}) != len(checked):
-            raise RequirementError("colors lists a colour twice")
+            raise RequirementError("colors_twice", "colors lists a colour twice")
         if sum(n for _, n in checked) > DICE_PER_ROLL:
-            raise RequirementError(f"colors asks for more than {DICE_PER_ROLL} dice")
+            raise RequirementError("too_many", "{kind} asks for more than {dice} dice",
+                                   kind="colors", dice=DICE_PER_ROLL)
         object.__setattr__(self, "counts", checked)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Colors:
+        counts = data["counts"]
+        if not isinstance(counts, Mapping):
+            raise RequirementError("colors_table",
+                                   "colors.counts must be a table of colour = count")
+        return cls(tuple(counts.items()))
+
+    def meets(self, counts: DiceCounts) -> np.ndarray:
+        ok = np.ones(counts.total.shape, dtype=bool)
+        for color, count in self.counts:
+            ok &= counts.colors[COLOR_INDEX[color]] >= count
+        return ok
 
     def evaluate(self, roll: Roll) -> Verdict:
         witness: list[int] = []
@@ -256,14 +371,29 @@ class Groups(Requirement):
 
     sizes: tuple[int, ...]
     type: ClassVar[str] = "groups"
+    fields: ClassVar[tuple[str, ...]] = ("sizes",)
 
     def __post_init__(self) -> None:
         if not self.sizes:
-            raise RequirementError("groups needs at least one group size")
+            raise RequirementError("groups_empty", "groups needs at least one group size")
         sizes = tuple(sorted((_check_count(s) for s in self.sizes), reverse=True))
         if sum(sizes) > DICE_PER_ROLL:
-            raise RequirementError(f"groups asks for more than {DICE_PER_ROLL} dice")
+            raise RequirementError("too_many", "{kind} asks for more than {dice} dice",
+                                   kind="groups", dice=DICE_PER_ROLL)
         object.__setattr__(self, "sizes", sizes)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Groups:
+        if not isinstance(data["sizes"], Sequence):
+            raise RequirementError("groups_list", "groups.sizes must be a list of group sizes")
+        return cls(tuple(data["sizes"]))
+
+    def meets(self, counts: DiceCounts) -> np.ndarray:
+        ranked = np.sort(np.stack(counts.values), axis=0)[::-1]
+        ok = np.ones(counts.total.shape, dtype=bool)
+        for i, size in enumerate(self.sizes):
+            ok &= ranked[i] >= size
+        return ok
 
     def evaluate(self, roll: Roll) -> Verdict:
         by_value: dict[int, list[int]] = {}
@@ -299,6 +429,10 @@ class SumAtMost(Requirement):
 
     total: int
     type: ClassVar[str] = "sum_at_most"
+    fields: ClassVar[tuple[str, ...]] = ("total",)
+
+    def meets(self, counts: DiceCounts) -> np.ndarray:
+        return np.asarray(counts.total <= self.total)
 
     def __post_init__(self) -> None:
         _check_count(self.total, 1, 6 * DICE_PER_ROLL)
@@ -328,6 +462,10 @@ class SumAtLeast(Requirement):
 
     total: int
     type: ClassVar[str] = "sum_at_least"
+    fields: ClassVar[tuple[str, ...]] = ("total",)
+
+    def meets(self, counts: DiceCounts) -> np.ndarray:
+        return np.asarray(counts.total >= self.total)
 
     def __post_init__(self) -> None:
         _check_count(self.total, 1, 6 * DICE_PER_ROLL)
@@ -357,52 +495,14 @@ KINDS: dict[str, type[Requirement]] = {
 }
 
 
-def _fields(data: Mapping[str, Any], *names: str, optional: tuple[str, ...] = ()) -> None:
-    extra = set(data) - {"type", *names, *optional}
-    if extra:
-        raise RequirementError(f"{data['type']} has unknown field(s) {', '.join(sorted(extra))}")
-    lacking = [n for n in names if n not in data]
-    if lacking:
-        raise RequirementError(f"{data['type']} needs field(s) {', '.join(lacking)}")
-
-
 def from_dict(data: Mapping[str, Any]) -> Requirement:
     """Build a requirement from its JSON/TOML form, e.g. ``{"type": "run", "length": 4}``."""
     if not isinstance(data, Mapping) or "type" not in data:
-        raise RequirementError(f"a requirement needs a 'type', got {data!r}")
-    kind = data["type"]
-    if kind not in KINDS:
-        raise RequirementError(
-            f"unknown requirement type {kind!r} (known: {', '.join(sorted(KINDS))})"
-        )
-    if kind == "parity":
-        _fields(data, "parity", optional=("count",))
-        return Parity(data["parity"], data.get("count", DICE_PER_ROLL))
-    if kind == "run":
-        _fields(data, "length")
-        return Run(data["length"])
-    if kind == "value":
-        _fields(data, "value", "count")
-        return Value(data["value"], data["count"])
-    if kind == "color":
-        _fields(data, "color", "count")
-        return ColorCount(data["color"], data["count"])
-    if kind == "same_color":
-        _fields(data, "count")
-        return SameColor(data["count"])
-    if kind == "colors":
-        _fields(data, "counts")
-        counts = data["counts"]
-        if not isinstance(counts, Mapping):
-            raise RequirementError("colors.counts must be a table of colour = count")
-        return Colors(tuple(counts.items()))
-    if kind == "groups":
-        _fields(data, "sizes")
-        if not isinstance(data["sizes"], Sequence):
-            raise RequirementError("groups.sizes must be a list of group sizes")
-        return Groups(tuple(data["sizes"]))
-    if kind == "sum_at_most":
-        _fields(data, "total")
-        return SumAtMost(data["total"])
-    _fields(data, "total")
-    return SumAtLeast(data["total"])
+        raise RequirementError("no_type", "a requirement needs a 'type', got {data}",
+                               data=repr(data))
+    kind = KINDS.get(data["type"])
+    if kind is None:
+        raise RequirementError("unknown_type", "unknown requirement type {kind!r} (known: "
+                               "{known})", kind=data["type"], known=", ".join(sorted(KINDS)))
+    _fields(data, kind.fields, kind.optional)
+    return kind.from_data(data)

@@ -64,40 +64,33 @@ Nothing satisfied: the expected penalty, by default the mean of the box's penalt
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, wraps
 from itertools import product
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
-from rules.cards import Box, Card, load_box
-from rules.dice import DICE_PER_ROLL, HABA_LAYOUTS, Color, Die, Roll, haba_pair
-from rules.requirements import (
-    ColorCount,
-    Colors,
-    Groups,
-    Parity,
-    Requirement,
-    Run,
-    SameColor,
-    SumAtLeast,
-    SumAtMost,
-    Value,
-)
+from rules.dice import HABA_LAYOUTS, Die, Roll, haba_pair
+from rules.errors import UsageError
+from rules.kotd.cards import Box, Card, load_box
+from rules.kotd.requirements import COLOR_INDEX, DICE_PER_ROLL, Requirement
 
 MAX_ROLLS_LEFT = 3
 """Rolls left after the current one: 2 in a normal turn, 3 with an elf on top."""
 
-COLORS = (Color.RED, Color.GREEN, Color.BLUE)
-_COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
+COLORS = tuple(COLOR_INDEX)
+_COLOR_INDEX = COLOR_INDEX
 _NO_COLOR = 3
 
 MAX_JOINT_STATES = 1_100_000
 """Largest expectation lattice (cells) the expected-points advice builds (memory/time)."""
 
 _TIE = 1e-9
+P = ParamSpec("P")
+R = TypeVar("R")
 
 # ---------------------------------------------------------------------------------------
 # Dice models: the states one die can be in and the states a reroll lands on. The value
@@ -283,49 +276,6 @@ def _features(spec: _Spec) -> _Features:
     )
 
 
-def uses_values(req: Requirement) -> bool:
-    """Does the requirement look at values (True) or only at colours (False)?"""
-    return not isinstance(req, ColorCount | SameColor | Colors)
-
-
-def _satisfied(req: Requirement, f: _Features) -> np.ndarray:
-    """Boolean table: does each state satisfy ``req`` (same rules as ``req.evaluate``)."""
-    if isinstance(req, Value):
-        return f.values[req.value - 1] >= req.count
-    if isinstance(req, Run):
-        out = np.zeros(f.total.shape, dtype=bool)
-        for start in range(1, 8 - req.length):
-            ok = np.ones(f.total.shape, dtype=bool)
-            for v in range(start, start + req.length):
-                ok &= f.values[v - 1] >= 1
-            out |= ok
-        return out
-    if isinstance(req, Groups):
-        ranked = np.sort(np.stack(f.values), axis=0)[::-1]
-        ok = np.ones(f.total.shape, dtype=bool)
-        for i, size in enumerate(req.sizes):
-            ok &= ranked[i] >= size
-        return ok
-    if isinstance(req, Parity):
-        rest = 0 if req.parity == "even" else 1
-        hits = sum(f.values[v - 1] for v in range(1, 7) if v % 2 == rest)
-        return hits >= req.count
-    if isinstance(req, SumAtMost):
-        return f.total <= req.total
-    if isinstance(req, SumAtLeast):
-        return f.total >= req.total
-    if isinstance(req, ColorCount):
-        return f.colors[_COLOR_INDEX[req.color]] >= req.count
-    if isinstance(req, SameColor):
-        return np.maximum(np.maximum(f.colors[0], f.colors[1]), f.colors[2]) >= req.count
-    if isinstance(req, Colors):
-        ok = np.ones(f.total.shape, dtype=bool)
-        for color, count in req.counts:
-            ok &= f.colors[_COLOR_INDEX[color]] >= count
-        return ok
-    raise TypeError(f"the advisor does not know requirement {type(req).__name__}")
-
-
 # ---------------------------------------------------------------------------------------
 # The dynamic programme.
 # ---------------------------------------------------------------------------------------
@@ -379,6 +329,9 @@ class _Objective:
         self.final = final  # callable: _Features -> np.ndarray of float64
 
 
+_MEMO_LOCK = threading.RLock()
+"""Guards the memoised tables below (and the cached lattices): the page's threads ask for
+advice at once. Every public entry point holds it (:func:`_memoised`)."""
 _TABLES: dict[tuple[Any, ...], np.ndarray] = {}
 _EXPECT: dict[tuple[Any, ...], dict[tuple[int, ...], np.ndarray]] = {}
 _MAX_MEMO = 2000
@@ -409,6 +362,18 @@ def _tables(objectives: Sequence[_Objective], spec: _Spec, level: int) -> np.nda
     return np.stack([_TABLES[(o.key, spec, level)] for o in objectives], axis=-1)
 
 
+def _memoised(fn: Callable[P, R]) -> Callable[P, R]:
+    """Run ``fn`` holding the memo lock (one advice at a time; the tables are shared)."""
+
+    @wraps(fn)
+    def locked(*args: P.args, **kwargs: P.kwargs) -> R:
+        with _MEMO_LOCK:
+            return fn(*args, **kwargs)
+
+    return locked
+
+
+@_memoised
 def clear_cache() -> None:
     """Forget every memoised table and lattice (benchmarks measure a cold start)."""
     _TABLES.clear()
@@ -468,7 +433,7 @@ def _choose(values: Sequence[float], prefer_more: bool) -> int:
 
 @cache
 def _requirement_objective(req: Requirement) -> _Objective:
-    return _Objective(("req", req), lambda f: _satisfied(req, f).astype(np.float64))
+    return _Objective(("req", req), lambda f: req.meets(f).astype(np.float64))
 
 
 # ---------------------------------------------------------------------------------------
@@ -478,7 +443,8 @@ def _requirement_objective(req: Requirement) -> _Objective:
 
 def _check_rolls(rolls_left: int) -> None:
     if not isinstance(rolls_left, int) or not 0 <= rolls_left <= MAX_ROLLS_LEFT:
-        raise ValueError(f"rolls left must be 0-{MAX_ROLLS_LEFT}, not {rolls_left!r}")
+        raise UsageError("rolls_left", "rolls left must be 0-{most}, not {rolls!r}",
+                         most=MAX_ROLLS_LEFT, rolls=rolls_left)
 
 
 def _indices(kept: int, n: int) -> tuple[int, ...]:
@@ -487,9 +453,9 @@ def _indices(kept: int, n: int) -> tuple[int, ...]:
 
 def _model_for(reqs: Sequence[Requirement]) -> str:
     """The smallest dice model that decides every requirement in ``reqs``."""
-    if all(uses_values(r) for r in reqs):
+    if all(r.uses_values for r in reqs):
         return VALUE_MODEL
-    if not any(uses_values(r) for r in reqs):
+    if not any(r.uses_values for r in reqs):
         return COLOR_MODEL
     return JOINT_MODEL
 
@@ -516,6 +482,7 @@ def _solve(
     return out  # type: ignore[return-value]
 
 
+@_memoised
 def requirement_odds(
     req: Requirement, roll: Roll, rolls_left: int
 ) -> tuple[float, tuple[int, ...]]:
@@ -530,10 +497,12 @@ def requirement_odds(
     return float(values[kept]), _indices(kept, len(roll))
 
 
+@_memoised
 def fresh_turn_odds(req: Requirement, rolls: int = 3, dice: int = DICE_PER_ROLL) -> float:
     """Probability of meeting ``req`` in a turn of ``rolls`` rolls, before the first roll."""
     if not 1 <= rolls <= MAX_ROLLS_LEFT + 1:
-        raise ValueError(f"a turn has 1-{MAX_ROLLS_LEFT + 1} rolls, not {rolls!r}")
+        raise UsageError("rolls", "a turn has 1-{most} rolls, not {rolls!r}",
+                         most=MAX_ROLLS_LEFT + 1, rolls=rolls)
     axes = (_die_axis(_model_for([req]), None),) * dice
     spec, _ = _spec(axes)
     table = _tables([_requirement_objective(req)], spec, rolls - 1)
@@ -558,9 +527,10 @@ class Scoring:
 
     def __post_init__(self) -> None:
         if self.fairies < 0:
-            raise ValueError(f"fairies must be 0 or more, not {self.fairies}")
+            raise UsageError("fairies", "fairies must be 0 or more, not {n}", n=self.fairies)
         if self.penalty is not None and not self.penalty <= 0:  # also refuses NaN
-            raise ValueError(f"a penalty is negative or zero, not {self.penalty}")
+            raise UsageError("penalty", "a penalty is negative or zero, not {points}",
+                             points=self.penalty)
 
 
 def card_worth(
@@ -684,12 +654,13 @@ def _points_objective(row: Sequence[Card], worths: Sequence[float], penalty: flo
         out = np.full(f.total.shape, -np.inf)
         for req, worth in zip(reqs, worths, strict=True):
             assert req is not None
-            out = np.where(_satisfied(req, f), np.maximum(out, worth), out)
+            out = np.where(req.meets(f), np.maximum(out, worth), out)
         return np.where(np.isneginf(out), penalty, out)
 
     return _Objective(key, final)
 
 
+@_memoised
 def advise(
     row: Sequence[Card],
     roll: Roll,
@@ -708,10 +679,10 @@ def advise(
     """
     _check_rolls(rolls_left)
     if not row:
-        raise ValueError("the row has no cards")
+        raise UsageError("empty_row", "the row has no cards")
     for card in row:
         if card.requirement is None:
-            raise ValueError(f"{card.id} is not a citizen card")
+            raise UsageError("not_citizen", "{card} is not a citizen card", card=card.id)
     box = box or load_box()
     scoring = scoring or Scoring()
     n = len(roll)
@@ -758,7 +729,7 @@ def advise(
 
 
 def advise_table(state: Any) -> dict[str, Any] | None:
-    """Advice for the table as it stands (a :class:`rules.game.GameState`), or None.
+    """Advice for the table as it stands (a :class:`rules.kotd.game.GameState`), or None.
 
     Only while a player is rolling and has a roll: the face-up row, the dice, the rolls
     left, the village cards on top of each stack, the player's fairies so far and the

@@ -7,13 +7,14 @@ import json
 import sys
 from typing import TextIO
 
-from rules.advisor import MAX_ROLLS_LEFT, Advice, Scoring, advise
-from rules.cards import Box, Card, load_box
-from rules.cli import parse_card_ids
 from rules.dice import Roll, haba_roll_problem
+from rules.errors import UsageError
+from rules.kotd.advisor import MAX_ROLLS_LEFT, Advice, Scoring, advise
+from rules.kotd.cards import Box, Card, load_box
+from rules.kotd.check import parse_card_ids
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "advise",
         help="exact odds for each face-up card and the best dice to keep",
@@ -43,14 +44,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_advise)
 
 
+def _usage(message: str) -> UsageError:
+    return UsageError("advise", "{message}", message=message)
+
+
 def _row(box: Box, ids: str) -> list[Card]:
     cards = parse_card_ids(box, ids, "--row")
     if len(cards) > box.row_size:
-        raise ValueError(f"--row: a row has at most {box.row_size} cards, got {len(cards)}")
+        raise _usage(f"--row: a row has at most {box.row_size} cards, got {len(cards)}")
     seen: set[str] = set()
     for position, card in enumerate(cards, start=1):
         if card.id in seen:
-            raise ValueError(f"--row: card {position}: {card.id} is twice in the row "
+            raise _usage(f"--row: card {position}: {card.id} is twice in the row "
                              "(the box has one of each)")
         seen.add(card.id)
     return cards
@@ -65,13 +70,13 @@ def _villages(text: str | None, size: int, box: Box) -> tuple[int | None, ...] |
         try:
             tops.append(int(token))
         except ValueError:
-            raise ValueError(f"--villages: slot {position}: {token.strip()!r} is not a "
+            raise _usage(f"--villages: slot {position}: {token.strip()!r} is not a "
                              "number") from None
         if tops[-1] not in worths:
-            raise ValueError(f"--villages: slot {position}: no village card is worth "
+            raise _usage(f"--villages: slot {position}: no village card is worth "
                              f"{tops[-1]} (one of {', '.join(map(str, worths))})")
     if len(tops) != size:
-        raise ValueError(f"--villages: give one number per slot ({size}), got {len(tops)}")
+        raise _usage(f"--villages: give one number per slot ({size}), got {len(tops)}")
     return tuple(tops)
 
 
@@ -100,11 +105,11 @@ def cmd_advise(args: argparse.Namespace) -> int:
     row = _row(box, args.row)
     roll = Roll.parse(args.dice, box.dice)
     if not 0 <= args.rolls_left <= MAX_ROLLS_LEFT:
-        raise ValueError(f"--rolls-left must be 0-{MAX_ROLLS_LEFT}, not {args.rolls_left}")
+        raise _usage(f"--rolls-left must be 0-{MAX_ROLLS_LEFT}, not {args.rolls_left}")
     if args.fairies < 0:
-        raise ValueError(f"--fairies must be 0 or more, not {args.fairies}")
+        raise _usage(f"--fairies must be 0 or more, not {args.fairies}")
     if args.penalty is not None and not -100 <= args.penalty <= 0:  # also refuses NaN
-        raise ValueError(f"--penalty is negative (e.g. -2), not {args.penalty:g}")
+        raise _usage(f"--penalty is negative (e.g. -2), not {args.penalty:g}")
     scoring = Scoring(
         village_tops=_villages(args.villages, len(row), box),
         fairies=args.fairies,

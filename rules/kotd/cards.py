@@ -1,6 +1,6 @@
 """The cards of the box, read from one data file.
 
-``load_box()`` reads ``rules/data/king-of-the-dice.toml`` (or a file you name) into a
+``load_box()`` reads ``rules/kotd/data/king-of-the-dice.toml`` (or a file you name) into a
 :class:`Box`: the citizen, village and penalty cards with their ids, points, village
 colours, effects and requirements. Nothing else in the product knows a card by heart.
 """
@@ -15,8 +15,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rules.errors import DataError, KotdError, UnknownCardError
 from rules.inputs import read_text
-from rules.requirements import Requirement, RequirementError, Verdict, from_dict
+from rules.kotd.requirements import Requirement, RequirementError, Verdict, from_dict
 
 CITIZEN_KINDS = (
     "dwarf", "orc", "elf", "snob", "gnome", "goblin", "fairy", "apprentice", "hypnotist", "dragon",
@@ -26,8 +27,15 @@ EFFECTS = ("four_rolls", "extra_turn", "bonus_card", "give_away", "fairy_points"
 LANGUAGES = ("en", "de")
 
 
-class CardDataError(ValueError):
+class CardDataError(DataError):
     """The card data file is broken; the message names the file and the card."""
+
+    family = "cards"
+
+
+def _bad(message: str) -> CardDataError:
+    """A broken card data file (for the people who edit it: English only)."""
+    return CardDataError("broken", "{message}", message=message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +64,8 @@ class Card:
     def check(self, roll: Any) -> Verdict:
         """Judge a roll against this citizen's requirement."""
         if self.requirement is None:
-            raise ValueError(f"{self.id} is not a citizen card and has no requirement")
+            raise UnknownCardError("no_requirement", "{id} is not a citizen card and has no "
+                                   "requirement", id=self.id)
         return self.requirement.evaluate(roll)
 
     def describe(self, lang: str = "en") -> str:
@@ -111,16 +120,18 @@ class Box:
         return card_id in self._by_id
 
     def card(self, card_id: str) -> Card:
-        """The card with this id; an unknown id raises KeyError naming close matches."""
+        """The card with this id; an unknown id is an :class:`UnknownCardError` naming
+        close matches."""
         try:
             return self._by_id[card_id]
         except KeyError:
-            raise KeyError(unknown_card_message(card_id, self._by_id)) from None
+            raise unknown_card(card_id, self._by_id) from None
 
     def citizen(self, card_id: str) -> Card:
         card = self.card(card_id)
         if not card.is_citizen:
-            raise KeyError(f"{card_id!r} is a {card.kind} card, not a citizen")
+            raise UnknownCardError("not_citizen", "{id!r} is a {kind} card, not a citizen",
+                                   id=card_id, kind=card.kind)
         return card
 
     def village_stack(self, color: str) -> tuple[Card, ...]:
@@ -135,12 +146,15 @@ class Box:
         return tuple(slots[s] for s in sorted(slots))  # type: ignore[misc]
 
 
-def unknown_card_message(card_id: str, known: Mapping[str, Any] | list[str]) -> str:
+def unknown_card(card_id: str, known: Mapping[str, Any] | list[str]) -> UnknownCardError:
+    """The error for an unknown card id, with up to three close matches."""
     import difflib
 
     close = difflib.get_close_matches(card_id, list(known), n=3)
-    hint = f"; did you mean {' or '.join(close)}?" if close else ""
-    return f"unknown card id {card_id!r}{hint}"
+    if close:
+        return UnknownCardError("unknown_close", "unknown card id {id!r}; did you mean "
+                                "{close}?", id=card_id, close=" or ".join(close))
+    return UnknownCardError("unknown", "unknown card id {id!r}", id=card_id)
 
 
 DEFAULT_BOX_FILE = "king-of-the-dice.toml"
@@ -148,16 +162,16 @@ DEFAULT_BOX_FILE = "king-of-the-dice.toml"
 
 def _require(row: Mapping[str, Any], key: str, types: type | tuple[type, ...], where: str) -> Any:
     if key not in row:
-        raise CardDataError(f"{where}: missing '{key}'")
+        raise _bad(f"{where}: missing '{key}'")
     value = row[key]
     if not isinstance(value, types) or isinstance(value, bool):
-        raise CardDataError(f"{where}: '{key}' has the wrong type ({value!r})")
+        raise _bad(f"{where}: '{key}' has the wrong type ({value!r})")
     return value
 
 
 def _name(value: Any, where: str) -> dict[str, str]:
     if not isinstance(value, Mapping) or "en" not in value:
-        raise CardDataError(f"{where}: 'name' must be a table with at least 'en'")
+        raise _bad(f"{where}: 'name' must be a table with at least 'en'")
     return {str(k): str(v) for k, v in value.items()}
 
 
@@ -170,7 +184,7 @@ def parse_box(data: Mapping[str, Any], source: str = "<data>") -> Box:
     def card_id(row: Mapping[str, Any], where: str) -> str:
         cid = _require(row, "id", str, where)
         if cid in seen:
-            raise CardDataError(f"{where}: duplicate card id {cid!r}")
+            raise _bad(f"{where}: duplicate card id {cid!r}")
         seen.add(cid)
         return cid
 
@@ -181,23 +195,23 @@ def parse_box(data: Mapping[str, Any], source: str = "<data>") -> Box:
         where = f"{source}: citizen {n} ({cid})"
         kind = _require(row, "kind", str, where)
         if kind not in CITIZEN_KINDS:
-            raise CardDataError(f"{where}: unknown kind {kind!r}")
+            raise _bad(f"{where}: unknown kind {kind!r}")
         kind_row = kinds.get(kind, {})
         village = row.get("village", kind_row.get("village"))
         if village is not None and village not in VILLAGE_COLORS:
-            raise CardDataError(f"{where}: unknown village colour {village!r}")
+            raise _bad(f"{where}: unknown village colour {village!r}")
         effect = row.get("effect", kind_row.get("effect"))
         if effect is not None and effect not in EFFECTS:
-            raise CardDataError(f"{where}: unknown effect {effect!r}")
+            raise _bad(f"{where}: unknown effect {effect!r}")
         points = row.get("points")
         if points is None and effect != "fairy_points":
-            raise CardDataError(f"{where}: missing 'points'")
+            raise _bad(f"{where}: missing 'points'")
         if points is not None and (not isinstance(points, int) or isinstance(points, bool)):
-            raise CardDataError(f"{where}: 'points' must be a whole number")
+            raise _bad(f"{where}: 'points' must be a whole number")
         try:
             requirement = from_dict(_require(row, "requirement", Mapping, where))
         except RequirementError as err:
-            raise CardDataError(f"{where}: requirement: {err}") from None
+            raise _bad(f"{where}: requirement: {err}") from None
         name = _name(row.get("name", kind_row.get("name")), where)
         citizens.append(Card(cid, kind, points, name, village, effect, requirement))
 
@@ -207,7 +221,7 @@ def parse_box(data: Mapping[str, Any], source: str = "<data>") -> Box:
         cid = card_id(row, where)
         color = _require(row, "village", str, where)
         if color not in VILLAGE_COLORS:
-            raise CardDataError(f"{where}: unknown village colour {color!r}")
+            raise _bad(f"{where}: unknown village colour {color!r}")
         villages.append(Card(cid, "village", _require(row, "points", int, where),
                              _name(row.get("name"), where), color,
                              slot=_require(row, "slot", int, where)))
@@ -218,16 +232,16 @@ def parse_box(data: Mapping[str, Any], source: str = "<data>") -> Box:
         cid = card_id(row, where)
         points = _require(row, "points", int, where)
         if points >= 0:
-            raise CardDataError(f"{where}: a penalty's points must be negative")
+            raise _bad(f"{where}: a penalty's points must be negative")
         penalties.append(Card(cid, "penalty", points,
                               _name(row.get("name", kinds.get("penalty", {}).get("name")), where)))
 
     if not citizens:
-        raise CardDataError(f"{source}: no citizen cards")
+        raise _bad(f"{source}: no citizen cards")
     row_size = game.get("row", 5)
     slots = sorted({v.slot for v in villages})
     if villages and slots != list(range(1, row_size + 1)):
-        raise CardDataError(f"{source}: village slots must be 1-{row_size}, got {slots}")
+        raise _bad(f"{source}: village slots must be 1-{row_size}, got {slots}")
     return Box(
         name=_name(game.get("name", {"en": source}), f"{source}: game"),
         dice=game.get("dice", 6),
@@ -247,9 +261,9 @@ def load_box(path: str | Path | None = None) -> Box:
     try:
         text = read_text(path, what="the card data")
     except OSError as err:
-        raise CardDataError(f"{path}: cannot read the card data: {err.strerror}") from None
-    except ValueError as err:  # too large, or not UTF-8
-        raise CardDataError(str(err)) from None
+        raise _bad(f"{path}: cannot read the card data: {err.strerror}") from None
+    except KotdError as err:  # too large, or not UTF-8
+        raise _bad(str(err)) from None
     return _parse_text(text, str(path))
 
 
@@ -257,11 +271,11 @@ def _parse_text(text: str, source: str) -> Box:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise CardDataError(f"{source}: not valid TOML: {err}") from None
+        raise _bad(f"{source}: not valid TOML: {err}") from None
     return parse_box(data, source)
 
 
 @cache
 def _default_box() -> Box:
-    text = resources.files("rules").joinpath("data", DEFAULT_BOX_FILE).read_text("utf-8")
+    text = resources.files("rules.kotd").joinpath("data", DEFAULT_BOX_FILE).read_text("utf-8")
     return _parse_text(text, DEFAULT_BOX_FILE)

@@ -1,4 +1,4 @@
-"""``kotd play``: replay a game script, one action a line, and print the table and scores."""
+"""``kotd play``: play a game script through the table, one action a line; print the table."""
 
 from __future__ import annotations
 
@@ -6,59 +6,67 @@ import argparse
 import io
 import json
 import sys
+from collections.abc import Iterator
+from typing import Any
 
-from rules.actions import ActionSyntaxError
-from rules.game import RuleError
+from rules.errors import KotdError, UsageError
 from rules.inputs import bounded_lines, read_text
-from rules.referee import Referee
+from rules.pack import GAMES, game_pack
 from rules.store import EventStore
-from rules.view import table_view
+from rules.table import Table
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play", help="play a game from a script of actions",
         description="Replay a game script (one action a line, '#' comments). Without "
                     "--data-dir the game lives in memory; with it, the newest game there is "
-                    "resumed and every action is stored as it is played.",
+                    "resumed and every action is stored as it is played. A stored game that "
+                    "can no longer be replayed is reported (exit status 2), not changed.",
     )
     p.add_argument("--script", metavar="FILE", required=True, help="the script ('-' = stdin)")
     p.add_argument("--data-dir", metavar="DIR", help="store the game in DIR/kotd.sqlite3")
+    p.add_argument("--game", choices=GAMES, default="kotd", help="the game (default kotd)")
     p.add_argument("--json", action="store_true", help="print the final table as JSON")
     p.set_defaults(handler=cmd_play)
 
 
-def _lines(script: str):
+def _lines(script: str) -> Iterator[str]:
     if script == "-":
         yield from bounded_lines(sys.stdin)
         return
     try:
         text = read_text(script, what="the script")
     except OSError as err:
-        raise OSError(f"{script}: cannot read the script: {err.strerror}") from None
+        raise UsageError("script", "{script}: cannot read the script: {why}", script=script,
+                         why=err.strerror or str(err)) from None
     yield from bounded_lines(io.StringIO(text), what=script)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     store = EventStore.in_dir(args.data_dir) if args.data_dir else EventStore(None)
-    referee = Referee(store)
+    table = Table(store, game_pack(args.game))
     status = 0
+    if table.problem:
+        print(f"kotd: game {table.game_id}: {table.problem}", file=sys.stderr)
+        status = 2
     for line_no, raw in enumerate(_lines(args.script), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         try:
-            referee.act(line)
-        except (ActionSyntaxError, RuleError) as err:
+            table.act(table.parse(line))
+        except KotdError as err:
             print(f"kotd: line {line_no}: '{line}' refused: {err}", file=sys.stderr)
             status = 2
         else:
             if args.script == "-":
                 print(f"ok {line_no}", flush=True)
-    if referee.record is None:
-        print("kotd: no game: the script has no 'players' line", file=sys.stderr)
+    if table.record is None:
+        if not table.problem:
+            print("kotd: no game: the script has no 'players' line", file=sys.stderr)
         return 2
-    view = table_view(referee.record)
+    view = table.pack.view(table.record, "en")
     if args.json:
         print(json.dumps(view, ensure_ascii=False))
     else:
@@ -66,7 +74,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return status
 
 
-def print_table(view: dict) -> None:
+def print_table(view: dict[str, Any]) -> None:
     print(f"turn {view['turn']}: {view['current_player']} ({view['phase']}), "
           f"roll {view['rolls_used']}/{view['max_rolls']}")
     for slot in view["row"]:

@@ -1,0 +1,59 @@
+"""``kotd serve``: run the table assistant (camera, game, panel, page) until stopped."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+
+from pi.config import ConfigError, load_config
+from rules.errors import KotdError
+from rules.pack import GAMES
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("serve", help="run the table assistant (camera, game, panel, page)")
+    p.add_argument("--config", metavar="FILE", help="config file (TOML)")
+    p.add_argument("--game", choices=GAMES, help="the game played at the table (default kotd)")
+    p.add_argument("--source", help="auto | sim | picamera | opencv[:N] | replay:PATH")
+    p.add_argument("--dice", choices=["haba", "standard"], help="which dice are in the tray")
+    p.add_argument("--host", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--port", type=int, help="port (default 8000)")
+    p.add_argument("--data-dir", metavar="DIR", help="where the game file and palette live")
+    p.add_argument("--token", help="the table's token for actions (default: kept in DIR)")
+    p.add_argument("--pins", dest="pin_factory", help="gpiozero pin factory: auto | mock | lgpio")
+    p.add_argument("--palette", metavar="FILE", help="colour palette from 'kotd calibrate'")
+    p.set_defaults(handler=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    try:
+        config = load_config(args.config, game=args.game, source=args.source, dice=args.dice,
+                             host=args.host, port=args.port, data_dir=args.data_dir,
+                             token=args.token, pin_factory=args.pin_factory,
+                             palette=args.palette)
+    except ConfigError as err:
+        print(f"kotd: config error: {err}", file=sys.stderr)
+        return 2
+    try:
+        from pi.serve import Assistant
+
+        assistant = Assistant(config)
+        assistant.start()
+    except KotdError as err:
+        print(f"kotd: cannot start: {err}", file=sys.stderr)
+        return 2
+    print(f"{assistant.pack.title['en']} assistant: {assistant.source.name} frames, game file "
+          f"{assistant.store.path}", flush=True)
+    from pi.lan import phone_lines
+
+    print("\n".join(phone_lines(assistant.urls())), flush=True)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    stop.wait()
+    assistant.stop()
+    return 0

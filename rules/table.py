@@ -1,0 +1,329 @@
+"""The table: the one place the game changes, and the one picture of it everyone sees.
+
+The flow through it::
+
+    buttons, phones, `kotd play` --typed action--> Table.act ---+
+    the eye (camera) ----------------Seen--------> Table.saw ---+--> pack.apply (the rules)
+    the eye's status ---------------EyeStatus----> Table.report_eye   -> store (one event)
+                                                                      -> Snapshot (version+1)
+                                                                         -> panel, phones
+
+Every change, from any device, is made here under one lock: the action is judged by the
+game's pack, stored (one transaction) and only then becomes the current game; a refused
+action (a :class:`rules.errors.KotdError`) changes nothing. Each change publishes ONE
+immutable :class:`Snapshot` (game + camera status) with a version that rises by one per
+change and keeps rising across restarts. A snapshot renders its view at most once per
+language; the panel and every live page share it.
+
+A roll the camera saw (:class:`rules.actions.Seen`) is turned into a game action here,
+under the same lock, by the pack (a new roll, or one ``fix`` when the dice were read
+again). This is also the place to *hold* a seen roll instead of applying it (a question
+still open, a die the camera is unsure of): :meth:`Table.saw` decides.
+
+On start the table resumes the newest stored game of its pack exactly where it stopped. If
+a stored game cannot be replayed (a record written by other rules), it stops at the first
+event it cannot apply and says so (:attr:`Table.problem`, the log, the page); that game is
+then read-only, and ``players`` starts a new one.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from rules.actions import Action, Players, Seen
+from rules.errors import ReplayError, RuleError
+from rules.pack import GamePack, Lights, game_pack
+from rules.record import GameRecord, replay
+from rules.store import Event, EventStore, GameInfo
+
+log = logging.getLogger("kotd.table")
+
+VERSION_BLOCK = 1000
+"""Versions are promised to the store this many at a time (one write per block)."""
+
+Camera = Literal["starting", "ok", "lost", "simulated", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class EyeStatus:
+    """The camera as the table shows it.
+
+    ``camera``: "ok", "lost", "simulated", "starting" or "none" (no camera: dice by hand);
+    ``seeing``: what it sees now ("moving", "settled", "no dice", ...); ``dice_seen``;
+    ``unsure``: 1-based dice of the last reading to check; ``message``: for people.
+    """
+
+    camera: Camera = "none"
+    source: str = ""
+    seeing: str = ""
+    dice_seen: int = 0
+    unsure: tuple[int, ...] = ()
+    message: str = "no camera: enter the dice by hand"
+    simulated: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"camera": self.camera, "source": self.source, "seeing": self.seeing,
+                "dice_seen": self.dice_seen, "unsure": list(self.unsure),
+                "message": self.message, "simulated": self.simulated}
+
+
+NO_EYE = EyeStatus()
+
+NO_GAME_VIEW: dict[str, Any] = {
+    "phase": "none", "players": [], "row": [], "scores": [], "actions": [], "can_undo": False,
+    "question": None, "dice": None, "over": False,
+}
+"""The view when there is no game yet."""
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """One published moment of the table: the game, the camera, a version.
+
+    ``version`` rises by one with every change (an action, a new camera status);
+    ``eye_version`` is the version at which the camera status last changed. ``problem``
+    says why a stored game could not be resumed (None when all is well). The view and its
+    JSON text are rendered once per language, on first use, and shared.
+    """
+
+    version: int
+    pack: GamePack[Any]
+    record: GameRecord[Any] | None
+    game_id: int | None
+    eye: EyeStatus
+    eye_version: int
+    advice: bool = False
+    problem: str | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _views: dict[str, dict[str, Any]] = field(default_factory=dict, init=False, repr=False)
+    _texts: dict[str, str] = field(default_factory=dict, init=False, repr=False)
+
+    @property
+    def state(self) -> Any:
+        return None if self.record is None else self.record.state
+
+    @property
+    def lights(self) -> Lights:
+        return self.pack.lights(self.state)
+
+    def view(self, lang: str) -> dict[str, Any]:
+        """The page's document in ``lang``: the pack's view of the game, the camera's
+        status, the version; shared, do not change it."""
+        with self._lock:
+            view = self._views.get(lang)
+            if view is None:
+                game = (dict(NO_GAME_VIEW, game=self.pack.id) if self.record is None
+                        else self.pack.view(self.record, lang))
+                view = self._views[lang] = {
+                    **game,
+                    "game_id": self.game_id,
+                    "version": self.version,
+                    "eye": {**self.eye.to_dict(), "version": self.eye_version},
+                    "advice": self.advice,
+                    "problem": self.problem,
+                    "lang": lang,
+                }
+            return view
+
+    def json(self, lang: str, **extra: Any) -> str:
+        """:meth:`view` as compact JSON text (rendered once); ``extra`` keys are added at
+        the end without rendering the view again."""
+        with self._lock:
+            text = self._texts.get(lang)
+        if text is None:
+            text = json.dumps(self.view(lang), ensure_ascii=False, separators=(",", ":"))
+            with self._lock:
+                text = self._texts.setdefault(lang, text)
+        if not extra:
+            return text
+        more = json.dumps(extra, ensure_ascii=False, separators=(",", ":"))
+        return text[:-1] + "," + more[1:]
+
+
+Listener = Callable[[Snapshot], None]
+
+
+class Table:
+    """The game in progress at one table, for one game pack; thread-safe."""
+
+    def __init__(self, store: EventStore, pack: GamePack[Any], *, advice: bool = False) -> None:
+        self.store = store
+        self.pack = pack
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._deliver = threading.RLock()
+        self._delivered = -1
+        self._listeners: list[Listener] = []
+        first = store.version_ceiling()
+        self._ceiling = first + VERSION_BLOCK
+        store.raise_version_ceiling(self._ceiling)
+        game_id = store.latest_game(pack.id)
+        record, problem = (None, None) if game_id is None else self._replay(game_id, pack)
+        if problem:
+            log.warning("game %s: %s", game_id, problem)
+        self._snapshot = Snapshot(first, pack, record, game_id, NO_EYE, first,
+                                  advice, problem)
+
+    # ---- reading ---------------------------------------------------------------------
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The table as it is now (immutable)."""
+        return self._snapshot
+
+    @property
+    def record(self) -> GameRecord[Any] | None:
+        return self._snapshot.record
+
+    @property
+    def state(self) -> Any:
+        return self._snapshot.state
+
+    @property
+    def version(self) -> int:
+        return self._snapshot.version
+
+    @property
+    def game_id(self) -> int | None:
+        return self._snapshot.game_id
+
+    @property
+    def problem(self) -> str | None:
+        """Why the stored game could not be resumed (it is then read-only), or None."""
+        return self._snapshot.problem
+
+    def parse(self, line: str) -> Action:
+        """An action line of this table's game, as a typed action (the edges' one step)."""
+        return self.pack.parse_action(line)
+
+    def wait(self, version: int, timeout: float) -> Snapshot:
+        """The snapshot, once its version is not ``version`` (or after ``timeout`` s)."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._snapshot.version != version, timeout)
+            return self._snapshot
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener`` with each new snapshot (in order, outside the table's lock)."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    def history(self, game_id: int | None = None) -> list[Event]:
+        gid = self.game_id if game_id is None else game_id
+        return [] if gid is None else self.store.events(gid)
+
+    def games(self) -> list[GameInfo]:
+        return self.store.games()
+
+    def past(self, game_id: int) -> tuple[GameRecord[Any] | None, str | None]:
+        """Any stored game rebuilt from its actions, and why it stopped early (or None)."""
+        info = self.store.game(game_id)
+        if info is None:
+            return None, None
+        pack = self.pack if info.game == self.pack.id else game_pack(info.game)
+        return self._replay(game_id, pack)
+
+    def advise(self) -> dict[str, Any] | None:
+        """The pack's advice for the game as it stands (None: nothing to advise)."""
+        state = self.state
+        return None if state is None else self.pack.advise(state)
+
+    # ---- changing --------------------------------------------------------------------
+
+    def act(self, action: Action) -> Snapshot:
+        """Judge, store and apply one action; :class:`KotdError` (nothing changed) if refused.
+
+        ``players ...`` starts a new game (the old one stays in the store)."""
+        with self._lock:
+            snapshot = self._apply(action)
+        self._publish()
+        return snapshot
+
+    def saw(self, seen: Seen) -> Snapshot:
+        """The camera saw a settled roll: the pack says what it means for the game (a roll,
+        one ``fix`` for a second reading, or nothing) and it is applied like any action.
+
+        Holding a seen roll (a question open, an unsure die) belongs here, under the lock.
+        """
+        with self._lock:
+            if self._snapshot.record is None:
+                raise RuleError("no_game", "no game yet: start one with 'players NAME NAME "
+                                "...'")
+            action = self.pack.seen(self._snapshot.state, seen)
+            if action is None:
+                return self._snapshot
+            snapshot = self._apply(action)
+        self._publish()
+        return snapshot
+
+    def report_eye(self, status: EyeStatus) -> Snapshot:
+        """The camera's status; a new one is published (an unchanged one is not)."""
+        with self._lock:
+            current = self._snapshot
+            if status == current.eye:
+                return current
+            version = self._next_version()
+            snapshot = self._snapshot = replace(current, version=version, eye=status,
+                                                eye_version=version)
+            self._changed.notify_all()
+        self._publish()
+        return snapshot
+
+    # ---- inside the lock -------------------------------------------------------------
+
+    def _apply(self, action: Action) -> Snapshot:
+        current = self._snapshot
+        problem = current.problem
+        if isinstance(action, Players):
+            record = GameRecord.start(self.pack, action)
+            game_id = self.store.new_game(str(action), self.pack.id)
+            problem = None
+        else:
+            if current.record is None or current.game_id is None:
+                raise RuleError("no_game", "no game yet: start one with 'players NAME NAME "
+                                "...'")
+            if problem is not None:
+                raise RuleError("game_stopped", "game {game} cannot go on ({problem}); start "
+                                "a new game with 'players'", game=current.game_id,
+                                problem=problem)
+            record = current.record.act(action)
+            game_id = current.game_id
+            self.store.append(game_id, str(action))
+        snapshot = self._snapshot = Snapshot(self._next_version(), self.pack, record, game_id,
+                                             current.eye, current.eye_version, current.advice,
+                                             problem)
+        self._changed.notify_all()
+        return snapshot
+
+    def _next_version(self) -> int:
+        version = self._snapshot.version + 1
+        if version >= self._ceiling:
+            self._ceiling = version + VERSION_BLOCK
+            self.store.raise_version_ceiling(self._ceiling)
+        return version
+
+    def _replay(self, game_id: int, pack: GamePack[Any]
+                ) -> tuple[GameRecord[Any] | None, str | None]:
+        lines = [e.action for e in self.store.events(game_id)]
+        try:
+            return replay(pack, lines), None
+        except ReplayError as err:
+            return err.record, str(err)
+
+    # ---- telling ---------------------------------------------------------------------
+
+    def _publish(self) -> None:
+        """Hand the newest snapshot to the listeners, once each, in version order."""
+        with self._deliver:
+            snapshot = self._snapshot
+            if snapshot.version <= self._delivered:
+                return
+            self._delivered = snapshot.version
+            with self._lock:
+                listeners = list(self._listeners)
+            for listener in listeners:
+                listener(snapshot)
