@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from webkit import START, TOKEN, FakeEye, new_table
 
 from rules.names import INVISIBLE, PlayerNameError, player_name
-from rules.table import Table as Referee
+from rules.table import Table
 from web import create_app
 from web.guard import MAX_BODY_BYTES
 from web.server import make_server
@@ -30,13 +30,13 @@ AUTH = {"X-Table-Token": TOKEN}
 
 
 @pytest.fixture
-def referee(tmp_path: Path) -> Referee:
+def table(tmp_path: Path) -> Table:
     return new_table(tmp_path, *START)
 
 
 @pytest.fixture
-def app(referee: Referee) -> Flask:
-    return create_app(referee, FakeEye(), TOKEN)
+def app(table: Table) -> Flask:
+    return create_app(table, FakeEye(), TOKEN)
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ def refused(response, status: int, *words: str) -> str:
 
 @pytest.mark.parametrize("depth", [2000, 100_000])
 def test_deeply_nested_json_is_a_bad_request_not_a_crash(client: FlaskClient,
-                                                         referee: Referee,
+                                                         table: Table,
                                                          depth: int) -> None:
     body = "[" * depth + "]" * depth
     response = client.post("/api/action", data=body, content_type="application/json",
@@ -69,7 +69,7 @@ def test_deeply_nested_json_is_a_bad_request_not_a_crash(client: FlaskClient,
     response = client.post("/api/action", data='{"action": ' + "[" * 1500 + "]" * 1500 + "}",
                            content_type="application/json", headers=AUTH)
     refused(response, 400, "JSON")
-    assert referee.version == 2
+    assert table.version == 2
 
 
 @pytest.mark.parametrize("game_id", ["99999999999999999999", str(2**63), str(2**63 - 1),
@@ -94,20 +94,20 @@ def test_pages_still_answer_in_html(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize("headers", [AUTH, {}])
 def test_a_body_larger_than_an_action_is_refused_with_or_without_token(
-        client: FlaskClient, referee: Referee, headers: dict) -> None:
+        client: FlaskClient, table: Table, headers: dict) -> None:
     body = json.dumps({"action": "undo", "pad": "x" * (MAX_BODY_BYTES + 1)})
     response = client.post("/api/action", data=body, content_type="application/json",
                            headers=headers)
     refused(response, 413, "too large")
     form = {"action": "undo", "pad": "x" * (MAX_BODY_BYTES + 1)}
     refused(client.post("/api/action", data=form, headers=headers), 413, "too large")
-    assert referee.version == 2
+    assert table.version == 2
 
 
-def test_an_ordinary_action_still_fits(client: FlaskClient, referee: Referee) -> None:
+def test_an_ordinary_action_still_fits(client: FlaskClient, table: Table) -> None:
     response = client.post("/api/action", json={"action": "roll 1r 1g 1b 2r 2g 3b"},
                            headers=AUTH)
-    assert response.status_code == 200 and referee.version == 3
+    assert response.status_code == 200 and table.version == 3
 
 
 def _raw(port: int, head: bytes, body: bytes = b"", wait: float = 5.0) -> tuple[int, bytes]:
@@ -126,7 +126,7 @@ def _raw(port: int, head: bytes, body: bytes = b"", wait: float = 5.0) -> tuple[
 
 
 def test_the_server_refuses_a_huge_body_before_it_arrives(app: Flask,
-                                                          referee: Referee) -> None:
+                                                          table: Table) -> None:
     """300 MB declared, nothing sent: the answer comes at once, so nothing is spooled."""
     with make_server(app, threads=4) as server:
         for token in (b"", b"X-Table-Token: " + TOKEN.encode() + b"\r\n"):
@@ -150,7 +150,7 @@ def test_the_server_refuses_a_huge_body_before_it_arrives(app: Flask,
         assert response.status == 413
         assert "too large" in json.loads(response.read())["error"]
         conn.close()
-    assert referee.version == 2
+    assert table.version == 2
 
 
 # ---- names ------------------------------------------------------------------------------
@@ -167,17 +167,17 @@ def test_the_server_refuses_a_huge_body_before_it_arrives(app: Flask,
     ("players Ann ann", ["different name"]),
 ])
 def test_names_that_look_alike_or_hide_characters_are_refused(
-        client: FlaskClient, referee: Referee, line: str, words: list[str]) -> None:
+        client: FlaskClient, table: Table, line: str, words: list[str]) -> None:
     refused(client.post("/api/action", json={"action": line}, headers=AUTH), 400, *words)
-    assert referee.version == 2 and referee.record.state.players == ("Ann", "Ben")
+    assert table.version == 2 and table.record.state.players == ("Ann", "Ben")
 
 
-def test_names_are_stored_in_one_written_form(client: FlaskClient, referee: Referee) -> None:
+def test_names_are_stored_in_one_written_form(client: FlaskClient, table: Table) -> None:
     response = client.post("/api/action", json={"action": "players \uff22en Zoe\u0308 Jürgen"},
                            headers=AUTH)
     assert response.status_code == 200
-    assert referee.record.state.players == ("Ben", "Zoë", "Jürgen")
-    assert referee.history()[0].action == "players Ben Zoë Jürgen"
+    assert table.record.state.players == ("Ben", "Zoë", "Jürgen")
+    assert table.history()[0].action == "players Ben Zoë Jürgen"
 
 
 _ALLOWED = st.text(st.characters(categories=("Lu", "Ll")), min_size=1, max_size=8)

@@ -73,7 +73,8 @@ def _read(args: argparse.Namespace) -> int:
         try:
             args.annotate.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise OSError(f"{args.annotate}: cannot make the folder: {err.strerror}") from None
+            raise UsageError("annotate_dir", "{dir}: cannot make the folder: {why}",
+                             dir=str(args.annotate), why=err.strerror or str(err)) from None
     for path in args.images:
         try:
             frame = _load_image(path)
