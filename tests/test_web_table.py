@@ -24,7 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webkit import FakeEye, new_referee
+from webkit import FakeEye, new_app, new_table
+
+from rules.actions import Seen
+from rules.dice import Roll
+from rules.errors import KotdError
 
 CHROMIUM = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -69,7 +73,6 @@ class ScriptedTray(FakeEye):
 
     def __init__(self) -> None:
         super().__init__(camera="simulated")
-        self.referee: Any = None
         self.rolls: list[str] = []
         self.thrown = 0
 
@@ -77,8 +80,9 @@ class ScriptedTray(FakeEye):
         roll = self.rolls.pop(0) if self.rolls else "1r 2g 3b 4r 5g 6b"
         self.thrown += 1
         self.set(seeing="settled", dice_seen=6)
-        with contextlib.suppress(ValueError):  # a roll the rules refuse changes nothing
-            self.referee.act("roll " + roll)
+        assert self.table is not None
+        with contextlib.suppress(KotdError):  # a roll the rules refuse changes nothing
+            self.table.saw(Seen(Roll.parse(roll)))
         return True
 
 
@@ -113,13 +117,11 @@ class Served:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    from web import create_app
     from web.server import make_server
 
-    referee = new_referee(tmp_path_factory.mktemp("table"))
+    referee = new_table(tmp_path_factory.mktemp("table"))
     tray = ScriptedTray()
-    tray.referee = referee
-    app = create_app(referee, tray, TOKEN)
+    app = new_app(referee, tray, TOKEN)
     with make_server(app, threads=12) as server:
         yield Served(server.url, referee, tray)
 
