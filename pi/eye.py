@@ -143,6 +143,7 @@ class Eye:
                 return
             self._opened = True
             self.camera, self.camera_message = "ok", ""
+            self._changed()
         try:
             frame = self.source.read()
         except CameraError as err:

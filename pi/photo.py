@@ -37,7 +37,10 @@ def take_photo(source, out: Path, settle_frames: int = 10) -> tuple[int, int]:
         frame = source.read()
     finally:
         source.close()
-    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(f"{out.parent}: cannot make the folder: {err.strerror or err}") from None
     params = [cv2.IMWRITE_JPEG_QUALITY, 95] if out.suffix.lower() != ".png" else []
     if not cv2.imwrite(str(out), frame, params):
         raise UsageError(f"{out}: could not write the photo there")

@@ -212,7 +212,8 @@ def test_doctor_against_a_running_assistant(tmp_path: Path, capsys) -> None:
     assistant = Assistant(config, source=SimulatedTray(seed=1), pin_factory=factory)
     assistant.start()
     try:
-        wait_for(lambda: assistant.eye.camera == "ok", what="the simulated tray")
+        wait_for(lambda: assistant.table.snapshot.eye.camera == "simulated",
+                 what="the simulated tray")
         status = main(["doctor", "--data-dir", str(tmp_path), "--pins", "mock"])
     finally:
         assistant.stop()
