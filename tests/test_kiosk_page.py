@@ -8,7 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-from webkit import START, SUM10, TOKEN, FakeEye, new_referee
+from conftest import play
+from webkit import START, SUM10, TOKEN, FakeEye, new_app, new_table
 
 from pi.kiosk import kiosk_url
 
@@ -24,11 +25,10 @@ if not Path(CHROMIUM).exists():
 
 
 def test_kiosk_page_shows_the_join_code_in_a_corner(tmp_path: Path) -> None:
-    from web import create_app
     from web.server import make_server
 
-    referee = new_referee(tmp_path, "players Ann Ben")
-    app = create_app(referee, FakeEye(), TOKEN)
+    table = new_table(tmp_path, "players Ann Ben")
+    app = new_app(table, FakeEye())
     with make_server(app, threads=8) as server, sync_api.sync_playwright() as p:
         port = int(server.url.rstrip("/").rsplit(":", 1)[1])
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -49,8 +49,8 @@ def test_kiosk_page_shows_the_join_code_in_a_corner(tmp_path: Path) -> None:
             assert main is not None and main["x"] + main["width"] <= box["x"]  # beside it
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "kiosk-800x480-join.png"))
-            referee.act(START[1])   # the row is laid: play starts, the corner goes
-            referee.act(SUM10)
+            play(table, START[1])   # the row is laid: play starts, the corner goes
+            play(table, SUM10)
             sync_api.expect(join).to_be_hidden()
             main = page.locator("main").bounding_box()
             assert main is not None and main["width"] > 760
