@@ -149,6 +149,15 @@ STRINGS: dict[str, dict[str, str]] = {
                       "minus points ({a} against {b})."),
         "minus_points": "minus points",
         "and": "and",
+        "held_check": "Please check die {dice} before the roll counts: tap it to correct it.",
+        "held_right": "The dice are right",
+        "held_waiting": "{player}'s roll is kept: it counts as soon as the question is answered.",
+        "stats_title": "Across games",
+        "stats_games": "games",
+        "stats_wins": "wins",
+        "stats_best": "best",
+        "export": "Export every game",
+        "color_of": "Colour of {player}",
         "live_view_note": ("Live from the camera; each die carries the number the page "
                            "shows it with."),
         "calibrate": "Calibrate the colours",
@@ -315,6 +324,17 @@ STRINGS: dict[str, dict[str, str]] = {
                       "Minuspunkte ({a} gegen {b})."),
         "minus_points": "Minuspunkte",
         "and": "und",
+        "held_check": ("Bitte Würfel {dice} prüfen, bevor der Wurf zählt: antippen zum "
+                       "Korrigieren."),
+        "held_right": "Die Würfel stimmen",
+        "held_waiting": ("Der Wurf von {player} ist gemerkt: er zählt, sobald die Frage "
+                         "beantwortet ist."),
+        "stats_title": "Über alle Spiele",
+        "stats_games": "Spiele",
+        "stats_wins": "Siege",
+        "stats_best": "beste",
+        "export": "Alle Spiele exportieren",
+        "color_of": "Farbe von {player}",
         "live_view_note": ("Live von der Kamera; jeder Würfel trägt die Nummer, die die "
                            "Seite ihm gibt."),
         "calibrate": "Farben einlernen",

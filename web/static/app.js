@@ -352,9 +352,10 @@
 
   // ---- the table ---------------------------------------------------------------------------
 
-  const fix = { position: 0, value: 1, color: "r" };
+  const fix = { position: 0, value: 1, color: "r", held: false };
 
-  function openFix(position, d) {
+  function openFix(position, d, held) {
+    fix.held = !!held;
     fix.position = position;
     fix.value = d.value;
     fix.color = d.color ? d.color[0] : "r";
@@ -380,7 +381,8 @@
     $("fix-cancel").addEventListener("click", () => $("fix-dialog").close());
     $("fix-apply").addEventListener("click", () => {
       $("fix-dialog").close();
-      act(`fix ${fix.position} ${fix.value}${fix.color}`);
+      if (fix.held) sendHeld({ fix: `${fix.position} ${fix.value}${fix.color}` });
+      else act(`fix ${fix.position} ${fix.value}${fix.color}`);
     });
     $("undo").addEventListener("click", () => act("undo"));
     $("throw").addEventListener("click", () => post("/api/throw"));
@@ -590,6 +592,43 @@
       penaltyButtons(values, "choice penalty")));
   }
 
+  // A roll the table holds: seen while a question was open (it counts once the question is
+  // answered), or read with a die the camera is unsure of (the table checks it first).
+  async function sendHeld(body) {
+    let r, answer;
+    try {
+      r = await fetch("/api/held?lang=" + LANG, { method: "POST", headers: headers(true), body: JSON.stringify(body) });
+      answer = await r.json().catch(() => ({ error: r.statusText }));
+    } catch (e) { toast(fmt("refused", { error: e.message }), true); return null; }
+    if (!r.ok) { toast(fmt("refused", { error: answer.error }), true); return null; }
+    render(answer);
+    return answer;
+  }
+
+  function renderHeld(s) {
+    const el = $("held");
+    const held = s.held;
+    if (!held || s.over) { el.hidden = true; fill(el); return; }
+    el.hidden = false;
+    el.dataset.why = held.why;
+    const unsure = held.unsure || [];
+    const dice = held.dice.map((d, i) => die(d, {
+      pos: i + 1, dataset: { pos: i + 1 }, extra: unsure.includes(i + 1) ? "unsure" : "",
+      onclick: held.why === "check" ? () => openFix(i + 1, d, true) : null,
+      disabled: !K.canAct,
+    }));
+    if (held.why === "check") {
+      fill(el, h("p", { class: "q-text" }, icon("alert"),
+        fmt("held_check", { dice: unsure.join(", "), player: held.player })),
+      h("div", { class: "dice held-dice" }, dice),
+      h("button", { class: "big", id: "held-confirm", disabled: !K.canAct,
+        onclick: () => sendHeld({ confirm: true }) }, icon("check"), " ", S.held_right));
+    } else {
+      fill(el, h("p", { class: "held-note" }, fmt("held_waiting", { player: held.player })),
+        h("div", { class: "dice held-dice small" }, dice));
+    }
+  }
+
   function renderDice(s) {
     const dice = s.dice;
     const rolling = s.phase === "rolling" && dice;
@@ -742,6 +781,7 @@
     renderNoGame(s);
     renderQuestion(s);
     renderStop(s);
+    renderHeld(s);
     renderDice(s);
     renderRow(s);
     renderVibrate(s);
@@ -759,6 +799,7 @@
   // ---- the scoreboard --------------------------------------------------------------------
 
   function renderScores(s) {
+    renderStats(s);
     const result = $("result");
     if (s.over) {
       const winners = s.scores.filter((x) => x.place === 1);
@@ -807,23 +848,56 @@
     }));
   }
 
+  let statsVersion = -1;
+  async function renderStats(s) {
+    if (s.version === statsVersion && s.game_id === K.statsGame) return;
+    statsVersion = s.version; K.statsGame = s.game_id;
+    try {
+      const st = await getJSON("/api/stats?lang=" + LANG);
+      if (!st.players.length) { fill($("stats"), h("p", { class: "muted" }, S.no_history)); return; }
+      fill($("stats"), h("table", { class: "stats-table" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, S.player_col), h("th", { scope: "col" }, S.stats_games),
+          h("th", { scope: "col" }, S.stats_wins), h("th", { scope: "col" }, S.stats_best))),
+        h("tbody", {}, st.players.map((p) => h("tr", { dataset: { player: p.name } },
+          h("th", { scope: "row" }, p.name), h("td", {}, p.games), h("td", {}, p.wins),
+          h("td", {}, p.best === null ? "–" : minus(p.best)))))));
+    } catch (e) { fill($("stats"), h("p", { class: "muted" }, e.message)); }
+  }
+
   // ---- setup -----------------------------------------------------------------------------
 
-  const setup = { names: null, picked: [] };
+  const setup = { names: null, picked: [], colors: {} };
+  const PALETTE = ["#e53935", "#1e88e5", "#43a047", "#f9a825", "#8e24aa", "#00897b", "#f4511e", "#6d4c41"];
+
+  function colorOf(i) {
+    const name = (setup.names[i] || "").trim();
+    return setup.colors[i] || (K.state && name && (K.state.players.find((p) => p.name === name) || {}).color)
+      || SEAT_COLORS[i % SEAT_COLORS.length];
+  }
 
   function drawPlayers() {
     fill($("player-list"), setup.names.map((name, i) => h("li", {},
-      h("span", { class: "dot", style: "background:" + SEAT_COLORS[i % SEAT_COLORS.length] }),
+      h("button", {
+        class: "small swatch", style: "background:" + colorOf(i), dataset: { swatch: i },
+        "aria-label": fmt("color_of", { player: name || fmt("player_n", { n: i + 1 }) }),
+        onclick: () => {  // tap: the next colour of the palette
+          const now = PALETTE.indexOf(colorOf(i));
+          setup.colors[i] = PALETTE[(now + 1) % PALETTE.length];
+          drawPlayers();
+        },
+      }),
       h("input", {
         value: name, maxlength: 20, placeholder: fmt("player_n", { n: i + 1 }), autocomplete: "off",
         "aria-label": fmt("player_n", { n: i + 1 }), dataset: { player: i },
         oninput: (e) => { setup.names[i] = e.target.value; },
       }),
       h("button", { class: "small icon-button", disabled: i === 0, "aria-label": S.up + " " + (i + 1), onclick: () => {
-        [setup.names[i - 1], setup.names[i]] = [setup.names[i], setup.names[i - 1]]; drawPlayers();
+        [setup.names[i - 1], setup.names[i]] = [setup.names[i], setup.names[i - 1]];
+        [setup.colors[i - 1], setup.colors[i]] = [colorOf(i), colorOf(i - 1)]; drawPlayers();
       } }, icon("up")),
       h("button", { class: "small icon-button", disabled: i === setup.names.length - 1, "aria-label": S.down + " " + (i + 1), onclick: () => {
-        [setup.names[i + 1], setup.names[i]] = [setup.names[i], setup.names[i + 1]]; drawPlayers();
+        [setup.names[i + 1], setup.names[i]] = [setup.names[i], setup.names[i + 1]];
+        [setup.colors[i + 1], setup.colors[i]] = [colorOf(i), colorOf(i + 1)]; drawPlayers();
       } }, icon("down")),
       h("button", { class: "small icon-button", disabled: setup.names.length <= 2, "aria-label": S.remove + " " + (i + 1), onclick: () => {
         setup.names.splice(i, 1); drawPlayers();
@@ -840,7 +914,14 @@
       const names = setup.names.map((n) => n.trim().replace(/\s+/g, "-")).filter(Boolean);
       const s = K.state;
       if (s && s.phase !== "none" && !s.over && !confirm(S.new_game_confirm)) return;
-      if (await act("players " + names.join(" "))) setup.picked = [];
+      const colors = {};
+      setup.names.forEach((n, i) => { const name = n.trim().replace(/\s+/g, "-"); if (name) colors[name] = colorOf(i); });
+      if (await act("players " + names.join(" "))) {
+        setup.picked = [];
+        setup.colors = {};
+        await fetch("/api/colors?lang=" + LANG, { method: "POST", headers: headers(true), body: JSON.stringify({ colors }) })
+          .catch(() => null);
+      }
     });
     $("picked-clear").addEventListener("click", () => { setup.picked = []; renderSetup(K.state); });
     $("picked-lay").addEventListener("click", async () => {
