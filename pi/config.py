@@ -82,10 +82,15 @@ class Pins:
     penalty: int = field(default=14, metadata={"doc": "LED: penalty (nothing claimable)"})
     status: int = field(default=15, metadata={
         "doc": "LED: status (on = reading, blinking = camera problem)"})
+    check: int | None = field(default=None, metadata={
+        "doc": "LED: check the dice (a die the camera is unsure of)"})
+    """Optional: every free pin is taken by the default panel, a screen, I2C or the HAT ID;
+    e.g. ``check = 18`` on a Pi without a PiTFT-type screen. Without it the status LED
+    flickers while a roll waits to be checked."""
 
     def all(self) -> list[int]:
         return [self.claim, self.confirm, self.undo, self.reread, *self.rolls, *self.slots,
-                self.penalty, self.status]
+                self.penalty, self.status, *([] if self.check is None else [self.check])]
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,5 +242,10 @@ def _pins(value: Any, where: str) -> Pins:
     for key, v in value.items():
         if key not in known:
             raise _bad(f"{where}: unknown pin {key!r} (known: {', '.join(known)})")
+        if known[key] is None:  # an optional pin
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 27:
+                raise _bad(f"{where} {key}: must be a GPIO pin number 0-27, not {v!r}")
+            out[key] = v
+            continue
         out[key] = _typed(key, v, known[key], f"{where} {key}")
     return replace(base, **out)

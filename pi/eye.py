@@ -16,14 +16,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 import cv2
 
 from pi.detector import RollDetector, Throw
 from pi.sources import CameraError, FrameSource
 from rules.actions import Seen
-from rules.errors import KotdError
+from rules.errors import KotdError, UsageError
 from rules.table import Camera, EyeStatus
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,7 @@ class Eye:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._opened = False
+        self.calibrator: Callable[[Any], object] | None = None  # measures and saves a palette
 
     @property
     def simulated(self) -> bool:
@@ -76,7 +77,30 @@ class Eye:
         if self.last_refusal and self.camera == "ok":
             message = self.last_refusal
         return EyeStatus(camera, getattr(self.source, "name", "?"), sight.seeing,
-                         sight.dice_seen, sight.unsure, message, self.simulated)
+                         sight.dice_seen, sight.unsure, message, self.simulated,
+                         self._dice_at(), self.calibrator is not None and camera != "lost")
+
+    def _dice_at(self) -> tuple[tuple[float, float], ...]:
+        """Where the dice of the last throw lie, as fractions of the picture, in the order
+        the page numbers them (the live view labels them so)."""
+        frame = self.detector.last_frame
+        if frame is None or not self.detector.last_throw:
+            return ()
+        height, width = frame.shape[:2]
+        return tuple((round(r.center[0] / width, 4), round(r.center[1] / height, 4))
+                     for r in self.detector.last_throw)
+
+    def calibrate(self) -> None:
+        """Teach the reader the dice colours from the picture in the tray now (all six dice
+        apart, faces up): the palette is measured, saved and used from the next reading."""
+        if self.calibrator is None:
+            raise UsageError("no_calibration", "this camera cannot be calibrated from the page")
+        frame = self.detector.last_frame
+        if frame is None:
+            raise UsageError("no_picture", "no camera picture yet: put the dice under the "
+                             "camera")
+        self.calibrator(frame)
+        self.detector.request_reread()
 
     def annotated_jpeg(self) -> bytes | None:
         frame = self.detector.last_frame

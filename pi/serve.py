@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -52,14 +52,13 @@ def _cannot(message: str) -> StartError:
     return StartError("cannot", "{message}", message=message)
 
 
-def make_reader(config: Config) -> Callable[[np.ndarray], Sequence[Any]]:
+def make_reader(config: Config) -> DiceReader:
     """The dice reader for the tray: HABA or standard dice, with the calibrated palette.
 
     A palette named in the config must exist and be readable; without one, the palette
     calibrated into the data dir is used, else the default colours.
     """
     from vision.palette import Palette
-    from vision.reader import read_dice
 
     palette_path = config.palette_path
     if config.palette is not None and not palette_path.is_file():
@@ -71,10 +70,38 @@ def make_reader(config: Config) -> Callable[[np.ndarray], Sequence[Any]]:
     if palette is not None:
         log.info("colour palette from %s", palette_path)
 
-    def read(frame: np.ndarray) -> Sequence[Any]:
-        return read_dice(frame, kind=config.dice, palette=palette)
+    return DiceReader(config, palette)
 
-    return read
+
+class DiceReader:
+    """Reads the dice of a frame with the current palette; :meth:`calibrate` measures a
+    new palette from a frame (``vision.palette.calibrate``), saves it and uses it."""
+
+    def __init__(self, config: Config, palette: Any) -> None:
+        self.config = config
+        self.palette = palette
+
+    def __call__(self, frame: np.ndarray) -> Sequence[Any]:
+        from vision.reader import read_dice
+
+        return read_dice(frame, kind=self.config.dice, palette=self.palette)
+
+    def calibrate(self, frame: np.ndarray) -> None:
+        from vision.palette import calibrate
+
+        try:
+            palette = calibrate(frame)
+        except ValueError as err:
+            raise StartError("calibrate", "calibration failed: {why}", why=str(err)) from None
+        path = self.config.palette_path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            palette.save(path)
+        except OSError as err:
+            raise StartError("calibrate_save", "cannot save the palette {path}: {why}",
+                             path=str(path), why=str(err)) from None
+        self.palette = palette
+        log.info("colour palette calibrated from the page into %s", path)
 
 
 class Assistant:
@@ -99,15 +126,19 @@ class Assistant:
         if source is None:
             source = make_source(config.source, focus_cm=config.focus_cm)
         self.source = source
-        detector = RollDetector(make_reader(config), dice=self.pack.dice_in_play(None) or 6,
+        reader = make_reader(config)
+        detector = RollDetector(reader, dice=self.pack.dice_in_play(None) or 6,
                                 settle_seconds=config.settle_seconds,
                                 stable_reads=config.stable_reads)
         self.eye = Eye(self.source, detector, self.table, fps=config.fps)
+        if config.dice == "haba":  # colours to learn only for HABA dice
+            self.eye.calibrator = reader.calibrate
         try:
             factory = pin_factory if pin_factory is not None else make_pin_factory(
                 config.pin_factory)
             self.panel = Panel(config.pins, self.table.act, self.eye.reread, factory,
-                               take=self.pack.take)
+                               take=self.pack.take, confirm_held=self.table.confirm_held,
+                               take_leaving=getattr(self.pack, "take_leaving", None))
         except (ImportError, ValueError, GPIOZeroError) as err:
             raise _cannot(f"GPIO pins ({config.pin_factory}): {err}") from None
         self.token = table_token(config)
@@ -120,7 +151,8 @@ class Assistant:
 
     def refresh_panel(self, snapshot: Snapshot) -> None:
         """Show a snapshot on the panel's LEDs."""
-        self.panel.show(snapshot.lights, camera_ok=snapshot.eye.camera in ("ok", "simulated"))
+        self.panel.show(snapshot.lights, camera_ok=snapshot.eye.camera in ("ok", "simulated"),
+                        check=snapshot.held is not None and snapshot.held.why == "check")
 
     @property
     def port(self) -> int:

@@ -57,6 +57,8 @@ def wires(pins: Pins) -> list[Wire]:
     out = []
     for f in fields(pins):
         value = getattr(pins, f.name)
+        if value is None:  # an optional device not wired
+            continue
         doc = f.metadata.get("doc", f"LED: {f.name}")
         if isinstance(value, tuple):
             for i, bcm in enumerate(value):

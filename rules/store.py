@@ -31,6 +31,10 @@ CREATE TABLE IF NOT EXISTS events (
     action  TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS colors (
+    player TEXT PRIMARY KEY,
+    color  TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value INTEGER NOT NULL
@@ -129,6 +133,24 @@ class EventStore:
                 self._db.execute("ROLLBACK")
                 raise
             return Event(game_id, seq, now, action)
+
+    def colors(self) -> dict[str, str]:
+        """Each player's colour, by name (chosen at setup, kept across games)."""
+        with self._lock:
+            rows = self._db.execute("SELECT player, color FROM colors").fetchall()
+        return {str(name): str(color) for name, color in rows}
+
+    def set_colors(self, colors: dict[str, str]) -> None:
+        """Remember these players' colours (one transaction)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany("INSERT OR REPLACE INTO colors VALUES (?, ?)",
+                                     sorted(colors.items()))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
 
     def events(self, game_id: int) -> list[Event]:
         with self._lock:

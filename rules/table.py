@@ -17,8 +17,16 @@ language; the panel and every live page share it.
 
 A roll the camera saw (:class:`rules.actions.Seen`) is turned into a game action here,
 under the same lock, by the pack (a new roll, or one ``fix`` when the dice were read
-again). This is also the place to *hold* a seen roll instead of applying it (a question
-still open, a die the camera is unsure of): :meth:`Table.saw` decides.
+again). Some seen rolls are *held* (:class:`Held`) instead of applied:
+
+* a roll thrown while the table still answers a question (the drawn card, the dragon's
+  new owner, the penalty after the last roll) waits and enters the game, as the next
+  turn's roll, the moment the question is answered;
+* a roll with a die the camera is unsure of waits until someone at the table confirms
+  it or corrects that die (:meth:`Table.confirm_held`, :meth:`Table.fix_held`); then it
+  enters the game as one action.
+
+A held roll is not stored: it is a throw waiting to count, not a move.
 
 On start the table resumes the newest stored game of its pack exactly where it stopped. If
 a stored game cannot be replayed (a record written by other rules), it stops at the first
@@ -36,7 +44,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rules.actions import Action, Players, Seen
-from rules.errors import ReplayError, RuleError
+from rules.dice import Die
+from rules.errors import KotdError, ReplayError, RuleError
 from rules.pack import GamePack, Lights, game_pack
 from rules.record import GameRecord, replay
 from rules.store import Event, EventStore, GameInfo
@@ -55,7 +64,9 @@ class EyeStatus:
 
     ``camera``: "ok", "lost", "simulated", "starting" or "none" (no camera: dice by hand);
     ``seeing``: what it sees now ("moving", "settled", "no dice", ...); ``dice_seen``;
-    ``unsure``: 1-based dice of the last reading to check; ``message``: for people.
+    ``unsure``: 1-based dice of the last reading to check; ``message``: for people;
+    ``dice_at``: where the dice of the last reading lie, as fractions of the picture (x, y)
+    in the page's order; ``can_calibrate``: the colours can be taught from the page.
     """
 
     camera: Camera = "none"
@@ -65,14 +76,43 @@ class EyeStatus:
     unsure: tuple[int, ...] = ()
     message: str = "no camera: enter the dice by hand"
     simulated: bool = False
+    dice_at: tuple[tuple[float, float], ...] = ()
+    can_calibrate: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"camera": self.camera, "source": self.source, "seeing": self.seeing,
                 "dice_seen": self.dice_seen, "unsure": list(self.unsure),
-                "message": self.message, "simulated": self.simulated}
+                "message": self.message, "simulated": self.simulated,
+                "dice_at": [list(xy) for xy in self.dice_at],
+                "can_calibrate": self.can_calibrate}
 
 
 NO_EYE = EyeStatus()
+
+HOLD_CODES = ("rule.phase_", "rule.no_rolls_left")
+"""Refusals that mean "not now" (a question is open, the rolls are used up): such a seen
+roll is held for the next turn instead of being refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A seen roll the table keeps instead of applying it.
+
+    ``why``: "question" (thrown while a question was open; it counts in the next turn,
+    after ``after_turn``) or "check" (a die the camera is unsure of: ``seen.unsure``).
+    ``player``: whose roll it will be.
+    """
+
+    seen: Seen
+    why: Literal["question", "check"]
+    player: str = ""
+    after_turn: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"why": self.why, "player": self.player, "text": str(self.seen.roll),
+                "dice": [{"value": d.value, "color": d.color.value if d.color else None}
+                         for d in self.seen.roll],
+                "unsure": list(self.seen.unsure)}
 
 NO_GAME_VIEW: dict[str, Any] = {
     "phase": "none", "players": [], "row": [], "scores": [], "actions": [], "can_undo": False,
@@ -99,6 +139,8 @@ class Snapshot:
     eye_version: int
     advice: bool = False
     problem: str | None = None
+    held: Held | None = None
+    colors: tuple[tuple[str, str], ...] = ()
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     _views: dict[str, dict[str, Any]] = field(default_factory=dict, init=False, repr=False)
     _texts: dict[str, str] = field(default_factory=dict, init=False, repr=False)
@@ -119,8 +161,14 @@ class Snapshot:
             if view is None:
                 game = (dict(NO_GAME_VIEW, game=self.pack.id) if self.record is None
                         else self.pack.view(self.record, lang))
+                colors = dict(self.colors)
+                if colors and isinstance(game.get("players"), list):
+                    game = {**game, "players": [
+                        {**p, "color": colors.get(p.get("name", ""))} if isinstance(p, dict)
+                        else p for p in game["players"]]}
                 view = self._views[lang] = {
                     **game,
+                    "held": None if self.held is None else self.held.to_dict(),
                     "game_id": self.game_id,
                     "version": self.version,
                     "eye": {**self.eye.to_dict(), "version": self.eye_version},
@@ -167,7 +215,7 @@ class Table:
         if problem:
             log.warning("game %s: %s", game_id, problem)
         self._snapshot = Snapshot(first, pack, record, game_id, NO_EYE, first,
-                                  advice, problem)
+                                  advice, problem, colors=tuple(sorted(store.colors().items())))
 
     # ---- reading ---------------------------------------------------------------------
 
@@ -239,24 +287,76 @@ class Table:
 
         ``players ...`` starts a new game (the old one stays in the store)."""
         with self._lock:
-            snapshot = self._apply(action)
+            self._apply(action)
+            self._release()
+            snapshot = self._snapshot
         self._publish()
         return snapshot
 
     def saw(self, seen: Seen) -> Snapshot:
         """The camera saw a settled roll: the pack says what it means for the game (a roll,
-        one ``fix`` for a second reading, or nothing) and it is applied like any action.
-
-        Holding a seen roll (a question open, an unsure die) belongs here, under the lock.
-        """
+        one ``fix`` for a second reading, or nothing) and it is applied like any action,
+        unless it must wait (:class:`Held`): a question is still open, or a die is unsure.
+        A new throw replaces a roll still held."""
         with self._lock:
-            if self._snapshot.record is None:
+            current = self._snapshot
+            if current.record is None:
                 raise RuleError("no_game", "no game yet: start one with 'players NAME NAME "
                                 "...'")
-            action = self.pack.seen(self._snapshot.state, seen)
+            state = current.state
+            if getattr(state, "phase", None) == "over":
+                return current
+            action = self.pack.seen(state, seen)
             if action is None:
-                return self._snapshot
-            snapshot = self._apply(action)
+                return current
+            try:
+                self.pack.apply(state, action)
+            except KotdError as err:
+                if not err.code.startswith(HOLD_CODES):
+                    raise
+                snapshot = self._hold(Held(seen, "question", self._next_player(state),
+                                           getattr(state, "turn", None)))
+            else:
+                if seen.unsure:
+                    snapshot = self._hold(Held(seen, "check", self._player(state)))
+                else:
+                    snapshot = self._apply(action, held=None)
+        self._publish()
+        return snapshot
+
+    def confirm_held(self) -> Snapshot:
+        """The table agrees with the roll it was asked to check: it enters the game."""
+        with self._lock:
+            held = self._held_to_check()
+            snapshot = self._enter(replace(held.seen, unsure=()))
+        self._publish()
+        return snapshot
+
+    def fix_held(self, position: int, die: Die) -> Snapshot:
+        """Correct die ``position`` (1-based) of the roll held for checking; once no die is
+        left to check, the corrected roll enters the game as one action."""
+        with self._lock:
+            held = self._held_to_check()
+            roll = held.seen.roll
+            if not 1 <= position <= len(roll):
+                raise RuleError("no_die", "there is no die {position}; dice are 1-{dice}",
+                                position=position, dice=len(roll))
+            unsure = tuple(p for p in held.seen.unsure if p != position)
+            seen = replace(held.seen, roll=roll.replace(position - 1, die), unsure=unsure)
+            snapshot = (self._hold(replace(held, seen=seen)) if unsure
+                        else self._enter(seen))
+        self._publish()
+        return snapshot
+
+    def set_colors(self, colors: dict[str, str]) -> Snapshot:
+        """Each player's colour (by name, kept across games); published with the game."""
+        with self._lock:
+            self.store.set_colors(colors)
+            current = self._snapshot
+            merged = {**dict(current.colors), **colors}
+            snapshot = self._snapshot = replace(current, version=self._next_version(),
+                                                colors=tuple(sorted(merged.items())))
+            self._changed.notify_all()
         self._publish()
         return snapshot
 
@@ -275,7 +375,77 @@ class Table:
 
     # ---- inside the lock -------------------------------------------------------------
 
-    def _apply(self, action: Action) -> Snapshot:
+    def _held_to_check(self) -> Held:
+        held = self._snapshot.held
+        if held is None or held.why != "check":
+            raise RuleError("no_held_roll", "there is no roll waiting to be checked")
+        return held
+
+    def _enter(self, seen: Seen) -> Snapshot:
+        """A checked roll enters the game (or is held for the next turn if a question
+        opened meanwhile)."""
+        state = self._snapshot.state
+        action = self.pack.seen(state, seen)
+        if action is None:
+            return self._hold(None)
+        try:
+            self.pack.apply(state, action)
+        except KotdError as err:
+            if not err.code.startswith(HOLD_CODES):
+                raise
+            return self._hold(Held(seen, "question", self._next_player(state),
+                                   getattr(state, "turn", None)))
+        return self._apply(action, held=None)
+
+    def _hold(self, held: Held | None) -> Snapshot:
+        snapshot = self._snapshot = replace(self._snapshot, version=self._next_version(),
+                                            held=held)
+        self._changed.notify_all()
+        return snapshot
+
+    @staticmethod
+    def _player(state: Any) -> str:
+        return str(getattr(state, "current_player", "") or "")
+
+    @staticmethod
+    def _next_player(state: Any) -> str:
+        """Who throws next once the open question is answered (King of the Dice: the next
+        seat, or the same player after an extra turn)."""
+        players = getattr(state, "players", None)
+        current = getattr(state, "current", None)
+        if not players or current is None:
+            return Table._player(state)
+        if getattr(state, "extra_turn", False):
+            return str(players[current])
+        return str(players[(current + 1) % len(players)])
+
+    def _release(self) -> None:
+        """After an action: a roll held for a question enters the game once the next turn
+        has begun and the rules take it (checked first if a die is unsure)."""
+        held = self._snapshot.held
+        if held is None or held.why != "question" or self._snapshot.record is None:
+            return
+        state = self._snapshot.state
+        if getattr(state, "phase", None) == "over":
+            self._hold(None)
+            return
+        turn = getattr(state, "turn", None)
+        if held.after_turn is not None and turn is not None and turn <= held.after_turn:
+            return
+        action = self.pack.seen(state, held.seen)
+        if action is None:
+            return
+        try:
+            self.pack.apply(state, action)
+        except KotdError:
+            return  # still not now: it waits
+        if held.seen.unsure:
+            self._hold(Held(held.seen, "check", self._player(state)))
+        else:
+            self._apply(action, held=None)
+
+    def _apply(self, action: Action, held: Held | bool | None = True) -> Snapshot:
+        """Apply and store one action; ``held`` True keeps the held roll (None drops it)."""
         current = self._snapshot
         problem = current.problem
         if isinstance(action, Players):
@@ -293,9 +463,11 @@ class Table:
             record = current.record.act(action)
             game_id = current.game_id
             self.store.append(game_id, str(action))
+        keep = current.held if held is True and not isinstance(action, Players) else None
         snapshot = self._snapshot = Snapshot(self._next_version(), self.pack, record, game_id,
                                              current.eye, current.eye_version, current.advice,
-                                             problem)
+                                             problem, keep if isinstance(keep, Held) else None,
+                                             current.colors)
         self._changed.notify_all()
         return snapshot
 

@@ -12,18 +12,22 @@ rendered once per language and shared by every phone.
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
+from rules.dice import Die
 from rules.errors import KotdError, UsageError
 from rules.store import Event
 from rules.table import Snapshot
 from web.auth import has_token, token_required
 from web.context import shared
-from web.i18n import api_lang
+from web.i18n import api_lang, say_error
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -33,8 +37,11 @@ def _error(message: str, status: int) -> tuple[Response, int]:
 
 
 def _refused(err: KotdError) -> tuple[Response, int]:
-    """A user's mistake: 400 with the message, its code and params."""
-    return jsonify(err.to_dict()), 400
+    """A user's mistake: 400 with the message in the request's language (English when the
+    code has no translation), its code, its params and the English text."""
+    lang = api_lang(request)
+    return jsonify({**err.to_dict(), "error": say_error(err.code, err.params, err.message, lang),
+                    "english": err.message}), 400
 
 
 def _state(snapshot: Snapshot, **extra: Any) -> Response:
@@ -135,14 +142,150 @@ def live() -> Response:
         "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
-def event_dict(event: Event) -> dict[str, Any]:
-    return {"seq": event.seq, "at": event.at, "action": event.action}
+def event_dict(event: Event, said: str | None = None) -> dict[str, Any]:
+    found = {"seq": event.seq, "at": event.at, "action": event.action}
+    return found if said is None else {**found, "said": said}
+
+
+def told(events: list[Event], game: str, lang: str) -> list[dict[str, Any]]:
+    """Stored events with the sentence each one says for players (when the pack tells)."""
+    from rules.pack import game_pack
+
+    pack = game_pack(game)
+    narrate = getattr(pack, "narrate", None)
+    sentences = narrate([e.action for e in events], lang) if narrate else []
+    return [event_dict(e, sentences[i] if i < len(sentences) else None)
+            for i, e in enumerate(events)]
 
 
 @bp.get("/history")
 def history() -> Any:
     table = shared(current_app).table
-    return jsonify(game_id=table.game_id, events=[event_dict(e) for e in table.history()])
+    return jsonify(game_id=table.game_id,
+                   events=told(table.history(), table.pack.id, api_lang(request)))
+
+
+def _body() -> dict[str, Any]:
+    body = request.get_json(silent=True) if request.is_json else None
+    if not isinstance(body, dict):
+        raise UsageError("body", "send a JSON object")
+    return body
+
+
+@bp.post("/held")
+@token_required
+def held() -> Any:
+    """The roll the table holds for checking: ``{"confirm": true}`` lets it count as read,
+    ``{"fix": "3 5b"}`` corrects die 3 (it counts once no die is left to check)."""
+    table = shared(current_app).table
+    try:
+        body = _body()
+        if body.get("confirm") is True:
+            snapshot = table.confirm_held()
+        elif isinstance(body.get("fix"), str):
+            words = body["fix"].split()
+            if len(words) != 2 or not words[0].isdigit():
+                raise UsageError("fix_held", 'a correction is "POSITION DIE", e.g. "3 5b"')
+            snapshot = table.fix_held(int(words[0]), Die.parse(words[1]))
+        else:
+            raise UsageError("held", 'send {{"confirm": true}} or {{"fix": "3 5b"}}')
+    except KotdError as err:
+        return _refused(err)
+    except ValueError as err:  # a die that is no die
+        return _error(str(err), 400)
+    return _state(snapshot, can_act=True)
+
+
+COLOR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+@bp.post("/colors")
+@token_required
+def colors() -> Any:
+    """Players' colours, ``{"colors": {"Ann": "#e53935"}}``: kept by name across games."""
+    table = shared(current_app).table
+    try:
+        given = _body().get("colors")
+        if (not isinstance(given, dict) or len(given) > 12 or not all(
+                isinstance(k, str) and 0 < len(k) <= 40 and isinstance(v, str)
+                and COLOR.fullmatch(v) for k, v in given.items())):
+            raise UsageError("colors", 'send {{"colors": {{"Ann": "#e53935"}}}} (up to 12 '
+                             "players, colours as #rrggbb)")
+    except KotdError as err:
+        return _refused(err)
+    return _state(table.set_colors({k: v.lower() for k, v in given.items()}), can_act=True)
+
+
+def _finished(table: Any, lang: str) -> list[dict[str, Any]]:
+    """Every stored game with its standings (as far as it went), oldest first."""
+    out = []
+    for info in reversed(table.games()):
+        record, problem = table.past(info.id)
+        if record is None:
+            continue
+        view = record.pack.view(record, lang)
+        out.append({"id": info.id, "game": info.game, "started": info.started,
+                    "over": bool(view.get("over")), "problem": problem,
+                    "players": [p["name"] for p in view.get("players", [])],
+                    "scores": view.get("scores", [])})
+    return out
+
+
+@bp.get("/stats")
+def stats() -> Any:
+    """Across all stored games: per player the games played, the wins (finished games,
+    shared victories count) and the best total of a finished game."""
+    table = shared(current_app).table
+    games = _finished(table, api_lang(request))
+    players: dict[str, dict[str, Any]] = {}
+    for g in games:
+        for score in g["scores"]:
+            p = players.setdefault(score["player"], {"name": score["player"], "games": 0,
+                                                     "wins": 0, "best": None})
+            p["games"] += 1
+            if g["over"]:
+                p["wins"] += score.get("place") == 1
+                total = score.get("total")
+                if isinstance(total, int) and (p["best"] is None or total > p["best"]):
+                    p["best"] = total
+    ranked = sorted(players.values(), key=lambda p: (-p["wins"], -(p["best"] or -999),
+                                                     p["name"].casefold()))
+    return jsonify(players=ranked, games=[
+        {k: g[k] for k in ("id", "game", "started", "over", "players")} |
+        {"winners": [s["player"] for s in g["scores"] if g["over"] and s.get("place") == 1],
+         "totals": {s["player"]: s.get("total") for s in g["scores"]}} for g in games])
+
+
+EXPORT_FIELDS = ("game_id", "game", "started", "finished", "player", "place", "total",
+                 "citizens", "villages", "fairies", "fairy_points", "penalties", "dragons",
+                 "minus")
+
+
+@bp.get("/export.csv")
+def export_csv() -> Any:
+    """One line per player per stored game: the standings, part by part."""
+    table = shared(current_app).table
+    out = io.StringIO()
+    writer = csv.DictWriter(out, EXPORT_FIELDS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for g in _finished(table, "en"):
+        for score in g["scores"]:
+            writer.writerow({**score, "game_id": g["id"], "game": g["game"],
+                             "started": g["started"], "finished": int(g["over"])})
+    return Response(out.getvalue(), mimetype="text/csv", headers={
+        "Content-Disposition": "attachment; filename=kotd-games.csv"})
+
+
+@bp.get("/export.json")
+def export_json() -> Any:
+    """Every stored game: its standings and every action, with its sentence."""
+    table = shared(current_app).table
+    lang = api_lang(request)
+    games = [{**g, "events": told(table.history(g["id"]), g["game"], lang)}
+             for g in _finished(table, lang)]
+    response = jsonify(games=games)
+    response.headers["Content-Disposition"] = "attachment; filename=kotd-games.json"
+    return response
 
 
 @bp.get("/games")
@@ -167,7 +310,7 @@ def game(game_id: int) -> Any:
         return _error(f"there is no game {game_id}", 404)
     return jsonify(id=game_id, current=game_id == table.game_id,
                    view=record.pack.view(record, api_lang(request)), problem=problem,
-                   events=[event_dict(e) for e in table.history(game_id)])
+                   events=told(table.history(game_id), record.pack.id, api_lang(request)))
 
 
 @bp.get("/camera.jpg")
@@ -188,6 +331,23 @@ def reread() -> Any:
     if eye is None:
         return _error("no camera at this table", 404)
     eye.reread()
+    return jsonify(ok=True)
+
+
+@bp.post("/calibrate")
+@token_required
+def calibrate() -> Any:
+    """Teach the camera the dice colours from the dice lying under it now."""
+    eye = shared(current_app).eye
+    teach = getattr(eye, "calibrate", None)
+    if teach is None:
+        return _error("this camera cannot be calibrated from the page", 404)
+    try:
+        teach()
+    except KotdError as err:
+        return _refused(err)
+    except ValueError as err:  # the palette's own refusal: no dice, a colour missing
+        return _error(f"calibration failed: {err}", 400)
     return jsonify(ok=True)
 
 

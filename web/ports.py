@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Protocol, runtime_checkable
 
 from rules.actions import Action
+from rules.dice import Die
 from rules.pack import GamePack
 from rules.record import GameRecord
 from rules.store import Event, GameInfo
@@ -47,6 +48,12 @@ class TableService(Protocol):
     def parse(self, line: str) -> Action: ...
 
     def act(self, action: Action) -> Snapshot: ...
+
+    def confirm_held(self) -> Snapshot: ...
+
+    def fix_held(self, position: int, die: Die) -> Snapshot: ...
+
+    def set_colors(self, colors: dict[str, str]) -> Snapshot: ...
 
     def wait(self, version: int, timeout: float) -> Snapshot: ...
 

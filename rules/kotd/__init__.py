@@ -70,6 +70,12 @@ class KingOfTheDice:
             return Fix(changed) if changed else None
         return Rolled(seen.roll)
 
+    def narrate(self, lines: list[str], lang: str) -> list[str]:
+        """A stored game's lines as sentences for the players (:mod:`rules.kotd.words`)."""
+        from rules.kotd.words import narrate
+
+        return narrate(self, lines, lang)
+
     def view(self, record: GameRecord[GameState], lang: str) -> dict[str, Any]:
         from rules.kotd.view import table_view
 
@@ -79,11 +85,17 @@ class KingOfTheDice:
         if state is None or state.phase != "rolling":
             return Lights(max_rolls=self.box.rolls)
         slots = state.claimable_slots()
+        # the penalty LED only when the player must take one: nothing fits, no roll left
         return Lights(state.rolls_used, state.max_rolls, slots,
-                      penalty=state.roll is not None and not slots)
+                      penalty=state.roll is not None and not slots and state.rolls_left == 0)
 
     def take(self, slot: int) -> Action:
         return Claim(slot)
+
+    def take_leaving(self, slot: int) -> Action:
+        """Take the card in ``slot`` but leave its village card and the hypnotist's bonus
+        card (the panel's long press)."""
+        return Claim(slot, village=False, bonus=False)
 
     def catalogue(self, lang: str) -> dict[str, Any]:
         from rules.kotd.view import card_catalogue

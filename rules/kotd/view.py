@@ -11,6 +11,7 @@ from rules.dice import haba_roll_problem
 from rules.kotd.cards import Box
 from rules.kotd.game import GameState
 from rules.kotd.score import ranking, score_kingdom
+from rules.kotd.words import ending, said
 from rules.record import GameRecord
 
 
@@ -59,9 +60,19 @@ def _question(state: GameState) -> dict[str, Any] | None:
     if state.phase == "draw":
         empty = [i for i, c in enumerate(state.row, start=1) if c is None]
         return {"ask": "draw", "slots": empty, "choices": [c.id for c in state.cards_in_pile()]}
-    if state.phase == "rolling" and state.roll is not None and not state.claimable_slots():
+    if state.phase == "rolling" and state.rolls_left == 0 and _nothing_fits(state):
         return {"ask": "penalty", "choices": list(state.penalty_values_left())}
-    return None
+    return None  # while rolls remain the player rolls on: stopping early is not a question
+
+
+def _nothing_fits(state: GameState) -> bool:
+    """A roll is on the table and it satisfies no face-up citizen."""
+    return state.phase == "rolling" and state.roll is not None and not state.claimable_slots()
+
+
+def penalty_choices(state: GameState) -> list[int] | None:
+    """The penalty values a player may stop with now (nothing fits), else None."""
+    return list(state.penalty_values_left()) if _nothing_fits(state) else None
 
 
 def table_view(record: GameRecord[GameState], lang: str = "en") -> dict[str, Any]:
@@ -91,12 +102,15 @@ def table_view(record: GameRecord[GameState], lang: str = "en") -> dict[str, Any
         "max_rolls": s.max_rolls,
         "claimable": list(s.claimable_slots()),
         "question": _question(s),
+        "penalty_choices": penalty_choices(s),
         "draw_pile": s.draw_pile_size,
         "penalty_pile": len(s.penalty_pile),
         "extra_turn": s.extra_turn,
         "last": s.last,
         "over": s.phase == "over",
-        "ended_by": s.ended_by,
+        "ended_by": ending(s.ended_by, lang),
+        "last_said": (said(record.states[-2], record.actions[-1], s, lang)
+                      if record.actions else None),
         "scores": scores(s),
         "actions": [str(a) for a in record.actions],
         "can_undo": bool(record.actions),
