@@ -81,8 +81,12 @@ class ScriptedTray(FakeEye):
         self.thrown += 1
         self.set(seeing="settled", dice_seen=6)
         assert self.table is not None
+        # "3b?" is a die the camera is unsure of
+        words = roll.split()
+        unsure = tuple(i for i, w in enumerate(words, start=1) if w.endswith("?"))
         with contextlib.suppress(KotdError):  # a roll the rules refuse changes nothing
-            self.table.saw(Seen(Roll.parse(roll)))
+            self.table.saw(Seen(Roll.parse(" ".join(w.rstrip("?") for w in words)),
+                                unsure=unsure))
         return True
 
 
@@ -364,3 +368,41 @@ def test_a_whole_game_by_taps_on_a_phone(browser: Any, served: Served) -> None:
             assert turn["answer"] <= 2, turn  # claim (and give the dragon), after the throw
         else:
             assert turn["with draw"] <= 4, turn  # penalty and the drawn card
+
+
+def test_held_rolls_on_the_page(browser: Any, served: Served) -> None:
+    """A throw during the refill waits and becomes the next player's roll; a roll with an
+    unsure die waits until one tap says it is right or corrects the die."""
+    with served.lock, opened(browser, served.url + f"?token={TOKEN}", "390x844") as page:
+        for line in ["players Ann Ben", "row " + " ".join(ROW), "roll " + FITS, "claim 5"]:
+            served.post(line)
+        expect(page.locator("#question")).to_have_attribute("data-ask", "draw", timeout=LIVE)
+        served.tray.rolls = ["3b 4b 6b 5g 4g 6r"]
+        served.tray.throw()  # Ben throws while Ann still enters the drawn card
+        expect(page.locator("#held")).to_contain_text("Ben's roll is kept", timeout=LIVE)
+        page.tap("#draw-picker button.kind-tile[data-kind='elf']")
+        page.tap("#draw-picker button.pick[data-card='elf-4']")
+        expect(page.locator("#whose-turn")).to_contain_text("Ben", timeout=LIVE)
+        expect(page.locator("#roll-count")).to_have_text("roll 1 of 3")
+        expect(page.locator("#held")).to_be_hidden()
+        assert served.state()["dice"]["text"] == "3b 4b 6b 5g 4g 6r"
+
+        served.tray.rolls = ["1g 2r 1b? 2g 1r 2b"]
+        page.tap("#throw")
+        expect(page.locator("#held")).to_contain_text("check die 3", timeout=LIVE)
+        expect(page.locator("#held .die.unsure")).to_have_count(1)
+        assert served.state()["rolls_used"] == 1  # not in the game yet
+        shot(page, "held-check")
+        page.tap("#held button.die[data-pos='3']")  # it is really a green 2
+        page.tap("#fix-values button:text-is('2')")
+        page.tap("#fix-colors button[data-color='green']")
+        page.tap("#fix-apply")
+        expect(page.locator("#roll-count")).to_have_text("roll 2 of 3", timeout=LIVE)
+        assert served.state()["dice"]["text"] == "1g 2r 2g 2g 1r 2b"
+
+        served.tray.rolls = ["1g 2r 1b 2g? 1r 2b"]
+        page.tap("#throw")
+        expect(page.locator("#held-confirm")).to_be_visible(timeout=LIVE)
+        page.tap("#held-confirm")  # one tap: the dice are right
+        expect(page.locator("#roll-count")).to_have_text("roll 3 of 3", timeout=LIVE)
+        expect(page.locator("#held")).to_be_hidden()
