@@ -154,11 +154,9 @@ def haba_pair(die: Die) -> str | None:
     return None  # pragma: no cover - every (value, colour) belongs to exactly one pair
 
 
-def haba_roll_problem(roll: Roll) -> str | None:
-    """Why ``roll`` cannot come from one box of HABA dice (two dice per pair), or None.
-
-    A reading that puts three dice in the same pair is certainly a misread.
-    """
+def haba_roll_clash(roll: Roll) -> tuple[str, tuple[int, ...]] | None:
+    """The HABA pair that ``roll`` puts on three or more dice, with those dice (1-based),
+    or None: one box has only two dice of each pair, so such a reading is a misread."""
     seen: dict[str, list[int]] = {}
     for position, die in enumerate(roll, start=1):
         pair = haba_pair(die)
@@ -166,6 +164,18 @@ def haba_roll_problem(roll: Roll) -> str | None:
             seen.setdefault(pair, []).append(position)
     for pair, positions in sorted(seen.items()):
         if len(positions) > 2:
-            dice = ", ".join(str(p) for p in positions)
-            return f"dice {dice} would all be from HABA pair {pair}, which has only two dice"
+            return pair, tuple(positions)
     return None
+
+
+def haba_roll_problem(roll: Roll) -> str | None:
+    """Why ``roll`` cannot come from one box of HABA dice (two dice per pair), or None.
+
+    A reading that puts three dice in the same pair is certainly a misread.
+    """
+    clash = haba_roll_clash(roll)
+    if clash is None:
+        return None
+    pair, positions = clash
+    dice = ", ".join(str(p) for p in positions)
+    return f"dice {dice} would all be from HABA pair {pair}, which has only two dice"

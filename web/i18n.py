@@ -149,6 +149,7 @@ STRINGS: dict[str, dict[str, str]] = {
                       "minus points ({a} against {b})."),
         "minus_points": "minus points",
         "and": "and",
+        "haba_clash": "dice {dice} would all be from HABA pair {pair}, which has only two dice",
         "held_check": "Please check die {dice} before the roll counts: tap it to correct it.",
         "held_right": "The dice are right",
         "held_waiting": "{player}'s roll is kept: it counts as soon as the question is answered.",
@@ -324,6 +325,7 @@ STRINGS: dict[str, dict[str, str]] = {
                       "Minuspunkte ({a} gegen {b})."),
         "minus_points": "Minuspunkte",
         "and": "und",
+        "haba_clash": "Würfel {dice} wären alle aus HABA-Paar {pair}, das nur zwei Würfel hat",
         "held_check": ("Bitte Würfel {dice} prüfen, bevor der Wurf zählt: antippen zum "
                        "Korrigieren."),
         "held_right": "Die Würfel stimmen",

@@ -7,12 +7,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.dice import haba_roll_problem
+from rules.dice import Roll, haba_roll_clash, haba_roll_problem
 from rules.kotd.cards import Box
 from rules.kotd.game import GameState
 from rules.kotd.score import ranking, score_kingdom
 from rules.kotd.words import ending, said
 from rules.record import GameRecord
+
+
+def _clash(roll: Roll) -> dict[str, Any] | None:
+    """The HABA pair a misread roll puts on three dice, for the page to say in its words."""
+    clash = haba_roll_clash(roll)
+    return None if clash is None else {"pair": clash[0], "dice": list(clash[1])}
 
 
 def scores(state: GameState) -> list[dict[str, Any]]:
@@ -97,6 +103,7 @@ def table_view(record: GameRecord[GameState], lang: str = "en") -> dict[str, Any
                      for d in s.roll],
             "sum": s.roll.total,
             "warning": haba_roll_problem(s.roll),
+            "clash": _clash(s.roll),
         },
         "rolls_used": s.rolls_used,
         "max_rolls": s.max_rolls,

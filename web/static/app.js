@@ -643,7 +643,8 @@
       dice && s.phase === "rolling" ? h("span", { class: "muted" },
         rollsLeft(s) === 0 ? S.no_rolls_left : rollsLeft(s) === 1 ? S.rolls_left_1 : fmt("rolls_left_n", { n: rollsLeft(s) })) : null,
       unsure.length && rolling ? h("span", { class: "warning" }, icon("alert"), fmt("check_die", { dice: unsure.join(", ") })) : null,
-      dice && dice.warning ? h("span", { class: "warning" }, icon("alert"), S.warning + " " + dice.warning) : null);
+      dice && dice.warning ? h("span", { class: "warning" }, icon("alert"), S.warning + " " +
+        (dice.clash ? fmt("haba_clash", { dice: dice.clash.dice.join(", "), pair: dice.clash.pair }) : dice.warning)) : null);
     const eye = s.eye || {};
     const playing = s.phase !== "none" && !s.over;
     const seeing = eye.seeing ? fmt("seeing_" + eye.seeing, { n: eye.dice_seen, dice: (K.cards && K.cards.dice) || 6 }) : "";
