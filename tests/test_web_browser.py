@@ -276,7 +276,7 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     with urllib.request.urlopen(served.url + "api/history", timeout=10) as response:
         stored = json.loads(response.read())["events"]
     expect(host.locator("#events li")).to_have_count(len(stored))
-    expect(host.locator("#events li").last).to_contain_text("claim 4")
+    expect(host.locator("#events li").last).to_contain_text("Ann takes the Rich snob")
     host.click("#games button[data-game]")
     expect(host.locator("#game-detail .ranking li")).to_have_count(3)
     _shot(host, "history", full=True)
