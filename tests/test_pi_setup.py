@@ -117,3 +117,17 @@ def test_pip_check_lines_are_told_apart_by_who_holds_them() -> None:
     assert ours.ours            # flask is in this venv: a conflict pip made is ours
     assert odd.ours             # a line of unknown shape is never hidden
     assert classify_pip_check("No broken requirements found.\n") == []
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
+@pytest.mark.parametrize("name", ["kotd.service", "kotd-kiosk.service"])
+def test_the_units_pass_systemd_analyze_verify(name: str, tmp_path: Path) -> None:
+    """As install.sh installs them: this checkout's paths (cage stands in as /bin/true)."""
+    text = (ROOT / "systemd" / name).read_text()
+    text = text.replace("/opt/kotd/.venv/bin/kotd", sys.executable.replace(
+        "/python", "/kotd")).replace("/usr/bin/cage", "/bin/true")
+    unit = tmp_path / name
+    unit.write_text(text)
+    done = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0 and done.stderr.strip() == "", done.stderr
