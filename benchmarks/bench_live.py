@@ -32,7 +32,7 @@ PLAYERS = "players Ann Ben Cem Dan"
 def serve(port: int, threads: int) -> None:
     """Child process: the real app and server, an in-memory game, until killed."""
     sys.path.insert(0, str(ROOT))
-    from rules.pack import game_pack
+    from rules.games import game_pack
     from rules.store import EventStore
     from rules.table import Table
     from web import create_app

@@ -21,7 +21,7 @@ import numpy as np
 from pi.detector import RollDetector
 from pi.eye import Eye
 from pi.simtray import SimulatedTray
-from rules.pack import game_pack
+from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import Snapshot, Table
 from vision.reader import read_dice

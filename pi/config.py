@@ -26,7 +26,7 @@ from typing import Any
 import platformdirs
 
 from rules.errors import DataError
-from rules.pack import GAMES
+from rules.games import GAMES
 
 
 class ConfigError(DataError):

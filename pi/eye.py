@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import cv2
 
 from pi.detector import RollDetector, Throw
-from pi.sources import CameraError, FrameSource
+from pi.frames import CameraError, FrameSource
 from rules.actions import Seen
 from rules.errors import KotdError, UsageError
 from rules.table import Camera, EyeStatus

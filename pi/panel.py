@@ -32,7 +32,8 @@ from gpiozero import LED, Button
 from pi.config import Pins
 from rules.actions import Action, Undo
 from rules.errors import KotdError
-from rules.pack import Lights, game_pack
+from rules.games import game_pack
+from rules.pack import Lights
 
 log = logging.getLogger(__name__)
 

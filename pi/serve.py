@@ -114,7 +114,7 @@ class Assistant:
         from pi.eye import Eye
         from pi.panel import Panel, make_pin_factory
         from pi.sources import make_source
-        from rules.pack import game_pack
+        from rules.games import game_pack
         from rules.store import EventStore
         from rules.table import Table
         from web import create_app

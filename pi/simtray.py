@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from pi.sources import CameraError
+from pi.frames import CameraError
 from rules.dice import Die, Roll, haba_pair
 from vision.render import TrayScene, random_scene, render_motion, render_tray
 

@@ -17,29 +17,17 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 
+from pi.frames import CameraError, FrameSource
+
 log = logging.getLogger(__name__)
 
+__all__ = ["CameraError", "FrameSource", "OpenCVCamera", "PiCamera", "ReplaySource",
+           "make_source"]
+
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
-
-
-class CameraError(RuntimeError):
-    """The frame source failed (unplugged, busy, no frames); the message says which."""
-
-
-class FrameSource(Protocol):
-    """What the roll watcher needs from a camera."""
-
-    name: str
-
-    def open(self) -> None: ...
-
-    def read(self) -> np.ndarray: ...
-
-    def close(self) -> None: ...
 
 
 AF_MANUAL, AF_AUTO = 0, 1

@@ -3,8 +3,8 @@
 A pack brings its dice, its cards (as data), its requirement kinds, its turn as a fold over
 typed actions, its scoring and its view. The rest of the assistant takes the pack as a
 parameter and knows no game by heart. King of the Dice (:mod:`rules.kotd`) is the first;
-:func:`game_pack` finds a pack by its id (the ``game`` a stored game was played with, the
-``--game`` of the command line).
+:func:`rules.games.game_pack` finds a pack by its id (the ``game`` a stored game was played
+with, the ``--game`` of the command line).
 
 The fold: ``state = pack.new_game(players)``, then ``state = pack.apply(state, action)``
 for each action; a refused action raises :class:`rules.errors.RuleError` and changes
@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rules.actions import Action, Seen
-from rules.errors import UsageError
 
 if TYPE_CHECKING:
     from rules.record import GameRecord
@@ -94,17 +93,3 @@ class GamePack(Protocol[S]):
 
     def advise(self, state: S) -> dict[str, Any] | None:
         """Odds and the best keep for ``state``, or None when there is nothing to advise."""
-
-
-def game_pack(game: str) -> GamePack[Any]:
-    """The pack called ``game`` (:data:`GAMES`); a :class:`UsageError` names the known."""
-    if game == "kotd":
-        from rules.kotd import KingOfTheDice
-
-        return KingOfTheDice.default()
-    raise UsageError("unknown_game", "unknown game {game!r} (known: {known})", game=game,
-                     known=", ".join(GAMES))
-
-
-GAMES = ("kotd",)
-"""The ids of every pack; :func:`game_pack` builds them."""

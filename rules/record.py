@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from rules.actions import Action, Players, Undo
 from rules.errors import KotdError, ReplayError, RuleError
@@ -52,15 +52,6 @@ class GameRecord(Generic[S]):
             return GameRecord(self.pack, self.players, self.actions[:-1], self.states[:-1])
         return GameRecord(self.pack, self.players, (*self.actions, action),
                           (*self.states, self.pack.apply(self.state, action)))
-
-    @classmethod
-    def replay(cls, lines: Iterable[str], pack: GamePack[Any] | None = None) -> GameRecord[Any]:
-        """:func:`replay` (King of the Dice unless ``pack`` says otherwise)."""
-        if pack is None:
-            from rules.pack import game_pack
-
-            pack = game_pack("kotd")
-        return replay(pack, lines)
 
 
 @dataclass(frozen=True, slots=True)

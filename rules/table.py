@@ -46,7 +46,8 @@ from typing import Any, Literal
 from rules.actions import Action, Players, Seen
 from rules.dice import Die
 from rules.errors import KotdError, ReplayError, RuleError
-from rules.pack import GamePack, Lights, game_pack
+from rules.games import game_pack
+from rules.pack import GamePack, Lights
 from rules.record import GameRecord, replay
 from rules.store import Event, EventStore, GameInfo
 

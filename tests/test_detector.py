@@ -12,7 +12,7 @@ from pi.detector import RollDetector
 from pi.eye import Eye
 from pi.simtray import SimulatedTray
 from rules.dice import Roll
-from rules.pack import game_pack
+from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import Table
 from vision.reader import read_dice

@@ -10,8 +10,11 @@ from pathlib import Path
 
 from gamebot import choose
 
+from rules.games import game_pack
 from rules.kotd.actions import parse_action
-from rules.record import GameRecord
+from rules.record import replay
+
+GAME = game_pack("kotd")
 
 KOTD = str(Path(sys.executable).with_name("kotd"))
 
@@ -181,7 +184,7 @@ def test_penalty_pile_running_out_ends_the_game(tmp_path: Path) -> None:
 
 def test_citizen_pile_running_out_ends_the_game(tmp_path: Path) -> None:
     rng = random.Random(7)
-    record = GameRecord.replay(["players Ann Ben Cem Dan"])
+    record = replay(GAME, ["players Ann Ben Cem Dan"])
     lines = ["players Ann Ben Cem Dan"]
     while record.state.phase != "over":
         line = choose(record.state, rng, safe=True)

@@ -12,12 +12,14 @@ from hypothesis import strategies as st
 
 from rules.actions import Players, Undo
 from rules.errors import ActionSyntaxError, KotdError, RuleError
+from rules.games import game_pack
 from rules.kotd.actions import parse_action
 from rules.kotd.game import invariant_problems
-from rules.pack import game_pack
-from rules.record import GameRecord
+from rules.record import GameRecord, replay
 from rules.store import EventStore
 from rules.table import Table
+
+GAME = game_pack("kotd")
 
 ILLEGAL = ["claim 5", "claim 9", "roll 1 2 3 4 5 6", "give Ann", "penalty -4", "draw orc-3",
            "fix 9 1r", "fix 1 3g", "row orc-3 orc-4 elf-4 elf-5 elf-6", "undo"]
@@ -28,7 +30,7 @@ ILLEGAL = ["claim 5", "claim 9", "roll 1 2 3 4 5 6", "give Ann", "penalty -4", "
        data=st.data())
 def test_undo_returns_the_previous_state_and_no_card_is_held_twice(seed, players, steps, data):
     rng = random.Random(seed)
-    record = GameRecord.replay(["players " + " ".join(f"P{i}" for i in range(players))])
+    record = replay(GAME, ["players " + " ".join(f"P{i}" for i in range(players))])
     for _ in range(steps):
         if record.state.phase == "over":
             break

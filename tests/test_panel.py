@@ -10,7 +10,7 @@ from gpiozero.pins.mock import MockFactory
 
 from pi.config import Pins
 from pi.panel import Panel
-from rules.pack import game_pack
+from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import Table
 

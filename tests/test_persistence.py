@@ -14,18 +14,20 @@ from pathlib import Path
 from conftest import play
 from gamebot import choose
 
+from rules.games import game_pack
 from rules.kotd.actions import parse_action
-from rules.pack import game_pack
-from rules.record import GameRecord
+from rules.record import replay
 from rules.store import EventStore
 from rules.table import Table
+
+GAME = game_pack("kotd")
 
 KOTD = str(Path(sys.executable).with_name("kotd"))
 
 
 def random_game_lines(seed: int, length: int) -> list[str]:
     rng = random.Random(seed)
-    record = GameRecord.replay(["players Ann Ben Cem"])
+    record = replay(GAME, ["players Ann Ben Cem"])
     lines = ["players Ann Ben Cem"]
     while len(lines) < length and record.state.phase != "over":
         line = choose(record.state, rng)
@@ -102,7 +104,7 @@ def test_kill_at_random_moments_never_corrupts_the_file(tmp_path: Path) -> None:
         assert 1 <= len(stored) < len(lines), "the kill should land mid-stream"
         assert stored == lines[: len(stored)]  # a prefix of the stream, nothing garbled
         current = [e.action for e in referee.history()]
-        assert referee.record == GameRecord.replay(current)
+        assert referee.record == replay(GAME, current)
         referee.store.close()
 
 

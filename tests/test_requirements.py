@@ -9,6 +9,7 @@ a breadth-first search over the Hamming graph of rolls (the true fewest dice to 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from itertools import permutations, product
 
 import numpy as np
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from rules.dice import Color, Die, Roll
 from rules.kotd.cards import load_box
 from rules.kotd.requirements import (
+    COLOR_INDEX,
     ColorCount,
     Colors,
     Groups,
@@ -35,6 +37,31 @@ from rules.kotd.requirements import (
 ALL_VALUES = list(product(range(1, 7), repeat=6))
 COLOR_CHOICES = [Color.RED, Color.GREEN, Color.BLUE, None]
 ALL_COLORS = list(product(COLOR_CHOICES, repeat=6))
+# built once for the whole module (46,656 and 4,096 rolls), shared by every case
+VALUE_ROLLS = [Roll(tuple(Die(v) for v in values)) for values in ALL_VALUES]
+MULTISETS = [tuple(sorted(values)) for values in ALL_VALUES]
+COLOR_ROLLS = [Roll(tuple(Die(1 + i, c) for i, c in enumerate(colors))) for colors in ALL_COLORS]
+
+
+@dataclass(frozen=True)
+class Counts:
+    """The advisor's view of a table of rolls: how many dice show each value and colour."""
+
+    values: tuple[np.ndarray, ...]
+    colors: tuple[np.ndarray, ...]
+    total: np.ndarray
+
+    @classmethod
+    def of(cls, rolls: list[Roll]) -> Counts:
+        values = np.array([[d.value for d in r] for r in rolls])
+        colors = np.array([[COLOR_INDEX.get(d.color, 3) if d.color else 3 for d in r]
+                           for r in rolls])
+        return cls(tuple((values == v).sum(axis=1) for v in range(1, 7)),
+                   tuple((colors == c).sum(axis=1) for c in range(3)), values.sum(axis=1))
+
+
+VALUE_COUNTS = Counts.of(VALUE_ROLLS)
+COLOR_COUNTS = Counts.of(COLOR_ROLLS)
 
 
 def oracle(req, values, colors) -> bool:
@@ -97,17 +124,18 @@ COLOR_REQS = sorted(
 
 @pytest.mark.parametrize("req", VALUE_REQS, ids=repr)
 def test_value_requirement_matches_oracle_on_every_roll(req) -> None:
-    rolls = [Roll(tuple(Die(v) for v in values)) for values in ALL_VALUES]
+    rolls = VALUE_ROLLS
     verdicts = [req.evaluate(r) for r in rolls]
     # the rule depends on the values shown, not their order: judge each multiset once
     by_multiset: dict[tuple[int, ...], bool] = {}
-    for values in ALL_VALUES:
-        key = tuple(sorted(values))
+    for values, key in zip(ALL_VALUES, MULTISETS, strict=True):
         if key not in by_multiset:
             by_multiset[key] = oracle(req, values, (None,) * 6)
-    expected = np.array([by_multiset[tuple(sorted(values))] for values in ALL_VALUES])
+    expected = np.array([by_multiset[key] for key in MULTISETS])
     got = np.array([v.satisfied for v in verdicts])
     assert (got == expected).all(), [ALL_VALUES[i] for i in np.flatnonzero(got != expected)[:5]]
+    fast = req.meets(VALUE_COUNTS)  # the advisor's form of the same rule
+    assert (fast == expected).all(), [ALL_VALUES[i] for i in np.flatnonzero(fast != expected)[:5]]
     assert expected.any(), "the requirement should be satisfiable"
     distances = hamming_distance_to(expected, 6)
     missing = np.array([v.missing for v in verdicts])
@@ -120,11 +148,12 @@ def test_value_requirement_matches_oracle_on_every_roll(req) -> None:
 
 @pytest.mark.parametrize("req", COLOR_REQS, ids=repr)
 def test_color_requirement_matches_oracle_on_every_colouring(req) -> None:
-    rolls = [Roll(tuple(Die(1 + i, c) for i, c in enumerate(colors))) for colors in ALL_COLORS]
-    verdicts = [req.evaluate(r) for r in rolls]
+    verdicts = [req.evaluate(r) for r in COLOR_ROLLS]
     expected = np.array([oracle(req, (1,) * 6, colors) for colors in ALL_COLORS])
     got = np.array([v.satisfied for v in verdicts])
     assert (got == expected).all(), [ALL_COLORS[i] for i in np.flatnonzero(got != expected)[:5]]
+    fast = req.meets(COLOR_COUNTS)  # the advisor's form of the same rule
+    assert (fast == expected).all(), [ALL_COLORS[i] for i in np.flatnonzero(fast != expected)[:5]]
     distances = hamming_distance_to(expected, 4)
     missing = np.array([v.missing for v in verdicts])
     bad = np.flatnonzero(missing != distances)

@@ -15,7 +15,7 @@ from conftest import play
 from rules.actions import Fix, Rolled, Seen
 from rules.dice import Die, Roll
 from rules.errors import ActionSyntaxError, KotdError, RuleError, UnknownCardError
-from rules.pack import game_pack
+from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import EyeStatus, Table
 

@@ -12,7 +12,8 @@ import pytest
 
 from pi.cli import main
 from rules.dice import Color
-from vision.palette import Palette, calibrate
+from vision.calibrate import calibrate
+from vision.palette import Palette
 from vision.reader import read_dice
 from vision.render import Nuisances, random_scene, render_tray
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Flask
 
-from rules.pack import game_pack
+from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import EyeStatus, Table
 from web import create_app

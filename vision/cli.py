@@ -116,7 +116,7 @@ def _write(path: Path, picture) -> bool:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from rules.dice import Color
-    from vision.palette import calibrate
+    from vision.calibrate import calibrate
 
     colors = None
     if args.colors:

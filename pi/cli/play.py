@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from rules.errors import KotdError, UsageError
+from rules.games import GAMES, game_pack
 from rules.inputs import bounded_lines, read_text
-from rules.pack import GAMES, game_pack
 from rules.store import EventStore
 from rules.table import Table
 

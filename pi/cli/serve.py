@@ -10,7 +10,7 @@ import threading
 
 from pi.config import ConfigError, load_config
 from rules.errors import KotdError
-from rules.pack import GAMES
+from rules.games import GAMES
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
