@@ -14,12 +14,13 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+from pi.config import Config
 from rules.errors import UsageError
 
 REQUIRED_TABLES = {"games", "events"}
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("backup", help="copy the game file (safe while the assistant runs)")
     p.add_argument("out", nargs="?", type=Path,
                    help="file or folder (default: DATA_DIR/backups/kotd-DATE.sqlite3)")
@@ -105,7 +106,7 @@ def restore(backup_file: Path, game_file: Path, keep_dir: Path) -> Path | None:
     return saved
 
 
-def _config(args: argparse.Namespace):
+def _config(args: argparse.Namespace) -> Config:
     from pi.config import load_config
 
     return load_config(None, data_dir=args.data_dir)

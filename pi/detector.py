@@ -24,7 +24,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from rules.dice import Roll
+from rules.dice import Color, Roll
 from vision.reading import DieReading, reading_order, to_roll
 
 Seeing = Literal["waiting", "moving", "settling", "settled", "too few dice", "too many dice",
@@ -87,7 +87,7 @@ def _unmoved(before: Sequence[DieReading], now: Sequence[DieReading]) -> bool:
     return True
 
 
-def _signature(readings: Sequence[DieReading]) -> Counter:
+def _signature(readings: Sequence[DieReading]) -> Counter[tuple[int, Color | None]]:
     return Counter((r.value, r.color) for r in readings)
 
 

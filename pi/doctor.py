@@ -27,7 +27,7 @@ from pi.config import Config, ConfigError, load_config
 MARK = {"ok": "ok  ", "warn": "warn", "fail": "FAIL", "info": "  - "}
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("doctor", help="check the camera, pins, network and files; explain")
     p.add_argument("--config", metavar="FILE", help="config file (TOML)")
     p.add_argument("--data-dir", metavar="DIR", help="the assistant's data directory")

@@ -22,7 +22,7 @@ BROWSERS = ("chromium-browser", "chromium")
 """Raspberry Pi OS calls its Chromium ``chromium-browser``, Debian ``chromium``."""
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("kiosk", help="show the table page full screen (kotd-kiosk.service)")
     p.add_argument("--config", metavar="FILE", help="config file (TOML)")
     p.add_argument("--data-dir", metavar="DIR", help="the assistant's data directory")

@@ -10,10 +10,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pi.frames import FrameSource
 from rules.errors import UsageError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("photo", help="save one frame from the camera (for calibrating)")
     p.add_argument("out", type=Path, metavar="FILE", help="where to write it (.jpg or .png)")
     p.add_argument("--config", metavar="FILE", help="config file (TOML)")
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_photo)
 
 
-def take_photo(source, out: Path, settle_frames: int = 10) -> tuple[int, int]:
+def take_photo(source: FrameSource, out: Path, settle_frames: int = 10) -> tuple[int, int]:
     """Open ``source``, skip ``settle_frames``, write the next frame to ``out``."""
     import cv2
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -52,7 +53,7 @@ class PiCamera:
         self.warmup_seconds = warmup_seconds
         self.focus_cm = focus_cm
         self.info: dict[str, str] = {}
-        self._cam = None
+        self._cam: Any = None
 
     def open(self) -> None:
         try:
@@ -91,7 +92,7 @@ class PiCamera:
         log.info("Pi camera %s", "; ".join(f"{k} {v}" for k, v in self.info.items()))
         self._cam = cam
 
-    def _lock_focus(self, cam) -> str:
+    def _lock_focus(self, cam: Any) -> str:
         if "AfMode" not in cam.camera_controls:
             return "fixed-focus lens (turn its ring by hand until the pips are sharp)"
         if self.focus_cm is not None:
@@ -112,7 +113,8 @@ class PiCamera:
         if self._cam is None:
             raise CameraError("Pi camera is not open")
         try:
-            return self._cam.capture_array("main")
+            frame: np.ndarray = self._cam.capture_array("main")
+            return frame
         except Exception as err:
             raise CameraError(f"Pi camera stopped delivering frames: {err}") from err
 
@@ -132,7 +134,7 @@ class OpenCVCamera:
         self.index = index
         self.size = size
         self.name = f"opencv:{index}"
-        self._cap = None
+        self._cap: Any = None
 
     def open(self) -> None:
         import cv2
@@ -150,7 +152,7 @@ class OpenCVCamera:
         ok, frame = self._cap.read()
         if not ok or frame is None:
             raise CameraError(f"camera {self.index} delivered no frame (unplugged?)")
-        return frame
+        return np.asarray(frame)
 
     def close(self) -> None:
         if self._cap is not None:
@@ -171,7 +173,7 @@ class ReplaySource:
         self.repeat = max(1, repeat)
         self.loop = loop
         self._files: list[Path] = []
-        self._cap = None
+        self._cap: Any = None
         self._i = 0
         self._last: np.ndarray | None = None
 
@@ -200,7 +202,7 @@ class ReplaySource:
                 self._last = frame
             elif self._last is None:
                 raise CameraError(f"{self.path}: the video has no frames")
-            return self._last  # type: ignore[return-value]
+            return self._last
         if not self._files:
             raise CameraError(f"{self.path}: not open")
         index = self._i // self.repeat

@@ -38,5 +38,8 @@ def calibrate(frame: np.ndarray, colors: list[Color] | None = None) -> Palette:
     if missing:
         raise ValueError(f"no die showing {', '.join(missing)} in the calibration frame; "
                          "lay the dice so that every colour faces up")
-    return Palette({c: tuple(float(x) for x in np.median(np.array(labs), axis=0))
-                    for c, labs in groups.items()})  # type: ignore[misc]
+    centroids: dict[Color, tuple[float, float, float]] = {}
+    for c, labs in groups.items():
+        lab = np.median(np.array(labs), axis=0)
+        centroids[c] = (float(lab[0]), float(lab[1]), float(lab[2]))
+    return Palette(centroids)

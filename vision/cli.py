@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cal.set_defaults(handler=_calibrate)
 
 
-def _load_image(path: str):  # -> np.ndarray
+def _load_image(path: str) -> Any:  # -> np.ndarray
     from vision.imagefile import load_image
 
     if not Path(path).exists():
@@ -105,7 +105,7 @@ def _read(args: argparse.Namespace) -> int:
     return status
 
 
-def _write(path: Path, picture) -> bool:
+def _write(path: Path, picture: Any) -> bool:
     import cv2
 
     try:

@@ -84,7 +84,7 @@ def page_url() -> str:
     public = current_app.config.get("PUBLIC_URL")
     if callable(public):
         public = public()
-    if public:
+    if isinstance(public, str) and public:
         return public.rstrip("/") + "/"
     base = request.host_url
     parts = urlsplit(base)

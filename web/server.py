@@ -51,8 +51,8 @@ class Server:
             app.config["LIVE_MAX_STREAMS"] = live_stream_limit(threads)
         self._server = create_server(app, host=host, port=port, threads=threads,
                                      **{**SERVER_OPTIONS, **options})
-        self.host = str(self._server.effective_host)  # type: ignore[union-attr]
-        self.port = int(self._server.effective_port)  # type: ignore[union-attr]
+        self.host = str(self._server.effective_host)
+        self.port = int(self._server.effective_port)
         self._thread: threading.Thread | None = None
 
     @property
@@ -71,7 +71,7 @@ class Server:
     def close(self, timeout: float = 5.0) -> None:
         stop_streams(self.app)
         self._server.task_dispatcher.shutdown(timeout=timeout)
-        wasyncore.close_all(self._server._map)  # type: ignore[union-attr]
+        wasyncore.close_all(self._server._map)
         if self._thread is not None:
             self._thread.join(timeout)
 

@@ -69,6 +69,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, wraps
 from itertools import product
+from operator import itemgetter
 from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
@@ -200,13 +201,13 @@ class _Lattice:
 @cache
 def _lattice(axis: _Axis, n: int) -> _Lattice:
     base = len(axis.values)
-    sets = [np.zeros((1, 0), dtype=np.int64)]
+    sets: list[np.ndarray] = [np.zeros((1, 0), dtype=np.int64)]
     for k in range(1, n + 1):
         prev = sets[-1]
         last = prev[:, -1] if k > 1 else np.zeros(1, dtype=np.int64)
-        grown = [np.column_stack([prev[last <= s], np.full((int((last <= s).sum()), 1), s)])
-                 for s in range(base)]
-        new = np.concatenate(grown)
+        new = np.concatenate([
+            np.column_stack([prev[last <= s], np.full((int((last <= s).sum()), 1), s)])
+            for s in range(base)])
         sets.append(new[np.argsort(_encode(new, base), kind="stable")])
     codes = [_encode(s, base) for s in sets]
     add = []
@@ -312,7 +313,7 @@ def _next_level(table: np.ndarray, spec: _Spec) -> np.ndarray:
     sizes = _all_sizes(spec)
     for i, (axis, n) in enumerate(spec):
         lat = _lattice(axis, n)
-        for k in sorted(sizes, key=lambda k, i=i: k[i]):
+        for k in sorted(sizes, key=itemgetter(i)):
             if k[i] == 0:
                 continue
             prev = best[(*k[:i], k[i] - 1, *k[i + 1:])]
@@ -417,7 +418,7 @@ def _keep_values(
     return out
 
 
-def _choose(values: Sequence[float], prefer_more: bool) -> int:
+def _choose(values: Sequence[float] | np.ndarray, prefer_more: bool) -> int:
     """The best kept set; ties go to fewer kept dice (or more with ``prefer_more``)."""
     top = max(values)
     best = None

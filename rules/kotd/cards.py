@@ -142,8 +142,9 @@ class Box:
     @property
     def village_colors_by_slot(self) -> tuple[str, ...]:
         """The village colour above each citizen slot, left to right."""
-        slots = {v.slot: v.village for v in self.villages}
-        return tuple(slots[s] for s in sorted(slots))  # type: ignore[misc]
+        slots = {v.slot: v.village for v in self.villages
+                 if v.slot is not None and v.village is not None}
+        return tuple(slots[s] for s in sorted(slots))
 
 
 def unknown_card(card_id: str, known: Mapping[str, Any] | list[str]) -> UnknownCardError:
@@ -182,7 +183,7 @@ def parse_box(data: Mapping[str, Any], source: str = "<data>") -> Box:
     seen: set[str] = set()
 
     def card_id(row: Mapping[str, Any], where: str) -> str:
-        cid = _require(row, "id", str, where)
+        cid: str = _require(row, "id", str, where)
         if cid in seen:
             raise _bad(f"{where}: duplicate card id {cid!r}")
         seen.add(cid)
@@ -239,7 +240,7 @@ def parse_box(data: Mapping[str, Any], source: str = "<data>") -> Box:
     if not citizens:
         raise _bad(f"{source}: no citizen cards")
     row_size = game.get("row", 5)
-    slots = sorted({v.slot for v in villages})
+    slots = sorted({v.slot for v in villages if v.slot is not None})
     if villages and slots != list(range(1, row_size + 1)):
         raise _bad(f"{source}: village slots must be 1-{row_size}, got {slots}")
     return Box(

@@ -188,7 +188,7 @@ class Run(Requirement):
         _check_count(self.length, 2, 6)
 
     def evaluate(self, roll: Roll) -> Verdict:
-        first_die = {}
+        first_die: dict[int, int] = {}
         for i, d in enumerate(roll):
             first_die.setdefault(d.value, i)
         best: list[int] = []
