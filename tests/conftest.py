@@ -1,21 +1,60 @@
-"""Shared test set-up: paths to the shared data and a hypothesis profile for CI."""
+"""Shared test set-up: paths, a free port, waiting, and the page's fixtures.
+
+Fixtures: ``eye`` (a fake camera side), ``table`` (a King of the Dice table on a game
+file in the test's folder, START played), ``app`` (the page for that table and eye),
+``client`` (Flask's test client of it). The game bot that makes legal moves is
+``gamebot.choose``; the fake eye and table makers are in ``webkit``.
+"""
 
 from __future__ import annotations
 
 import os
+import socket
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
+from webkit import START, FakeEye, new_app, new_table
+
+from rules.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("KOTD_SHARED", ROOT.parent / "shared"))
+KOTD = str(Path(sys.executable).with_name("kotd"))
+"""This venv's ``kotd`` command, for tests that run it as a process."""
 
 settings.register_profile(
     "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+T = TypeVar("T")
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def wait_for(predicate: Callable[[], T], seconds: float = 8.0, what: str = "condition") -> T:
+    """The first truthy value of ``predicate`` within ``seconds`` (AssertionError if none)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
 
 
 def play(table: Any, *lines: str) -> Any:
@@ -24,3 +63,24 @@ def play(table: Any, *lines: str) -> Any:
     for line in lines:
         snapshot = table.act(table.parse(line))
     return snapshot
+
+
+@pytest.fixture
+def eye() -> FakeEye:
+    return FakeEye()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    return new_table(tmp_path, *START)
+
+
+@pytest.fixture
+def app(table: Table, eye: FakeEye) -> Flask:
+    """The page of ``table`` with ``eye`` reporting to it (version 3: START, then the eye)."""
+    return new_app(table, eye)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()

@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from conftest import KOTD as KOTD_PATH
 
 from pi.cli import main
 from rules.dice import Roll
 from rules.kotd.cards import load_box
 
-KOTD = [str(Path(sys.executable).with_name("kotd"))]
+KOTD = [KOTD_PATH]
 ROW = "dwarf-3x1,orc-3,elf-4,gnome-3green,fairy-2r2g"
 
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import KOTD
 
 from pi.config import ConfigError, Pins, load_config
-
-KOTD = str(Path(sys.executable).with_name("kotd"))
 
 
 def write(tmp_path: Path, text: str) -> Path:

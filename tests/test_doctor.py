@@ -199,9 +199,11 @@ def test_report_fails_only_on_failures() -> None:
 
 
 def test_doctor_against_a_running_assistant(tmp_path: Path, capsys) -> None:
+    from conftest import free_port, wait_for
+    from test_serve import TOKEN
+
     from pi.serve import Assistant
     from pi.simtray import SimulatedTray
-    from tests.test_serve import TOKEN, free_port, wait_for
 
     port = free_port()
     (tmp_path / "config.toml").write_text(f'port = {port}\nhost = "127.0.0.1"\n'

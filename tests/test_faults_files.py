@@ -12,18 +12,17 @@ import os
 import resource
 import struct
 import subprocess
-import sys
 import zlib
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from conftest import KOTD
 
 from pi.cli import main
 from vision.render import random_scene, render_tray
 
-KOTD = str(Path(sys.executable).with_name("kotd"))
 MEMORY_LIMIT = 1 << 30  # 1 GiB of address space is far more than any command needs
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import random
 import subprocess
-import sys
 from pathlib import Path
 
+from conftest import KOTD
 from gamebot import choose
 
 from rules.games import game_pack
@@ -16,7 +16,6 @@ from rules.record import replay
 
 GAME = game_pack("kotd")
 
-KOTD = str(Path(sys.executable).with_name("kotd"))
 
 
 def play(script: str, tmp_path: Path, *extra: str) -> tuple[dict, str, int]:

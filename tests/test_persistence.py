@@ -6,12 +6,11 @@ import json
 import random
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
-from conftest import play
+from conftest import KOTD, play
 from gamebot import choose
 
 from rules.games import game_pack
@@ -22,7 +21,6 @@ from rules.table import Table
 
 GAME = game_pack("kotd")
 
-KOTD = str(Path(sys.executable).with_name("kotd"))
 
 
 def random_game_lines(seed: int, length: int) -> list[str]:

@@ -122,7 +122,7 @@ def test_the_venv_reads_a_haba_frame_and_ordinary_dice(pi_venv: Path, tmp_path: 
 
 
 def test_the_venv_serves_the_page(pi_venv: Path, tmp_path: Path) -> None:
-    from tests.test_serve import free_port, wait_for
+    from conftest import free_port, wait_for
 
     port = free_port()
     proc = subprocess.Popen([str(pi_venv / "bin" / "kotd"), "serve", "--source", "sim",
@@ -182,7 +182,7 @@ def test_the_whole_install_in_a_private_mount_namespace(pi_venv: Path) -> None:
         pytest.skip("needs root and unshare (CI runs it)")
     import tempfile
 
-    from tests.test_serve import free_port
+    from conftest import free_port
 
     t = Path(tempfile.mkdtemp(prefix="kotd-install-"))
     try:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -15,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import KOTD, free_port, wait_for
 from gpiozero.pins.mock import MockFactory
 
 from pi.config import Config, Pins
@@ -22,14 +21,7 @@ from pi.serve import Assistant
 from pi.simtray import SimulatedTray
 from rules.dice import Roll
 
-KOTD = str(Path(sys.executable).with_name("kotd"))
 TOKEN = "table-secret"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Client:
@@ -48,16 +40,6 @@ class Client:
             method="POST")
         with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read())
-
-
-def wait_for(predicate, seconds: float = 8.0, what: str = "condition"):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def press(factory: MockFactory, pin: int) -> None:

@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import play
+from conftest import KOTD, play
 
 from rules.actions import Fix, Rolled, Seen
 from rules.dice import Die, Roll
@@ -19,7 +19,6 @@ from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import EyeStatus, Table
 
-KOTD = str(Path(sys.executable).with_name("kotd"))
 START = ["players Ann Ben", "row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g"]
 
 

@@ -16,26 +16,6 @@ from web.ports import TableEye
 AUTH = {"X-Table-Token": TOKEN}
 
 
-@pytest.fixture
-def eye() -> FakeEye:
-    return FakeEye()
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Table:
-    return new_table(tmp_path, *START)
-
-
-@pytest.fixture
-def app(table: Table, eye: FakeEye) -> Flask:
-    return new_app(table, eye)
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
 def act(client: FlaskClient, line: str, **kw):
     return client.post("/api/action", json={"action": line}, headers=AUTH, **kw)
 

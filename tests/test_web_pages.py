@@ -7,23 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from webkit import START, TOKEN, FakeEye, new_app, new_table
 
 from web.i18n import LANGS, STRINGS
 
 PAGES = ["/", "/scores", "/setup", "/history"]
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return new_app(new_table(tmp_path, *START), FakeEye())
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 def strings_of(html: str) -> dict:
