@@ -238,7 +238,7 @@ def _pins(value: Any, where: str) -> Pins:
         raise _bad(f"{where}: must be a table of name = pin")
     base = Pins()
     known = {f.name: getattr(base, f.name) for f in fields(Pins)}
-    out = {}
+    out: dict[str, Any] = {}
     for key, v in value.items():
         if key not in known:
             raise _bad(f"{where}: unknown pin {key!r} (known: {', '.join(known)})")

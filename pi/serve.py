@@ -13,7 +13,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -84,10 +84,12 @@ class DiceReader:
     def __call__(self, frame: np.ndarray) -> Sequence[Any]:
         from vision.reader import read_dice
 
-        return read_dice(frame, kind=self.config.dice, palette=self.palette)
+        kind: Literal["haba", "standard"] = "standard" if self.config.dice == "standard" \
+            else "haba"
+        return read_dice(frame, kind=kind, palette=self.palette)
 
     def calibrate(self, frame: np.ndarray) -> None:
-        from vision.palette import calibrate
+        from vision.calibrate import calibrate
 
         try:
             palette = calibrate(frame)

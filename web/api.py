@@ -149,7 +149,7 @@ def event_dict(event: Event, said: str | None = None) -> dict[str, Any]:
 
 def told(events: list[Event], game: str, lang: str) -> list[dict[str, Any]]:
     """Stored events with the sentence each one says for players (when the pack tells)."""
-    from rules.pack import game_pack
+    from rules.games import game_pack
 
     pack = game_pack(game)
     narrate = getattr(pack, "narrate", None)
