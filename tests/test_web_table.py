@@ -60,6 +60,8 @@ GAMES = {
     "nothing": ["players Annabell Benedikt", "row " + " ".join(ROW), "roll " + NOTHING],
     # the refill after the hypnotist took its neighbour: two new cards to draw
     "draw": ["players Annabell Benedikt", "row " + " ".join(ROW), "roll " + FITS, "claim 2"],
+    # a new game waiting for its first roll
+    "start": ["players Annabell Benedikt", "row " + " ".join(ROW)],
     # a game to its end: the last green village card is taken (Ann 9, Ben 6)
     "over": ["players Ann Ben", "row snob-even orc-2+2 orc-4 orc-3 fairy-2r2g",
              "roll 4r 4g 4b 4r 1g 2b", "claim 4", "draw elf-4",
@@ -195,6 +197,8 @@ def wait_for(page: Any, state: str) -> None:
         "rolling": "#dice .die",
         "nothing": "#stop-early",
         "draw": "#draw-picker .kind-tile",
+        "held": "#held .held-note",
+        "check": "#held-confirm",
         "over": "#rematch",
     }
     page.wait_for_selector(selectors[state], timeout=LIVE * 3)
@@ -212,8 +216,16 @@ def test_nothing_overflows_at_any_screen_size(browser: Any, served: Served, size
                 problems["none"] = overflows(page)
                 shot(page, f"{size}-{lang}-none")
         with opened(browser, served.url + f"?lang={lang}&token={TOKEN}", size) as page:
-            for state in ("rolling", "nothing", "draw", "over"):
-                served.play(state)
+            for state in ("rolling", "nothing", "draw", "held", "check", "over"):
+                if state == "held":  # a throw during the refill: kept for the next turn
+                    served.tray.rolls = [NOTHING]
+                    served.tray.throw()
+                elif state == "check":  # a die the camera is unsure of
+                    served.play("start")
+                    served.tray.rolls = ["1g 2r 1b? 2g 1r 2b"]
+                    served.tray.throw()
+                else:
+                    served.play(state)
                 wait_for(page, state)
                 page.wait_for_timeout(100)
                 problems[state] = overflows(page)
@@ -406,3 +418,12 @@ def test_held_rolls_on_the_page(browser: Any, served: Served) -> None:
         page.tap("#held-confirm")  # one tap: the dice are right
         expect(page.locator("#roll-count")).to_have_text("roll 3 of 3", timeout=LIVE)
         expect(page.locator("#held")).to_be_hidden()
+
+        # the live camera view labels each die with the page's number, where it lies
+        served.tray.set(dice_at=tuple((0.1 + 0.15 * i, 0.5) for i in range(6)))
+        page.tap("#photo-button")
+        expect(page.locator("#photo-labels .photo-label")).to_have_count(6, timeout=LIVE)
+        expect(page.locator("#photo-labels .photo-label").nth(2)).to_have_text("3")
+        left = page.locator("#photo-labels .photo-label").nth(2).evaluate(
+            "e => e.style.left")
+        assert left == "40%", left
