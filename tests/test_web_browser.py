@@ -374,3 +374,23 @@ def test_the_simulated_tray_is_thrown_from_the_page_and_odds_are_opt_in(
     expect(page.locator("#advice")).to_contain_text("Most points")
     _shot(page, "table-sim-odds", full=True)
     assert page.errors == []
+
+
+def test_a_stored_game_that_no_longer_replays_is_said_on_the_page(browser: Any,
+                                                                  tmp_path: Path) -> None:
+    from rules.store import EventStore
+
+    store = EventStore(tmp_path / "kotd.sqlite3")
+    game = store.new_game("players Ann Ben")
+    for line in ("row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g", "roll 1r 1g 1b 2r 2g 3b",
+                 "claim 3"):  # as if written by other rules: the elf is not satisfied
+        store.append(game, line)
+    store.close()
+    with _in_thread(tmp_path) as served:
+        page = _open(browser, served.url + "?lang=de")
+        problem = page.locator("#problem")
+        expect(problem).to_be_visible()
+        expect(problem).to_contain_text("kann nicht weitergehen")
+        expect(problem).to_contain_text("'claim 3'")
+        expect(page.locator("#dice .die")).to_have_count(6)  # the game as far as it went
+        assert served.state()["problem"] and page.errors == []

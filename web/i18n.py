@@ -115,6 +115,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "refused": "Refused: {error}",
         "wake_lock_off": ("This browser cannot keep the screen on here: "
                           "turn off auto-lock while you play"),
+        "problem": "This stored game cannot go on ({why}). Start a new game under Setup.",
         "warning": "Check the dice:",
         "fits_none": "nothing fits yet",
         "fits_none_last": "nothing fits",
@@ -291,6 +292,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "refused": "Abgelehnt: {error}",
         "wake_lock_off": ("Dieser Browser kann den Bildschirm hier nicht anlassen: "
                           "Auto-Sperre beim Spielen ausschalten"),
+        "problem": ("Dieses gespeicherte Spiel kann nicht weitergehen ({why}). Unter Aufbau "
+                    "ein neues Spiel beginnen."),
         "warning": "Würfel prüfen:",
         "fits_none": "noch passt nichts",
         "fits_none_last": "nichts passt",

@@ -1029,6 +1029,9 @@
     document.body.dataset.phase = s.over ? "over" : s.phase;
     document.body.classList.toggle("joining", s.over || s.phase === "none" || s.phase === "setup");
     $("watching").hidden = K.canAct;
+    // a stored game the rules could not replay: shown as far as it went, said here
+    $("problem").hidden = !s.problem;
+    $("problem").textContent = s.problem ? fmt("problem", { why: s.problem }) : "";
     $("qr-button").hidden = !K.canAct;
     RENDER[PAGE](s, old);
     wake(s);
