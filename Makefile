@@ -3,6 +3,8 @@
 #   make test  - build .venv if needed and run every test (ruff too)
 # On a Raspberry Pi use pi/install.sh instead (OpenCV and NumPy from Raspberry Pi OS).
 PYTHON ?= python3
+# tests run in this many processes, a test file per process (the machine has 2 cores)
+WORKERS ?= 2
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -26,7 +28,7 @@ typecheck: $(STAMP)
 
 test: $(STAMP) lint typecheck
 	./tools/ensure-chromium.sh
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_check.py
