@@ -40,4 +40,4 @@ bench-live: $(STAMP)
 	$(BIN)/python benchmarks/bench_live.py --seconds 60
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) .venv-pi .pytest_cache .ruff_cache .mypy_cache .hypothesis
