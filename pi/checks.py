@@ -45,16 +45,33 @@ def service(state: dict[str, Any] | None, port: int) -> Finding:
                    f"camera {camera}" + (f" ({eye['message']})" if eye.get("message") else ""))
 
 
-def camera_of_service(state: dict[str, Any]) -> Finding:
+def camera_of_service(state: dict[str, Any]) -> list[Finding]:
+    """The camera as the running assistant reports it, with what it locked at opening."""
     eye = state.get("eye", {})
     camera = eye.get("camera", "?")
     if camera == "simulated":
-        return Finding("info", "camera", "the running assistant uses the simulated tray "
-                       "(source = \"sim\", or no camera was found)")
-    return Finding("ok" if camera == "ok" else "fail", "camera",
-                   f"the running assistant says the camera is {camera}", (
-                       "the camera belongs to the running assistant; for its mode and locks: "
-                       "sudo systemctl stop kotd; sudo kotd doctor; sudo systemctl start kotd",))
+        return [Finding("info", "camera", "the running assistant uses the simulated tray "
+                        "(source = \"sim\", or no camera was found)")]
+    info: dict[str, str] = eye.get("camera_info") or {}
+    found = [Finding("ok" if camera == "ok" else "fail", "camera",
+                     f"the running assistant says the camera is {camera}" + (
+                         f": {eye.get('source', '')} {info.get('model', '')} "
+                         f"{info.get('mode', '')}".rstrip() if info else ""))]
+    found += _locks(info, str(eye.get("source", "?")))
+    return found
+
+
+def _locks(info: dict[str, str], name: str) -> list[Finding]:
+    found = []
+    for key in ("exposure", "white balance", "focus"):
+        value = info.get(key)
+        if value is None:
+            found.append(Finding("info", key, f"not controlled by {name} (a webcam keeps its "
+                                 "own settings: keep the light steady)"))
+        else:
+            found.append(Finding("ok" if "locked" in value or "fixed" in value else "warn",
+                                 key, value))
+    return found
 
 
 def camera(source: Any, on_pi: bool) -> list[Finding]:
@@ -79,14 +96,7 @@ def camera(source: Any, on_pi: bool) -> list[Finding]:
     info: dict[str, str] = dict(getattr(source, "info", {}) or {})
     found = [Finding("ok", "camera", f"{name} {info.get('model', '')} gives {w}x{h} "
                      f"frames".replace("  ", " "))]
-    for key in ("exposure", "white balance", "focus"):
-        value = info.get(key)
-        if value is None:
-            found.append(Finding("info", key, f"not controlled by {name} (a webcam keeps its "
-                                 "own settings: keep the light steady)"))
-        else:
-            found.append(Finding("ok" if "locked" in value or "fixed" in value else "warn",
-                                 key, value))
+    found += _locks(info, name)
     if min(w, h) < 480:
         found.append(Finding("warn", "camera", f"{w}x{h} is small: dice may be too few pixels"))
     return found

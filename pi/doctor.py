@@ -132,7 +132,7 @@ def gather(config: Config, quick: bool) -> list[Finding]:
     state = fetch_state(config.port)
     found = [checks.service(state, config.port)]
     if state is not None:
-        found.append(checks.camera_of_service(state))
+        found += checks.camera_of_service(state)
     elif quick:
         found.append(Finding("info", "camera", "not opened (--quick)"))
     else:

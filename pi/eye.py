@@ -76,9 +76,11 @@ class Eye:
         message = self.camera_message if self.camera != "ok" else sight.message
         if self.last_refusal and self.camera == "ok":
             message = self.last_refusal
+        info = getattr(self.source, "info", None) or {}
         return EyeStatus(camera, getattr(self.source, "name", "?"), sight.seeing,
                          sight.dice_seen, sight.unsure, message, self.simulated,
-                         self._dice_at(), self.calibrator is not None and camera != "lost")
+                         self._dice_at(), self.calibrator is not None and camera != "lost",
+                         tuple((str(k), str(v)) for k, v in info.items()))
 
     def _dice_at(self) -> tuple[tuple[float, float], ...]:
         """Where the dice of the last throw lie, as fractions of the picture, in the order

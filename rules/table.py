@@ -67,7 +67,9 @@ class EyeStatus:
     ``seeing``: what it sees now ("moving", "settled", "no dice", ...); ``dice_seen``;
     ``unsure``: 1-based dice of the last reading to check; ``message``: for people;
     ``dice_at``: where the dice of the last reading lie, as fractions of the picture (x, y)
-    in the page's order; ``can_calibrate``: the colours can be taught from the page.
+    in the page's order; ``can_calibrate``: the colours can be taught from the page;
+    ``camera_info``: what the camera was set to when it opened (model, mode, exposure,
+    white balance, focus), for ``kotd doctor``.
     """
 
     camera: Camera = "none"
@@ -79,13 +81,14 @@ class EyeStatus:
     simulated: bool = False
     dice_at: tuple[tuple[float, float], ...] = ()
     can_calibrate: bool = False
+    camera_info: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"camera": self.camera, "source": self.source, "seeing": self.seeing,
                 "dice_seen": self.dice_seen, "unsure": list(self.unsure),
                 "message": self.message, "simulated": self.simulated,
                 "dice_at": [list(xy) for xy in self.dice_at],
-                "can_calibrate": self.can_calibrate}
+                "can_calibrate": self.can_calibrate, "camera_info": dict(self.camera_info)}
 
 
 NO_EYE = EyeStatus()

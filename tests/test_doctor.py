@@ -241,3 +241,30 @@ def _no_threads_left():
     before = threading.active_count()
     yield
     assert threading.active_count() <= before + 2
+
+
+def test_the_running_assistant_reports_what_its_camera_locked(tmp_path: Path) -> None:
+    from pi.doctor import fetch_state
+    from pi.serve import Assistant
+    from tests.test_serve import TOKEN, free_port, wait_for
+
+    port = free_port()
+    config = Config(data_dir=tmp_path, host="127.0.0.1", port=port, token=TOKEN,
+                    pin_factory="mock", source="picamera")
+    factory = MockFactory()
+    assistant = Assistant(config, source=FakeCamera(), pin_factory=factory)
+    assistant.start()
+    try:
+        state = wait_for(lambda: (s := fetch_state(port)) and s["eye"]["camera"] == "ok" and s,
+                         what="the camera's report")
+    finally:
+        assistant.stop()
+        factory.reset()
+    assert state["eye"]["camera_info"]["model"] == "imx708"
+    found = checks.camera_of_service(state)
+    assert [f.status for f in found] == ["ok"] * 4
+    assert found[0].text == "the running assistant says the camera is ok: picamera imx708"
+    assert found[3].text.startswith("locked at 2.00 dioptres")
+    webcam = {"eye": {"camera": "ok", "source": "opencv:0", "camera_info": {}}}
+    assert [f.status for f in checks.camera_of_service(webcam)] == ["ok", "info", "info", "info"]
+    assert checks.camera_of_service({"eye": {"camera": "lost"}})[0].status == "fail"
