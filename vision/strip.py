@@ -80,7 +80,9 @@ class AsideStrip:
 
     def split(self, readings: Sequence[DieReading], width: int, height: int) -> Split:
         """Active dice, set-aside dice, and those too near the line to say."""
-        active, aside, doubtful = [], [], []
+        active: list[DieReading] = []
+        aside: list[DieReading] = []
+        doubtful: list[DieReading] = []
         for r in readings:
             d = self.depth(r.center, width, height)
             (aside if d >= 0 else active).append(r)
