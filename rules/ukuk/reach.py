@@ -13,8 +13,8 @@ over all subsets of the player's cards, so each dice position is expanded once p
 depth for every subset of used cards at once. Three reductions keep it fast and keep it
 exact:
 
-* cards that bring in a die (Handwerker … Königin) are planned first: bringing a die
-  in earlier never takes a choice away from any other card;
+* cards that bring in a die (Handwerker … Königin) are planned first, in a fixed order:
+  bringing a die in earlier never takes a choice away from any other card;
 * a set-aside die only matters to the Astronom, so a die is set aside only right before
   an Astronom use that copies it; the other dice are set aside at the end;
 * a position is not expanded when an optimistic bound (every die reaches what the
@@ -266,8 +266,10 @@ def reach(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Abil
     abilities = [a for _, a in cards]
     k = len(abilities)
     n_add = sum(isinstance(a, Add) for a in abilities)
-    first = (1 << (1 << n_add)) - 1  # subsets that use cards bringing in dice only
-    shifts = [(_without(k, i) & (first if i < n_add else -1), 1 << i) for i in range(k)]
+    # A card that brings in a die is used only before every other card, and these cards
+    # in the order of their bits: the i-th only from subsets of the cards before it.
+    shifts = [((1 << (1 << i)) - 1 if i < n_add else _without(k, i), 1 << i)
+              for i in range(k)]
 
     targets = [(cid, cost) for cid, cost in sorted(wanted.items()) if cost.dice_cost]
     costs = tuple(cost for _, cost in targets)
