@@ -139,8 +139,8 @@ class Assistant:
             factory = pin_factory if pin_factory is not None else make_pin_factory(
                 config.pin_factory)
             self.panel = Panel(config.pins, self.table.act, self.eye.reread, factory,
-                               take=self.pack.take, confirm_held=self.table.confirm_held,
-                               take_leaving=getattr(self.pack, "take_leaving", None))
+                               take=self._take, confirm_held=self.table.confirm_held,
+                               take_leaving=self._take_leaving)
         except (ImportError, ValueError, GPIOZeroError) as err:
             raise _cannot(f"GPIO pins ({config.pin_factory}): {err}") from None
         self.token = table_token(config)
@@ -150,6 +150,16 @@ class Assistant:
         self._server_thread: threading.Thread | None = None
         self.table.report_eye(self.eye.status())
         self.refresh_panel(self.table.snapshot)
+
+    def _take(self, slot: int) -> Any:
+        """The panel's confirm for the game played: by the game's state where it needs it."""
+        pack = self.pack
+        take_in = getattr(pack, "take_in", None)
+        return take_in(self.table.state, slot) if take_in else pack.take(slot)
+
+    def _take_leaving(self, slot: int) -> Any:
+        leaving = getattr(self.pack, "take_leaving", None)
+        return leaving(slot) if leaving else self._take(slot)
 
     def refresh_panel(self, snapshot: Snapshot) -> None:
         """Show a snapshot on the panel's LEDs."""

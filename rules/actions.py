@@ -193,7 +193,9 @@ class Seen:
     was a second reading of dice already in the game (the re-read button).
 
     ``confidence[i]`` belongs to ``roll[i]`` (0..1); ``unsure`` are the 1-based positions
-    of the dice a person should look at. Never stored: the table turns it into a game
+    of the dice a person should look at. ``aside``: the dice lying in the tray's set-aside
+    strip, for a game that sets dice aside and a tray that has one (``roll`` is then only
+    the dice in play); None otherwise. Never stored: the table turns it into a game
     action (or holds it) under its lock.
     """
 
@@ -201,6 +203,7 @@ class Seen:
     confidence: tuple[float, ...] = ()
     unsure: tuple[int, ...] = ()
     reread: bool = False
+    aside: Roll | None = None
 
     def __str__(self) -> str:
         marks = f" (check die {', '.join(map(str, self.unsure))})" if self.unsure else ""

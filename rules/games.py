@@ -11,7 +11,7 @@ from typing import Any
 from rules.errors import UsageError
 from rules.pack import GamePack
 
-GAMES = ("kotd",)
+GAMES = ("kotd", "ukuk")
 """The ids of every pack, in the order ``--game`` lists them."""
 
 
@@ -21,5 +21,9 @@ def game_pack(game: str) -> GamePack[Any]:
         from rules.kotd import KingOfTheDice
 
         return KingOfTheDice.default()
+    if game == "ukuk":
+        from rules.ukuk import UmKroneUndKragen
+
+        return UmKroneUndKragen.default()
     raise UsageError("unknown_game", "unknown game {game!r} (known: {known})", game=game,
                      known=", ".join(GAMES))

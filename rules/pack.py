@@ -75,9 +75,10 @@ class GamePack(Protocol[S]):
     def dice_in_play(self, state: S | None) -> int | None:
         """How many dice a roll has now (what the camera waits for)."""
 
-    def seen(self, state: S | None, seen: Seen) -> Action | None:
+    def seen(self, state: S | None, seen: Seen) -> Action | tuple[Action, ...] | None:
         """What a roll the camera saw means in ``state``: a roll, a correction of the roll
-        on the table (a second reading), or None (nothing changed)."""
+        on the table (a second reading), several actions in order (dice set aside, then the
+        rest thrown), or None (nothing changed)."""
 
     def view(self, record: GameRecord[S], lang: str) -> dict[str, Any]:
         """The whole table as JSON-able data, in ``lang`` (what the page renders)."""
@@ -86,7 +87,9 @@ class GamePack(Protocol[S]):
         """What the panel's LEDs show for ``state`` (None: no game)."""
 
     def take(self, slot: int) -> Action:
-        """The action that takes the card in ``slot`` (the panel's confirm button)."""
+        """The action that takes the card in ``slot`` (the panel's confirm button). A pack
+        whose slots depend on the game may also have ``take_in(state, slot)``, which the
+        panel then uses."""
 
     def catalogue(self, lang: str) -> dict[str, Any]:
         """Every card of the box with its name and rule in ``lang`` (the page's pickers)."""

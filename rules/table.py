@@ -310,11 +310,11 @@ class Table:
             state = current.state
             if getattr(state, "phase", None) == "over":
                 return current
-            action = self.pack.seen(state, seen)
-            if action is None:
+            actions = _meaning(self.pack.seen(state, seen))
+            if not actions:
                 return current
             try:
-                self.pack.apply(state, action)
+                self._probe(state, actions)
             except KotdError as err:
                 if not err.code.startswith(HOLD_CODES):
                     raise
@@ -324,7 +324,8 @@ class Table:
                 if seen.unsure:
                     snapshot = self._hold(Held(seen, "check", self._player(state)))
                 else:
-                    snapshot = self._apply(action, held=None)
+                    for action in actions:
+                        snapshot = self._apply(action, held=None)
         self._publish()
         return snapshot
 
@@ -389,17 +390,24 @@ class Table:
         """A checked roll enters the game (or is held for the next turn if a question
         opened meanwhile)."""
         state = self._snapshot.state
-        action = self.pack.seen(state, seen)
-        if action is None:
+        actions = _meaning(self.pack.seen(state, seen))
+        if not actions:
             return self._hold(None)
         try:
-            self.pack.apply(state, action)
+            self._probe(state, actions)
         except KotdError as err:
             if not err.code.startswith(HOLD_CODES):
                 raise
             return self._hold(Held(seen, "question", self._next_player(state),
                                    getattr(state, "turn", None)))
-        return self._apply(action, held=None)
+        for action in actions:
+            snapshot = self._apply(action, held=None)
+        return snapshot
+
+    def _probe(self, state: Any, actions: tuple[Action, ...]) -> None:
+        """Apply ``actions`` to a copy of the game: KotdError if the rules refuse one."""
+        for action in actions:
+            state = self.pack.apply(state, action)
 
     def _hold(self, held: Held | None) -> Snapshot:
         snapshot = self._snapshot = replace(self._snapshot, version=self._next_version(),
@@ -503,3 +511,10 @@ class Table:
                 listeners = list(self._listeners)
             for listener in listeners:
                 listener(snapshot)
+
+
+def _meaning(meaning: Action | tuple[Action, ...] | None) -> tuple[Action, ...]:
+    """What a pack says a seen roll means, as actions in order (none, one or several)."""
+    if meaning is None:
+        return ()
+    return meaning if isinstance(meaning, tuple) else (meaning,)

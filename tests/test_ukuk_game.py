@@ -18,9 +18,12 @@ from hypothesis import strategies as st
 
 from rules.actions import Players
 from rules.errors import ActionSyntaxError, RuleError
+from rules.record import GameRecord, replay
+from rules.ukuk import UmKroneUndKragen
 from rules.ukuk.actions import UseCard, parse_action
 from rules.ukuk.game import GameState, TurnDice, apply, new_game
-from rules.ukuk.record import UkukRecord
+
+PACK = UmKroneUndKragen.default()
 
 GAME = """
 players Ann Ben
@@ -125,8 +128,8 @@ def lines(text: str) -> list[str]:
     return [ln.split("#")[0].strip() for ln in text.splitlines() if ln.split("#")[0].strip()]
 
 
-def play(text: str) -> UkukRecord:
-    return UkukRecord.replay(lines(text))
+def play(text: str) -> GameRecord:
+    return replay(PACK, lines(text))
 
 
 def test_the_scripted_game_up_to_the_final_round():
@@ -177,7 +180,7 @@ def test_undo_walks_back_through_the_whole_game():
     n = len(record.actions)
     for _ in range(n):
         record = record.act(parse_action("undo"))
-    assert record.state == UkukRecord.start(Players(("Ann", "Ben"))).state
+    assert record.state == GameRecord.start(PACK, Players(("Ann", "Ben"))).state
     with pytest.raises(RuleError, match="nothing to undo"):
         record.act(parse_action("undo"))
 
@@ -234,7 +237,7 @@ def test_refused_before_the_first_throw(line, reason):
 def test_turn_rules_are_enforced_with_reasons():
     record = play(GAME)
     undo_to = lines(GAME).index("use wachmann")  # Ann's King turn, dice all set aside
-    record = UkukRecord.replay(lines(GAME)[:undo_to])
+    record = replay(PACK, lines(GAME)[:undo_to])
     s = record.state
     assert s.current_player == "Ann" and s.dice.aside == (2, 2, 2, 2, 2)
     refusals = {
@@ -318,17 +321,19 @@ def test_dice_brought_in_before_the_first_throw_are_thrown_too():
 def test_fix_corrects_a_misread_die():
     s = apply(new_game(["Ann", "Ben"]), parse_action("roll 1 2 3"))
     s = apply(s, parse_action("aside 3"))
-    s = apply(s, parse_action("fix 2 -> 5"))
+    s = apply(s, parse_action("fix 2 5"))
     assert s.dice.active == (1, 5)
-    s = apply(s, parse_action("fix 3 -> 4"))  # no active 3: the set-aside one
-    assert s.dice.aside == (4,)
-    with pytest.raises(RuleError, match="no die shows 6"):
-        apply(s, parse_action("fix 6 -> 1"))
+    s = apply(s, parse_action("fix 3 4 1 6"))  # die 3 is the set-aside one
+    assert s.dice.active == (6, 5) and s.dice.aside == (4,)
+    with pytest.raises(RuleError, match="there is no die 4"):
+        apply(s, parse_action("fix 4 1"))
+    with pytest.raises(RuleError, match="ordinary dice"):
+        apply(s, parse_action("fix 1 3r"))
 
 
 @pytest.mark.parametrize("line", [
     "players Ann Ben", "roll 1 3 3 6", "aside 3 3", "use edelmann 1 1 -> 3 3",
-    "use handwerker", "use koenigin -> 5", "use hofdame 2 3", "fix 3 -> 5", "buy ritter",
+    "use handwerker", "use koenigin -> 5", "use hofdame 2 3", "fix 3 5", "buy ritter",
     "pass", "bid", "undo",
 ])
 def test_actions_read_back_their_own_text(line):
@@ -336,13 +341,15 @@ def test_actions_read_back_their_own_text(line):
 
 
 @pytest.mark.parametrize("line, message", [
-    ("roll 1 7", "not a die"),
+    ("roll 1 7", "value must be 1-6"),
+    ("aside 7", "not a die"),
     ("use", "wrong number of words"),
     ("use edelmann 1 -> 3 -> 5", "one arrow"),
     ("buy", "wrong number"),
     ("jump", "unknown action"),
     ("pass now", "wrong number"),
     ("fix 3", "wrong number"),
+    ("roll", "at least one die"),
 ])
 def test_bad_lines_are_named(line, message):
     with pytest.raises(ActionSyntaxError, match=message):

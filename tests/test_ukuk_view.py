@@ -6,14 +6,17 @@ import json
 
 from test_ukuk_game import GAME, lines
 
+from rules.record import GameRecord, replay
+from rules.ukuk import UmKroneUndKragen
 from rules.ukuk.actions import parse_action
 from rules.ukuk.game import apply
-from rules.ukuk.record import UkukRecord
 from rules.ukuk.view import table_view
 
+PACK = UmKroneUndKragen.default()
 
-def at(text_lines: list[str], before: str) -> UkukRecord:
-    return UkukRecord.replay(text_lines[:text_lines.index(before)])
+
+def at(text_lines: list[str], before: str) -> GameRecord:
+    return replay(PACK, text_lines[:text_lines.index(before)])
 
 
 def test_the_king_turn_shows_buys_unused_cards_and_the_reach():
@@ -49,7 +52,7 @@ def test_german_page_names_cards_in_german_only():
 
 def test_the_final_round_reach_plans_the_bid_that_takes_the_king():
     text = [*lines(GAME), "roll 3 3 3 3 3", "aside 3 3 3 3 3"]
-    s = UkukRecord.replay(text).state
+    s = replay(PACK, text).state
     assert s.current_player == "Ann" and s.final
     view = table_view(s)
     assert view["holder"] == "Ben"
@@ -69,7 +72,7 @@ def test_the_final_round_reach_plans_the_bid_that_takes_the_king():
 
 
 def test_no_reach_before_the_first_throw():
-    s = UkukRecord.replay(["players Ann Ben"]).state
+    s = replay(PACK, ["players Ann Ben"]).state
     view = table_view(s)
     assert view["reach"] == [] and view["can_buy"] == [] and view["dice"]["hand"] == 3
     assert [r["row"] for r in view["court"]] == ["0", "I", "II", "III", "IV", "V"]

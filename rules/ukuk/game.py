@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rules.actions import Players, Undo
+from rules.actions import Action, Fix, Players, Rolled, Undo
+from rules.dice import Roll
 from rules.errors import RuleError
 from rules.ukuk.abilities import Raise, Values, after_use, dice_text
-from rules.ukuk.actions import Action, Bid, Buy, Fix, Pass, Rolled, SetAside, UseCard
+from rules.ukuk.actions import Bid, Buy, Pass, SetAside, UseCard
 from rules.ukuk.costs import ComesWith
 from rules.ukuk.court import Court, CourtCard, load_court
 from rules.ukuk.placing import FinalThrow, Place, best_group, leader, places
@@ -225,11 +226,12 @@ def apply(state: GameState, action: Action) -> GameState:
 
 def _throw(state: GameState, action: Rolled) -> GameState:
     _playing(state, "throw")
+    values = plain_values(action.roll)
     d = state.dice
     name = state.current_player
     if d.throws == 0:
         expected = d.hand + len(d.active)
-        if len(action.values) != expected:
+        if len(values) != expected:
             parts = [f"{state.court.dice}"] + [
                 f"{c.ability.start_dice} {c.label('de')}"
                 for c in map(state.court.card, state.owned[state.current])
@@ -237,7 +239,7 @@ def _throw(state: GameState, action: Rolled) -> GameState:
             ]
             brought = f" + {len(d.active)} brought in" if d.active else ""
             raise RuleError(f"{name} throws {expected} dice ({' + '.join(parts)}{brought}), "
-                            f"not {len(action.values)}")
+                            f"not {len(values)}")
     else:
         if not d.active:
             raise RuleError("every die is set aside: no die is left to throw")
@@ -245,12 +247,12 @@ def _throw(state: GameState, action: Rolled) -> GameState:
             raise RuleError("after every throw at least one die must be set aside "
                             "before the next throw")
         expected = len(d.active)
-        if len(action.values) != expected:
+        if len(values) != expected:
             raise RuleError(f"{name} throws the {expected} active dice again, "
-                            f"not {len(action.values)}")
-    dice = replace(d, hand=0, active=action.values, throws=d.throws + 1,
+                            f"not {len(values)}")
+    dice = replace(d, hand=0, active=values, throws=d.throws + 1,
                    aside_since_throw=False)
-    return replace(state, dice=dice, last=f"{name} threw {dice_text(action.values)}")
+    return replace(state, dice=dice, last=f"{name} threw {dice_text(values)}")
 
 
 def _set_aside(state: GameState, action: SetAside) -> GameState:
@@ -300,20 +302,31 @@ def _use(state: GameState, action: UseCard) -> GameState:
 
 
 def _fix(state: GameState, action: Fix) -> GameState:
+    """Dice misread: ``fix 3 5`` says die 3 shows 5, counting the active dice first and
+    then the set-aside ones, as the table lists them."""
     _playing(state, "correct a die")
     d = state.dice
-    words = f"a {action.was} corrected to {action.really}"
-    if action.was in d.active:
-        return replace(state, dice=replace(d, active=_swap(d.active, action)), last=words)
-    if action.was in d.aside:
-        return replace(state, dice=replace(d, aside=_swap(d.aside, action)), last=words)
-    raise RuleError(f"no die shows {action.was} (active: {dice_text(d.active)}; "
-                    f"set aside: {dice_text(d.aside)})")
+    dice = list(d.active + d.aside)
+    words = []
+    for position, die in action.dice:
+        if not 1 <= position <= len(dice):
+            raise RuleError(f"there is no die {position}; the dice are 1-{len(dice)} "
+                            f"(active first, then set aside)")
+        (value,) = plain_values(Roll((die,)))
+        words.append(f"die {position} from {dice[position - 1]} to {value}")
+        dice[position - 1] = value
+    n = len(d.active)
+    return replace(state, dice=replace(d, active=tuple(dice[:n]), aside=tuple(dice[n:])),
+                   last="corrected " + ", ".join(words))
 
 
-def _swap(dice: Values, fix: Fix) -> Values:
-    i = dice.index(fix.was)
-    return (*dice[:i], fix.really, *dice[i + 1:])
+def plain_values(roll: Roll) -> Values:
+    """The values of ordinary dice; a die read with a face colour is refused."""
+    for die in roll:
+        if die.color is not None:
+            raise RuleError(f"Um Krone und Kragen is played with ordinary dice: {die} has "
+                            f"a face colour; write its number only")
+    return roll.values
 
 
 def _buy(state: GameState, action: Buy) -> GameState:

@@ -157,3 +157,17 @@ def table_view(state: GameState, actions: list[str] | None = None,
         "actions": actions or [],
         "can_undo": bool(actions),
     }
+
+
+def court_catalogue(court: Court, lang: str) -> dict[str, Any]:
+    """Every court card with its names, cost and ability in ``lang`` (the page's pickers)."""
+    cards = {}
+    for card in court:
+        cards[card.id] = {
+            "id": card.id, "row": card.row, "name": card_name(card, lang),
+            "names": dict(card.name), "cost": court.cost_label(card, lang),
+            "ability": card.ability.describe(lang), "ability_kind": card.ability.kind,
+            "usable": card.ability.usable, "planned": card.ability.deterministic,
+        }
+    return {"lang": lang, "game": "ukuk", "cards": cards, "rows": list(dict.fromkeys(
+        c.row for c in court))}

@@ -1,0 +1,119 @@
+"""Um Krone und Kragen as a game pack: the table, the store, the camera's meaning, the panel."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from test_ukuk_game import ANN_EQUALS, GAME, lines
+
+from rules.actions import Fix, Rolled, Seen
+from rules.dice import Die, Roll
+from rules.games import GAMES, game_pack
+from rules.record import replay
+from rules.store import EventStore
+from rules.table import Table
+from rules.ukuk.actions import Bid, Buy, Pass, SetAside, parse_action
+
+PACK = game_pack("ukuk")
+
+
+def roll(text: str) -> Roll:
+    return Roll.parse(text, None)
+
+
+def state_after(text_lines: list[str]):
+    return replay(PACK, text_lines).state
+
+
+def test_the_pack_is_known_by_its_id():
+    assert "ukuk" in GAMES and PACK.id == "ukuk"
+    assert PACK.title["de"] == "Um Krone und Kragen"
+    assert PACK.dice.count is None and not PACK.dice.colored
+
+
+def test_a_whole_game_through_the_table_survives_a_restart(tmp_path):
+    table = Table(EventStore.in_dir(tmp_path), PACK)
+    for line in lines(GAME):
+        table.act(table.parse(line))
+    before = table.pack.view(table.record, "en")
+    again = Table(EventStore.in_dir(tmp_path), game_pack("ukuk"))
+    assert again.problem is None
+    assert again.pack.view(again.record, "en") == before
+    for line in lines(ANN_EQUALS):
+        again.act(again.parse(line))
+    assert again.state.over and "Ann wins" in again.state.last
+    games = again.store.games()
+    assert games[0].game == "ukuk"
+
+
+def test_the_first_picture_of_a_turn_is_the_throw():
+    s = state_after(["players Ann Ben"])
+    assert PACK.dice_in_play(s) == 3
+    assert PACK.seen(s, Seen(roll("1 3 6"))) == Rolled(roll("1 3 6"))
+    assert PACK.seen(s, Seen(roll("1 3"))) is None  # a die is missing: wait
+
+
+def test_dice_moved_to_the_strip_are_set_aside_and_the_rest_thrown():
+    s = state_after(["players Ann Ben", "roll 1 3 3"])
+    # the 3s moved to the strip; the 1 still lies in play
+    assert PACK.seen(s, Seen(roll("1"), aside=roll("3 3"))) == SetAside((3, 3))
+    # the same picture once they are set aside: nothing new
+    s2 = PACK.apply(s, SetAside((3, 3)))
+    assert PACK.seen(s2, Seen(roll("1"), aside=roll("3 3"))) is None
+    # the 1 thrown again
+    assert PACK.seen(s2, Seen(roll("5"), aside=roll("3 3"))) == Rolled(roll("5"))
+    # both in one picture: set aside, then the throw
+    assert PACK.seen(s, Seen(roll("6"), aside=roll("3 3"))) == (SetAside((3, 3)),
+                                                                Rolled(roll("6")))
+
+
+def test_without_a_strip_dice_out_of_view_are_set_aside():
+    s = state_after(["players Ann Ben", "roll 1 3 3"])
+    assert PACK.seen(s, Seen(roll("3 1 3"))) is None  # nothing changed
+    assert PACK.seen(s, Seen(roll("3 1"))) == SetAside((3,))
+    assert PACK.seen(s, Seen(roll("1"))) == SetAside((3, 3))
+    s2 = PACK.apply(s, SetAside((3, 3)))
+    assert PACK.seen(s2, Seen(roll("4"))) == Rolled(roll("4"))
+    # a throw before any die was set aside is not taken; a die the game does not know
+    # (a misread) is not guessed either
+    assert PACK.seen(s, Seen(roll("2 4 6"))) is None
+    assert PACK.seen(s, Seen(roll("1 5"))) is None
+
+
+def test_a_second_reading_corrects_the_game_in_one_fix():
+    s = state_after(["players Ann Ben", "roll 1 3 3", "aside 3"])
+    assert PACK.seen(s, Seen(roll("5 3"), reread=True, aside=roll("3"))) == Fix(
+        ((1, Die(5)),))
+    assert PACK.seen(s, Seen(roll("1 3"), reread=True, aside=roll("4"))) == Fix(
+        ((3, Die(4)),))
+    assert PACK.seen(s, Seen(roll("3 1"), reread=True, aside=roll("3"))) is None
+    assert PACK.seen(s, Seen(roll("3 1 1"), reread=True)) is None  # wrong number of dice
+
+
+def test_the_table_applies_both_actions_of_one_picture():
+    table = Table(EventStore(None), PACK)
+    table.act(table.parse("players Ann Ben"))
+    table.saw(Seen(roll("1 3 3")))
+    table.saw(Seen(roll("2"), aside=roll("3 3")))
+    assert [str(a) for a in table.record.actions] == ["roll 1 3 3", "aside 3 3", "roll 2"]
+
+
+def test_panel_lights_and_confirm():
+    s = state_after(lines(GAME)[:lines(GAME).index("use wachmann")])  # five 2s set aside
+    lights = PACK.lights(s)
+    assert lights.rolls_used == 1 and lights.slots == (1, 2, 3, 4, 5) and not lights.penalty
+    assert PACK.buys(s)[0] in ("hofdame", "ritter")  # row III first
+    assert PACK.take_in(s, 1) == Buy(PACK.buys(s)[0])
+    s = state_after(["players Ann Ben", "roll 1 2 4", "aside 1 2 4"])
+    assert PACK.take_in(s, 1) == Buy("hofnarr")
+    final = state_after([*lines(GAME), "roll 6 6 1 2 4", "aside 6 6 1 2 4"])
+    assert PACK.take_in(final, 1) == Bid() and PACK.lights(final).penalty
+    s = state_after(["players Ann Ben", "roll 1 2 4", "aside 1 2 4"])
+    nothing = replace(s, left=(0,) * len(s.left))  # the court is empty
+    assert PACK.buys(nothing) == () and PACK.take_in(nothing, 1) == Pass()
+    assert PACK.lights(nothing).penalty and PACK.lights(nothing).slots == ()
+
+
+def test_parse_reads_back_every_line_of_the_game():
+    for line in lines(GAME):
+        assert str(PACK.parse_action(line)) == str(parse_action(line))
