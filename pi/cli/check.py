@@ -12,6 +12,7 @@ from rules.errors import RollSyntaxError
 from rules.inputs import bounded_lines
 from rules.kotd.cards import Card, load_box
 from rules.kotd.check import check_roll, parse_card_ids
+from rules.pack import GAMES
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,6 +24,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="comma-separated card ids (the face-up row); default: every citizen")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--box", metavar="FILE", help="card data file (default: the built-in box)")
+    p.add_argument("--game", choices=GAMES, default="kotd",
+                   help="the game (default kotd; ukuk: ordinary dice, any number)")
     p.set_defaults(handler=cmd_check)
 
 
@@ -46,6 +49,8 @@ def _print_line(roll: Roll, report: dict[str, Any], out: TextIO) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.game == "ukuk":
+        return check_court(args)
     box = load_box(args.box)
     cards = parse_card_ids(box, args.cards) if args.cards else list(box.citizens)
     if args.dice is not None:
@@ -73,4 +78,41 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(json.dumps(report))
         else:
             _print_line(roll, report, sys.stdout)
+    return status
+
+
+def check_court(args: argparse.Namespace) -> int:
+    """``--game ukuk``: which court cards' dice costs each result meets."""
+    from rules.ukuk import check
+    from rules.ukuk.court import load_court
+
+    court = load_court(args.box)
+    cards = check.parse_card_ids(court, args.cards) if args.cards else list(court)
+    if args.dice is not None:
+        report = check.check_result(court, check.parse_result(court, args.dice), cards)
+        if args.json:
+            print(json.dumps(report, ensure_ascii=False))
+            return 0
+        print(f"dice {report['dice']}  (sum {report['sum']})")
+        for r in report["cards"]:
+            print(f"  {'YES' if r['satisfied'] else 'no '} {r['id']:<12} {r['cost']}")
+        print(f"satisfied: {', '.join(report['satisfied']) or 'nothing'}")
+        return 0
+    status = 0
+    for line_no, line in enumerate(bounded_lines(sys.stdin), start=1):
+        if not line.strip():
+            continue
+        try:
+            values = check.parse_result(court, line)
+        except RollSyntaxError as err:
+            print(f"kotd: error: line {line_no}: {err}", file=sys.stderr)
+            if args.json:
+                print(json.dumps({"line": line_no, "error": str(err)}))
+            status = 2
+            continue
+        report = check.check_result(court, values, cards)
+        if args.json:
+            print(json.dumps(report, ensure_ascii=False))
+        else:
+            print(f"{report['dice']}: {', '.join(report['satisfied']) or 'nothing'}")
     return status

@@ -75,6 +75,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def print_table(view: dict[str, Any]) -> None:
+    if view.get("game") == "ukuk":
+        print_court(view)
+        return
     print(f"turn {view['turn']}: {view['current_player']} ({view['phase']}), "
           f"roll {view['rolls_used']}/{view['max_rolls']}")
     for slot in view["row"]:
@@ -93,3 +96,35 @@ def print_table(view: dict[str, Any]) -> None:
         print(f"  {s['place']}. {s['player']:<12} {s['total']:>4}  (citizens {s['citizens']}, "
               f"villages {s['villages']}, fairies {s['fairy_points']}, penalties "
               f"{s['penalties']}, dragons {s['dragons']}){tie}")
+
+
+def print_court(view: dict[str, Any]) -> None:
+    """An Um Krone und Kragen table in a few lines: turn, dice, what they buy, the reach,
+    every player's court, the final round's bids and places."""
+    d = view["dice"]
+    if view["over"]:
+        print(f"over after round {view['round']}")
+    else:
+        print(f"round {view['round']}{' (final round)' if view['final'] else ''}, turn "
+              f"{view['turn']}: {view['current_player']}")
+        dice = (f"{d['hand']} dice in hand" if d["hand"] else
+                f"active {' '.join(map(str, d['active'])) or '-'}, set aside "
+                f"{' '.join(map(str, d['aside'])) or '-'}")
+        print(f"  dice: {dice} (throws {d['throws']})")
+        if view["can_buy"]:
+            print(f"  buys now: {', '.join(view['can_buy'])}")
+        if view["unused"]:
+            print(f"  unused: {', '.join(u['name'] for u in view['unused'])}")
+        for r in view["reach"]:
+            if r["uses"]:
+                print(f"  reach: {r['text']}")
+    print(f"  last: {view['last']}")
+    for p in view["players"]:
+        marks = (" [King]" if p["king"] else "") + (" [Queen]" if p["queen"] else "")
+        cards = ", ".join(c["id"] for c in p["cards"]) or "-"
+        print(f"  {p['name']:<12}{marks} {cards}")
+    for b in view["bids"]:
+        print(f"  bid: {b['player']} {b['count']} × {b['number']}"
+              f"{' (the King bought)' if b['first'] else ''}")
+    for p in view["places"]:
+        print(f"  {p['place']}. {p['player']}{'  holds the King' if p['king'] else ''}")

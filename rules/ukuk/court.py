@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rules.errors import DataError, UnknownCardError
 from rules.ukuk.abilities import Ability, AbilityError, ability_from_dict
 from rules.ukuk.costs import ComesWith, Cost, CostError, cost_from_dict
 
@@ -23,7 +24,7 @@ ROWS = ("0", "I", "II", "III", "IV", "V")
 DEFAULT_COURT_FILE = "um-krone-und-kragen.toml"
 
 
-class CourtDataError(ValueError):
+class CourtDataError(DataError):
     """The court data file is broken; the message names the file and the card."""
 
 
@@ -81,7 +82,7 @@ class Court:
         return card_id in self._by_id
 
     def card(self, card_id: str) -> CourtCard:
-        """The card with this id; an unknown id raises KeyError naming close matches."""
+        """The card with this id; an unknown id is an UnknownCardError naming close ones."""
         try:
             return self._by_id[card_id]
         except KeyError:
@@ -89,7 +90,8 @@ class Court:
 
             close = difflib.get_close_matches(card_id, list(self._by_id), n=3)
             hint = f"; did you mean {' or '.join(close)}?" if close else ""
-            raise KeyError(f"unknown court card {card_id!r}{hint}") from None
+            raise UnknownCardError("unknown_court_card", "unknown court card {card!r}{hint}",
+                                   card=card_id, hint=hint) from None
 
     def copies(self, card_id: str, players: int) -> int:
         """How many copies of this card are in play with ``players`` players (the seed's

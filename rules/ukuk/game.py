@@ -155,7 +155,7 @@ def _index(court: Court, card_id: str) -> int:
     for i, c in enumerate(court.cards):
         if c.id == card_id:
             return i
-    court.card(card_id)  # raises KeyError with close matches
+    court.card(card_id)  # an unknown id: UnknownCardError with close matches
     raise AssertionError  # pragma: no cover
 
 
@@ -178,10 +178,7 @@ def new_game(players: tuple[str, ...] | list[str], court: Court | None = None) -
 
 
 def _card(state: GameState, card_id: str) -> CourtCard:
-    try:
-        return state.court.card(card_id)
-    except KeyError as err:
-        raise RuleError(err.args[0]) from None
+    return state.court.card(card_id)  # an unknown id is an UnknownCardError
 
 
 def _playing(state: GameState, what: str) -> None:
