@@ -6,7 +6,9 @@ reported as one line naming the file and the key. Defaults are documented in har
 
 Example ``config.toml``::
 
-    game = "kotd"                # the game played at the table (kotd)
+    game = "kotd"                # the game a new table plays (kotd | ukuk); the table may
+                                 # switch ('game ukuk' on the page) and keeps its choice
+    strip = "none"               # ukuk: where set-aside dice lie: none (out of view) | bottom:0.25
     source = "picamera"          # auto | sim | picamera | opencv[:INDEX] | replay:PATH
     dice = "haba"                # haba | standard
     port = 8000
@@ -101,6 +103,7 @@ class Config:
     game: str = "kotd"
     source: str = "auto"
     dice: str = "haba"
+    strip: str = "none"
     host: str = "0.0.0.0"
     port: int = 8000
     threads: int = 32
@@ -146,6 +149,13 @@ def _check(cfg: Config, where: str) -> Config:
         raise _bad(f"{where}: source replay needs a path: replay:PATH")
     if kind == "opencv" and ":" in cfg.source and not cfg.source.split(":", 1)[1].isdigit():
         raise _bad(f"{where}: source opencv:INDEX needs a camera number, e.g. opencv:0")
+    if cfg.strip != "none":
+        from vision.strip import AsideStrip, StripError
+
+        try:
+            AsideStrip.parse(cfg.strip)
+        except StripError as err:
+            raise _bad(f"{where}: strip: {err} (or \"none\")") from None
     if cfg.dice not in ("haba", "standard"):
         raise _bad(f"{where}: dice must be 'haba' or 'standard', not {cfg.dice!r}")
     if not 0 < cfg.port < 65536:

@@ -26,6 +26,7 @@ import numpy as np
 
 from rules.dice import Color, Roll
 from vision.reading import DieReading, reading_order, to_roll
+from vision.strip import AsideStrip
 
 Seeing = Literal["waiting", "moving", "settling", "settled", "too few dice", "too many dice",
                  "no dice"]
@@ -55,6 +56,8 @@ class Throw:
     roll: Roll
     readings: tuple[DieReading, ...]
     reread: bool = False
+    aside: Roll | None = None
+    """The dice in the set-aside strip (``roll`` is then the dice in play), or None."""
 
 
 def _small(frame: np.ndarray) -> np.ndarray:
@@ -94,10 +97,15 @@ def _signature(readings: Sequence[DieReading]) -> Counter[tuple[int, Color | Non
 class RollDetector:
     """Turns a stream of frames into settled throws. Not thread-safe: one feeder."""
 
-    def __init__(self, read: Reader, dice: int = 6, settle_seconds: float = 0.5,
-                 stable_reads: int = 2) -> None:
+    def __init__(self, read: Reader, dice: int | Callable[[], int | None] | None = 6,
+                 settle_seconds: float = 0.5, stable_reads: int = 2,
+                 strip: Callable[[], AsideStrip | None] | None = None) -> None:
+        """``dice``: how many dice a throw has (None: any number; a function: asked at
+        every reading, as the game changes it). ``strip``: the set-aside strip to split
+        the dice by, when the game now played sets dice aside (else None)."""
         self.read = read
         self.dice = dice
+        self.strip = strip
         self.settle_seconds = settle_seconds
         self.stable_reads = stable_reads
         self._previous: np.ndarray | None = None
@@ -147,11 +155,12 @@ class RollDetector:
         readings = list(self.read(frame))
         self.last_readings = tuple(readings)
         n = len(readings)
-        if n != self.dice:
+        wanted = self.dice() if callable(self.dice) else self.dice
+        if n == 0 or (wanted is not None and n != wanted):
             self._agreeing = []
-            kind: Seeing = "no dice" if n == 0 else ("too few dice" if n < self.dice
+            kind: Seeing = "no dice" if n == 0 else ("too few dice" if n < (wanted or 1)
                                                       else "too many dice")
-            self.sight = Sight(kind, f"I see {n} dice; a roll needs {self.dice}", n)
+            self.sight = Sight(kind, f"I see {n} dice; a roll needs {wanted or 'some'}", n)
             return None
         if self._agreeing and _signature(self._agreeing[-1]) != _signature(readings):
             self._agreeing = []
@@ -164,14 +173,24 @@ class RollDetector:
             self._armed, self._agreeing = False, []
             self.sight = Sight("settled", "same dice in the same places: no new roll", n)
             return None
+        strip = self.strip() if self.strip is not None else None
+        aside: Roll | None = None
+        doubtful: tuple[DieReading, ...] = ()
+        if strip is not None:
+            height, width = frame.shape[:2]
+            split = strip.split(readings, width, height)
+            readings, aside, doubtful = list(split.active), to_roll(split.aside), split.doubtful
         roll = to_roll(readings)
         ordered = reading_order(readings)
-        self.last_throw = tuple(ordered)
-        unsure = tuple(i + 1 for i, r in enumerate(ordered) if not r.confident)
+        self.last_throw = tuple(ordered) + (() if aside is None else tuple(split.aside))
+        unsure = tuple(i + 1 for i, r in enumerate(ordered)
+                       if not r.confident or r in doubtful)
         message = "dice read" if not unsure else (
             "dice read; please check die " + ", ".join(map(str, unsure)))
+        if doubtful:
+            message += f"; {len(doubtful)} on the edge of the set-aside strip"
         self.sight = Sight("settled", message, n, unsure)
         reread, self._reread, self._armed = self._reread, False, False
         self._agreeing = []
-        return Throw(roll, tuple(ordered), reread)
+        return Throw(roll, tuple(ordered), reread, aside)
 

@@ -194,7 +194,7 @@ class Eye:
     def _deliver(self, throw: Throw) -> None:
         seen = Seen(throw.roll, tuple(r.confidence for r in throw.readings),
                     tuple(i for i, r in enumerate(throw.readings, start=1) if not r.confident),
-                    throw.reread)
+                    throw.reread, throw.aside)
         self.last_refusal = ""
         try:
             self.table.saw(seen)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -20,6 +20,7 @@ import numpy as np
 from pi.config import Config
 from rules.errors import KotdError
 from rules.table import Snapshot
+from vision.strip import AsideStrip
 
 log = logging.getLogger("kotd")
 
@@ -52,8 +53,12 @@ def _cannot(message: str) -> StartError:
     return StartError("cannot", "{message}", message=message)
 
 
-def make_reader(config: Config) -> DiceReader:
+def make_reader(config: Config, colored: Callable[[], bool] = lambda: True
+                ) -> DiceReader:
     """The dice reader for the tray: HABA or standard dice, with the calibrated palette.
+
+    ``colored`` says whether the game played now reads face colours; a game of ordinary
+    dice (Um Krone und Kragen) is always read as standard dice.
 
     A palette named in the config must exist and be readable; without one, the palette
     calibrated into the data dir is used, else the default colours.
@@ -70,22 +75,24 @@ def make_reader(config: Config) -> DiceReader:
     if palette is not None:
         log.info("colour palette from %s", palette_path)
 
-    return DiceReader(config, palette)
+    return DiceReader(config, palette, colored)
 
 
 class DiceReader:
     """Reads the dice of a frame with the current palette; :meth:`calibrate` measures a
     new palette from a frame (``vision.palette.calibrate``), saves it and uses it."""
 
-    def __init__(self, config: Config, palette: Any) -> None:
+    def __init__(self, config: Config, palette: Any,
+                 colored: Callable[[], bool] = lambda: True) -> None:
         self.config = config
         self.palette = palette
+        self.colored = colored
 
     def __call__(self, frame: np.ndarray) -> Sequence[Any]:
         from vision.reader import read_dice
 
-        kind: Literal["haba", "standard"] = "standard" if self.config.dice == "standard" \
-            else "haba"
+        kind: Literal["haba", "standard"] = (
+            "standard" if self.config.dice == "standard" or not self.colored() else "haba")
         return read_dice(frame, kind=kind, palette=self.palette)
 
     def calibrate(self, frame: np.ndarray) -> None:
@@ -122,16 +129,21 @@ class Assistant:
         from web import create_app
 
         self.config = config
-        self.pack = game_pack(config.game)
         self.store = EventStore.in_dir(config.data_dir)
-        self.table = Table(self.store, self.pack, advice=True)
+        # the game the table chose last ('game ukuk' on the page), else the config's
+        self.table = Table(self.store, game_pack(self.store.setting("game") or config.game),
+                           advice=True)
         if source is None:
             source = make_source(config.source, focus_cm=config.focus_cm)
+        if hasattr(source, "ordinary"):  # the simulated tray throws the game's dice
+            source.ordinary = lambda: not self.pack.dice.colored
         self.source = source
-        reader = make_reader(config)
-        detector = RollDetector(reader, dice=self.pack.dice_in_play(None) or 6,
-                                settle_seconds=config.settle_seconds,
-                                stable_reads=config.stable_reads)
+        reader = make_reader(config, lambda: self.pack.dice.colored)
+        strip = None if config.strip == "none" else AsideStrip.parse(config.strip)
+        detector = RollDetector(
+            reader, dice=self.dice_wanted,
+            settle_seconds=config.settle_seconds, stable_reads=config.stable_reads,
+            strip=lambda: strip if self.pack.dice.count is None else None)
         self.eye = Eye(self.source, detector, self.table, fps=config.fps)
         if config.dice == "haba":  # colours to learn only for HABA dice
             self.eye.calibrator = reader.calibrate
@@ -160,6 +172,20 @@ class Assistant:
     def _take_leaving(self, slot: int) -> Any:
         leaving = getattr(self.pack, "take_leaving", None)
         return leaving(slot) if leaving else self._take(slot)
+
+    @property
+    def pack(self) -> Any:
+        """The game the table plays now (it may switch: ``game ukuk``)."""
+        return self.table.pack
+
+    def dice_wanted(self) -> int | None:
+        """How many dice the camera waits for: the game's fixed number, or (a game whose
+        dice change) all the player's dice when set-aside ones lie in the strip; without a
+        strip they leave the view, so any number."""
+        pack = self.pack
+        if pack.dice.count is not None:
+            return int(pack.dice.count)
+        return pack.dice_in_play(self.table.state) if self.config.strip != "none" else None
 
     def refresh_panel(self, snapshot: Snapshot) -> None:
         """Show a snapshot on the panel's LEDs."""

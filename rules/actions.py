@@ -152,6 +152,24 @@ class Undo:
         return cls()
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseGame:
+    """The table plays this game from now on (``game ukuk``): its newest stored game is
+    resumed, or ``players`` starts one. A table command, not a move of any game."""
+
+    game: str
+    verb: ClassVar[str] = "game"
+    usage: ClassVar[str] = "game ID (kotd: King of the Dice, ukuk: Um Krone und Kragen)"
+
+    def __str__(self) -> str:
+        return f"game {self.game}"
+
+    @classmethod
+    def parse(cls, args: list[str], dice: int | None) -> ChooseGame:
+        need(cls.verb, cls.usage, args, n=1)
+        return cls(args[0].lower())
+
+
 class Action(Protocol):
     """Any move of any game: an immutable value whose ``str`` is its canonical line."""
 

@@ -183,6 +183,18 @@ class EventStore:
                                        (game,)).fetchone()
         return None if row[0] is None else int(row[0])
 
+    def setting(self, key: str) -> str | None:
+        """A table setting kept in the game file (``game``: the game the table plays)."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?",
+                                   ("setting." + key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET "
+                             "value = excluded.value", ("setting." + key, value))
+
     def version_ceiling(self) -> int:
         """Every table version handed out so far is below this (0 for a new file)."""
         with self._lock:

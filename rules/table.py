@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from rules.actions import Action, Players, Seen
+from rules.actions import Action, ChooseGame, Players, Seen, parse_line, vocabulary
 from rules.dice import Die
 from rules.errors import KotdError, ReplayError, RuleError
 from rules.games import game_pack
@@ -250,7 +250,10 @@ class Table:
         return self._snapshot.problem
 
     def parse(self, line: str) -> Action:
-        """An action line of this table's game, as a typed action (the edges' one step)."""
+        """An action line of this table's game (or ``game ID``, which chooses the game), as
+        a typed action (the edges' one step)."""
+        if line.split()[:1] and line.split()[0].lower() == ChooseGame.verb:
+            return parse_line(line, vocabulary(ChooseGame))
         return self.pack.parse_action(line)
 
     def wait(self, version: int, timeout: float) -> Snapshot:
@@ -444,22 +447,38 @@ class Table:
         turn = getattr(state, "turn", None)
         if held.after_turn is not None and turn is not None and turn <= held.after_turn:
             return
-        action = self.pack.seen(state, held.seen)
-        if action is None:
+        actions = _meaning(self.pack.seen(state, held.seen))
+        if not actions:
             return
         try:
-            self.pack.apply(state, action)
+            self._probe(state, actions)
         except KotdError:
             return  # still not now: it waits
         if held.seen.unsure:
             self._hold(Held(held.seen, "check", self._player(state)))
         else:
-            self._apply(action, held=None)
+            for action in actions:
+                self._apply(action, held=None)
+
+    def _choose(self, game: str) -> Snapshot:
+        """Play ``game`` from now on: resume its newest stored game (or none yet)."""
+        pack = game_pack(game)
+        self.store.set_setting("game", pack.id)
+        game_id = self.store.latest_game(pack.id)
+        record, problem = (None, None) if game_id is None else self._replay(game_id, pack)
+        self.pack = pack
+        snapshot = self._snapshot = replace(
+            self._snapshot, version=self._next_version(), pack=pack, record=record,
+            game_id=game_id, problem=problem, held=None)
+        self._changed.notify_all()
+        return snapshot
 
     def _apply(self, action: Action, held: Held | bool | None = True) -> Snapshot:
         """Apply and store one action; ``held`` True keeps the held roll (None drops it)."""
         current = self._snapshot
         problem = current.problem
+        if isinstance(action, ChooseGame):
+            return self._choose(action.game)
         if isinstance(action, Players):
             record = GameRecord.start(self.pack, action)
             game_id = self.store.new_game(str(action), self.pack.id)

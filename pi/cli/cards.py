@@ -8,7 +8,7 @@ import json
 import sys
 
 from rules.kotd.cards import load_box
-from rules.pack import GAMES
+from rules.games import GAMES
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

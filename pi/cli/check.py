@@ -12,7 +12,7 @@ from rules.errors import RollSyntaxError
 from rules.inputs import bounded_lines
 from rules.kotd.cards import Card, load_box
 from rules.kotd.check import check_roll, parse_card_ids
-from rules.pack import GAMES
+from rules.games import GAMES
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

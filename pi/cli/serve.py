@@ -16,7 +16,11 @@ from rules.games import GAMES
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("serve", help="run the table assistant (camera, game, panel, page)")
     p.add_argument("--config", metavar="FILE", help="config file (TOML)")
-    p.add_argument("--game", choices=GAMES, help="the game played at the table (default kotd)")
+    p.add_argument("--game", choices=GAMES,
+                   help="the game played at the table (default: the table's last choice, "
+                        "else kotd)")
+    p.add_argument("--strip", help="Um Krone und Kragen: none (set-aside dice leave the "
+                                   "view) or SIDE:FRACTION of the set-aside strip")
     p.add_argument("--source", help="auto | sim | picamera | opencv[:N] | replay:PATH")
     p.add_argument("--dice", choices=["haba", "standard"], help="which dice are in the tray")
     p.add_argument("--host", help="address to listen on (default 0.0.0.0)")
@@ -31,7 +35,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     try:
-        config = load_config(args.config, game=args.game, source=args.source, dice=args.dice,
+        config = load_config(args.config, game=args.game, strip=args.strip,
+                             source=args.source, dice=args.dice,
                              host=args.host, port=args.port, data_dir=args.data_dir,
                              token=args.token, pin_factory=args.pin_factory,
                              palette=args.palette)
@@ -40,8 +45,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     try:
         from pi.serve import Assistant
+        from rules.actions import ChooseGame
 
         assistant = Assistant(config)
+        if args.game:  # said on the command line: the table plays it from now on
+            assistant.table.act(ChooseGame(args.game))
         assistant.start()
     except KotdError as err:
         print(f"kotd: cannot start: {err}", file=sys.stderr)
