@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+import pytest
 from test_ukuk_game import ANN_EQUALS, GAME, lines
 
+from pi.detector import RollDetector
 from rules.actions import Fix, Rolled, Seen
 from rules.dice import Die, Roll
+from rules.errors import UsageError
 from rules.games import GAMES, game_pack
 from rules.record import replay
 from rules.store import EventStore
 from rules.table import Table
 from rules.ukuk.actions import Bid, Buy, Pass, SetAside, parse_action
+from vision.reading import DieReading
+from vision.strip import AsideStrip
 
 PACK = game_pack("ukuk")
 
@@ -117,3 +123,36 @@ def test_panel_lights_and_confirm():
 def test_parse_reads_back_every_line_of_the_game():
     for line in lines(GAME):
         assert str(PACK.parse_action(line)) == str(parse_action(line))
+
+
+def test_the_table_chooses_its_game_and_keeps_the_choice(tmp_path):
+    store = EventStore.in_dir(tmp_path)
+    table = Table(store, game_pack("kotd"))
+    table.act(table.parse("players Ann Ben"))
+    kotd_game = table.game_id
+    table.act(table.parse("game ukuk"))
+    assert table.pack.id == "ukuk" and table.record is None
+    assert table.snapshot.view("en")["game"] == "ukuk"
+    assert store.setting("game") == "ukuk"
+    table.act(table.parse("players Cem Dora"))
+    table.act(table.parse("roll 1 2 3"))
+    table.act(table.parse("game kotd"))  # back: the King of the Dice game is resumed
+    assert table.pack.id == "kotd" and table.game_id == kotd_game
+    table.act(table.parse("game ukuk"))
+    assert table.state.dice.active == (1, 2, 3)
+    with pytest.raises(UsageError, match="unknown game 'chess'"):
+        table.act(table.parse("game chess"))
+
+
+def test_the_strip_splits_a_settled_picture():
+    frames = [np.full((400, 400, 3), v, np.uint8) for v in (0, 200)]
+    readings = [DieReading(v, None, (60.0 * v, y), (), 0.9, 30.0)
+                for v, y in ((1, 100), (2, 120), (3, 350), (4, 360))]
+    detector = RollDetector(lambda _f: readings, dice=None, settle_seconds=0.2,
+                            stable_reads=1, strip=lambda: AsideStrip("bottom", 0.25))
+    detector.feed(frames[0], 0.0)
+    detector.feed(frames[1], 0.1)
+    throw = detector.feed(frames[1], 0.4)
+    assert throw is not None
+    assert throw.roll.values == (1, 2) and throw.aside is not None
+    assert sorted(throw.aside.values) == [3, 4]

@@ -7,8 +7,8 @@ import argparse
 import json
 import sys
 
-from rules.kotd.cards import load_box
 from rules.games import GAMES
+from rules.kotd.cards import load_box
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -9,10 +9,10 @@ from typing import Any, TextIO
 
 from rules.dice import Roll
 from rules.errors import RollSyntaxError
+from rules.games import GAMES
 from rules.inputs import bounded_lines
 from rules.kotd.cards import Card, load_box
 from rules.kotd.check import check_roll, parse_card_ids
-from rules.games import GAMES
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
