@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.ukuk.abilities import Add, CopyAside, Raise, Reroll, Share, Turn
 from rules.ukuk.costs import Beats, Cost
 from rules.ukuk.court import Court, CourtCard
 from rules.ukuk.game import GameState
@@ -145,7 +146,7 @@ def table_view(state: GameState, actions: list[str] | None = None,
         },
         "can_buy": [c.id for c in state.affordable()],
         "unused": [{"id": c.id, "name": card_name(c, lang), "ability": c.ability.describe(lang),
-                    "planned": c.ability.deterministic} for c in unused],
+                    "planned": c.ability.deterministic, **use_shape(c)} for c in unused],
         "reach": reach_view(state, lang),
         "final": state.final,
         "bids": [{"player": state.players[t.player], "count": t.count, "number": t.number,
@@ -153,10 +154,29 @@ def table_view(state: GameState, actions: list[str] | None = None,
         "holder": None if holder is None else state.players[holder],
         "places": standing(state) if state.over else [],
         "last": state.last,
+        "last_said": state.last if actions else None,
         "over": state.over,
         "actions": actions or [],
         "can_undo": bool(actions),
     }
+
+
+def use_shape(card: CourtCard) -> dict[str, Any]:
+    """How the page asks for a use: ``takes`` active dice (None: one or more, 0: none) and
+    whether the rule decides what they show afterwards (``decides``); ``choices``: the
+    numbers the result may show (None: any)."""
+    a = card.ability
+    if isinstance(a, Add):
+        return {"takes": 0, "decides": a.value is not None, "choices": None}
+    if isinstance(a, Raise):
+        return {"takes": a.dice, "decides": len(a.by) == 1, "choices": None}
+    if isinstance(a, Share):
+        return {"takes": a.dice, "decides": False, "choices": None}
+    if isinstance(a, Reroll):
+        return {"takes": a.dice, "decides": False, "choices": None}
+    if isinstance(a, CopyAside | Turn):
+        return {"takes": 1, "decides": False, "choices": None}
+    return {"takes": 0, "decides": True, "choices": None}
 
 
 def court_catalogue(court: Court, lang: str) -> dict[str, Any]:
@@ -168,6 +188,7 @@ def court_catalogue(court: Court, lang: str) -> dict[str, Any]:
             "names": dict(card.name), "cost": court.cost_label(card, lang),
             "ability": card.ability.describe(lang), "ability_kind": card.ability.kind,
             "usable": card.ability.usable, "planned": card.ability.deterministic,
+            **use_shape(card),
         }
     return {"lang": lang, "game": "ukuk", "cards": cards, "rows": list(dict.fromkeys(
         c.row for c in court))}

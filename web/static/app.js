@@ -787,14 +787,19 @@
     renderRow(s);
     renderVibrate(s);
     buzz(old, s);
+    sharedControls(s);
+    $("odds-toggle").hidden = !s.advice;
+    if (s.advice && $("odds").checked) showAdvice();
+  }
+
+  // what every game's table page has: undo, the last action, the typed-action box
+  function sharedControls(s) {
     const undo = $("undo");
     undo.disabled = !(K.canAct && s.can_undo);
     fill(undo, icon("undo"), " ", s.last_said ? fmt("undo_last", { last: s.last_said }) : S.undo);
     fill($("last"), s.last_said && s.phase !== "none" ? [h("span", { class: "muted" }, S.last + " "), s.last_said] : []);
     $("action-input").disabled = !K.canAct;
     $("action-form").querySelector("button").disabled = !K.canAct;
-    $("odds-toggle").hidden = !s.advice;
-    if (s.advice && $("odds").checked) showAdvice();
   }
 
   // ---- the scoreboard --------------------------------------------------------------------
@@ -922,8 +927,17 @@
         setup.colors = {};
         await fetch("/api/colors?lang=" + LANG, { method: "POST", headers: headers(true), body: JSON.stringify({ colors }) })
           .catch(() => null);
+        if (K.state && K.state.game && K.state.game !== "kotd") location.href = "/";  // no row to lay
       }
     });
+    for (const b of document.querySelectorAll("#game-choice [data-game]")) {
+      b.addEventListener("click", async () => {
+        const s = K.state;
+        if (s && s.game === b.dataset.game) return;
+        if (s && s.phase !== "none" && !s.over && !confirm(S.switch_game_confirm)) return;
+        if (await act("game " + b.dataset.game)) K.cards = await getJSON("/api/cards?lang=" + LANG);
+      });
+    }
     $("picked-clear").addEventListener("click", () => { setup.picked = []; renderSetup(K.state); });
     $("picked-lay").addEventListener("click", async () => {
       if (await act("row " + setup.picked.join(" "))) { setup.picked = []; location.href = "/"; }
@@ -931,6 +945,12 @@
   }
 
   function renderSetup(s) {
+    for (const b of document.querySelectorAll("#game-choice [data-game]")) {
+      const on = (s.game || "kotd") === b.dataset.game;
+      b.classList.toggle("on", on);
+      b.setAttribute("aria-pressed", String(on));
+      b.disabled = !K.canAct;
+    }
     if (setup.names === null) {
       setup.names = s.players.length ? s.players.map((p) => p.name) : ["", ""];
       drawPlayers();
@@ -1003,8 +1023,9 @@
     try {
       const g = await getJSON(`/api/games/${id}?lang=${LANG}`);
       fill(detail, h("h3", {}, "#" + g.id),
-        h("ol", { class: "ranking" }, g.view.scores.map((x) => h("li", {},
-          `${fmt("place", { n: x.place })} ${x.player}: ${minus(x.total)}`)) ),
+        h("ol", { class: "ranking" }, g.view.scores ? g.view.scores.map((x) => h("li", {},
+          `${fmt("place", { n: x.place })} ${x.player}: ${minus(x.total)}`))
+          : (g.view.places || []).map((x) => h("li", {}, `${fmt("place", { n: x.place })} ${x.player}`))),
         h("ol", { class: "events" }, eventList(g.events)));
       detail.hidden = false;
       detail.scrollIntoView({ behavior: "smooth" });
@@ -1014,6 +1035,10 @@
   // ---- one render for every page -----------------------------------------------------------
 
   const RENDER = { table: renderTable, scores: renderScores, setup: renderSetup, history: renderHistory };
+  // Other games draw their own table and scoreboard with the page's helpers.
+  const GAMES = window.KOTD_GAMES || {};
+  const CTX = { $, h, fill, fmt, icon, toast, act, post, getJSON, dot, playerColor, minus, list,
+    S, K, LANG, shared: sharedControls };
   const INIT = { table: initTable, setup: initSetup };
 
   function render(s, fromStream) {
@@ -1033,7 +1058,10 @@
     $("problem").hidden = !s.problem;
     $("problem").textContent = s.problem ? fmt("problem", { why: s.problem }) : "";
     $("qr-button").hidden = !K.canAct;
-    RENDER[PAGE](s, old);
+    document.body.dataset.game = s.game || "kotd";
+    const other = GAMES[s.game];  // another game's page (web/static/<game>.js)
+    if (other && other[PAGE]) other[PAGE](s, old, CTX);
+    else RENDER[PAGE](s, old);
     wake(s);
   }
 

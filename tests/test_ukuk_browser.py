@@ -1,0 +1,132 @@
+"""Um Krone und Kragen on the real page in headless Chromium: choose the game at setup,
+play a turn with two court cards by tapping, follow the reach's plan.
+
+The server is the page's own waitress server in a thread over a real table and store;
+throws are posted through the API, as the camera does. Screenshots go to
+``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_web_browser import CHROMIUM_ARGS, PHONE, Served, _shot
+from webkit import TOKEN, FakeEye, new_app
+
+from rules.pack import game_pack
+from rules.store import EventStore
+from rules.table import Table
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+expect = sync_api.expect
+
+# Two rounds: Ann buys the Handwerker (sum 16) and the Philosoph (all even); Ben passes.
+# Round 3 begins with Ann (the last player of round 2).
+BEFORE = [
+    "roll 5 5 6", "aside 5 5 6", "buy handwerker",
+    "roll 1 2 3", "aside 1 2 3", "pass",
+    "roll 1 2 3", "aside 1 2 3", "pass",
+    "roll 2 4 6", "aside 2 4 6", "buy philosoph",
+]
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Served, Table]]:
+    from web.server import make_server
+
+    table = Table(EventStore(tmp_path / "kotd.sqlite3"), game_pack("kotd"))
+    app = new_app(table, FakeEye(), TOKEN)
+    with make_server(app, threads=12) as server:
+        yield Served(server.url, TOKEN, "in-thread"), table
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    import os
+
+    chromium = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
+    if not Path(chromium).exists():
+        pytest.skip(f"{chromium} is missing: run tools/ensure-chromium.sh")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _open(browser: Any, url: str) -> Any:
+    page = browser.new_context(**PHONE).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.errors = errors
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+def test_choose_the_game_and_play_a_turn_with_two_court_cards(browser, served) -> None:
+    site, table = served
+    page = _open(browser, site.url + f"setup?token={TOKEN}")
+    page.click("#game-choice [data-game='ukuk']")
+    expect(page.locator("#game-choice [data-game='ukuk']")).to_have_attribute("aria-pressed",
+                                                                              "true")
+    page.fill("#player-list input[data-player='0']", "Ann")
+    page.fill("#player-list input[data-player='1']", "Ben")
+    page.click("#start-game")
+    page.wait_for_url(site.url)  # no row to lay: straight to the table
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#u-hand")).to_contain_text("Ann takes 3 dice")
+    assert table.pack.id == "ukuk"
+    for line in BEFORE:
+        status, body = site.post(line)
+        assert status == 200, body
+    expect(page.locator("#whose-turn")).to_contain_text("Ann")
+    site.post("roll 1 3 5")  # the camera saw Ann's throw
+    expect(page.locator("#u-active [data-active]")).to_have_count(3)
+    # the reach: the Wachmann (3 of a kind) without luck: the Philosoph makes 1 5 into 3 3
+    plan = page.locator("#u-reach li[data-reach='wachmann']")
+    expect(plan).to_contain_text("Philosoph: 1 5 → 3 3 ⇒ Wachmann")
+    _shot(page, "ukuk-turn-reach", full=True)
+
+    # first card: the Handwerker brings in a 1
+    page.click("#u-cards [data-card='handwerker']")
+    expect(page.locator("#u-active [data-active]")).to_have_count(4)
+    # second card: tap the 5 and the new 1, then the Philosoph, and make them 3 3
+    page.click("#u-active [data-active='3']")
+    page.click("#u-active [data-active='4']")
+    page.click("#u-cards [data-card='philosoph']")
+    expect(page.locator("#use-title")).to_contain_text("Philosoph (Philosopher): 5 1")
+    page.click("#use-values [data-die='1'][data-value='3']")
+    page.click("#use-values [data-die='2'][data-value='3']")
+    page.click("#use-apply")
+    expect(page.locator("#u-active")).to_contain_text("3")
+    assert sorted(table.state.dice.active) == [1, 3, 3, 3]
+    expect(page.locator("#u-cards")).to_have_count(0)  # both cards used this round
+    page.click("#u-all-aside")
+    expect(page.locator("#u-buy [data-buy='wachmann']")).to_be_visible()
+    _shot(page, "ukuk-turn-buy", full=True)
+    page.click("#u-buy [data-buy='wachmann']")
+    expect(page.locator("#whose-turn")).to_contain_text("Ben")
+    assert table.state.owned[0] == ("handwerker", "philosoph", "wachmann")
+    actions = [str(a) for a in table.record.actions][-5:]
+    assert actions[:3] == ["roll 1 3 5", "use handwerker", "use philosoph 5 1 -> 3 3"]
+    assert sorted(actions[3].split()[1:]) == ["1", "3", "3", "3"]
+    assert actions[4] == "buy wachmann"
+    assert page.errors == []
+
+
+def test_the_reach_plan_is_done_with_one_tap(browser, served) -> None:
+    site, table = served
+    table.act(table.parse("game ukuk"))
+    for line in ["players Ann Ben", *BEFORE, "roll 1 3 5"]:
+        table.act(table.parse(line))
+    page = _open(browser, site.url + f"?token={TOKEN}&lang=de")
+    plan = page.locator("#u-reach li[data-reach='wachmann']")
+    expect(plan).to_contain_text("Wachmann")
+    plan.locator("button[data-plan]").click()
+    expect(page.locator("#u-buy [data-buy='wachmann']")).to_be_visible()
+    assert table.state.dice.done and table.state.dice.used == ("philosoph",)
+    assert sorted(table.state.dice.aside) == [3, 3, 3]
+    assert page.errors == []
