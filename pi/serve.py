@@ -136,7 +136,7 @@ class Assistant:
         if source is None:
             source = make_source(config.source, focus_cm=config.focus_cm)
         if hasattr(source, "ordinary"):  # the simulated tray throws the game's dice
-            source.ordinary = lambda: not self.pack.dice.colored
+            source.ordinary = self._sim_throw
         self.source = source
         reader = make_reader(config, lambda: self.pack.dice.colored)
         strip = None if config.strip == "none" else AsideStrip.parse(config.strip)
@@ -177,6 +177,21 @@ class Assistant:
     def pack(self) -> Any:
         """The game the table plays now (it may switch: ``game ukuk``)."""
         return self.table.pack
+
+    def _sim_throw(self) -> Any:
+        """What the simulated tray draws at a throw: None (HABA dice) or the ordinary dice
+        of the turn (those thrown now, those set aside, the strip)."""
+        from pi.simtray import OrdinaryThrow
+
+        if self.pack.dice.colored:
+            return None
+        state = self.table.state
+        strip = None if self.config.strip == "none" else AsideStrip.parse(self.config.strip)
+        if state is None or state.over:
+            return OrdinaryThrow(3, (), strip)
+        d = state.dice
+        count = d.hand + len(d.active) if d.throws == 0 else len(d.active)
+        return OrdinaryThrow(count or len(d.aside), () if count == 0 else d.aside, strip)
 
     def dice_wanted(self) -> int | None:
         """How many dice the camera waits for: the game's fixed number, or (a game whose

@@ -1,4 +1,9 @@
-"""The simulated dice tray: rendered HABA dice that roll and settle, for demos and tests.
+"""The simulated dice tray: rendered dice that roll and settle, for demos and tests.
+
+Six HABA dice for King of the Dice; for a game of ordinary dice (Um Krone und Kragen) the
+tray asks the table, at every throw, how many dice are thrown and which lie set aside
+(``ordinary``), and draws ordinary dice (:mod:`vision.render_standard`): the thrown ones
+in the play area, the set-aside ones in the set-aside strip when the tray has one.
 
 It is a frame source like a camera (``open``/``read``/``close``). ``throw()`` starts a
 throw: for ``roll_seconds`` the frames show dice in motion (lifted, blurred, often a
@@ -14,13 +19,14 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from pi.frames import CameraError
 from rules.dice import Die, Roll, haba_pair
 from vision.render import TrayScene, random_scene, render_motion, render_tray
+from vision.strip import AsideStrip
 
 PAIRS = ("A", "A", "B", "B", "C", "C")
 
@@ -43,6 +49,11 @@ class SimulatedTray:
         self._rolling_until = 0.0
         self._pending: Sequence[Die] | None = None
         self.plugged = True
+        self.ordinary: Callable[[], OrdinaryThrow | None] | None = None
+        """Asked at every throw: None for HABA dice, else the ordinary dice to draw."""
+        self._ordinary_values: tuple[int, ...] = ()
+        self.truth: list[tuple[int, tuple[float, float]]] = []
+        """Ordinary dice drawn last: each die's number and centre (for tests)."""
         self.is_open = False
         self.settled_at: float | None = None
         self.throws = 0
@@ -63,8 +74,10 @@ class SimulatedTray:
     def dice(self) -> Roll | None:
         """The dice lying in the tray now (None while they roll)."""
         with self._lock:
-            if self._scene is None or self.clock() < self._rolling_until:
+            if self._frame is None or self.clock() < self._rolling_until:
                 return None
+            if self._scene is None:
+                return Roll(tuple(Die(v) for v in self._ordinary_values))
             return Roll(tuple(Die(d.value, d.color) for d in self._scene.dice))
 
     def unplug(self) -> None:
@@ -103,6 +116,11 @@ class SimulatedTray:
         self.is_open = False
 
     def _settle(self, dice: Sequence[Die] | None) -> None:
+        ordinary = self.ordinary() if self.ordinary is not None else None
+        if ordinary is not None:
+            self._settle_ordinary(ordinary, dice)
+            return
+        self._ordinary_values = ()
         scene = random_scene(self.rng, n_dice=6, width=self.width, height=self.height,
                              level="clean", touching=0.2, distractors=0)
         specs = []
@@ -116,3 +134,71 @@ class SimulatedTray:
         frame, _ = render_tray(self._scene, self.rng)
         self._frame = frame
 
+    def _settle_ordinary(self, throw: OrdinaryThrow, dice: Sequence[Die] | None) -> None:
+        """Plain white dice on a light tray: ``throw.count`` thrown (``dice`` or random) in
+        the play area, ``throw.aside`` in the strip (left out without a strip)."""
+        try:
+            from vision.render_standard import (
+                LIGHT_TRAY,
+                PLAIN,
+                OrdinaryDie,
+                OrdinaryScene,
+                render_ordinary,
+            )
+        except ImportError:  # pragma: no cover - until the ordinary-dice renderer is there
+            raise CameraError("the simulated tray cannot draw ordinary dice yet "
+                              "(vision.render_standard is missing)") from None
+        values = [d.value for d in (dice or ())][:throw.count]
+        values += [int(v) for v in self.rng.integers(1, 7, throw.count - len(values))]
+        size = 0.075 * min(self.width, self.height)
+        left, top = 1.2 * size, 1.2 * size
+        right, bottom = self.width - 1.2 * size, self.height - 1.2 * size
+        play = (left, top, right, bottom)
+        strip_box: tuple[float, float, float, float] | None = None
+        if throw.strip is not None:
+            (x, y), _ = throw.strip.line(self.width, self.height)
+            side, gap = throw.strip.side, 0.8 * size
+            if side == "bottom":
+                play, strip_box = (left, top, right, y - size), (left, y + gap, right, bottom)
+            elif side == "top":
+                play, strip_box = (left, y + size, right, bottom), (left, top, right, y - gap)
+            elif side == "right":
+                play, strip_box = (left, top, x - size, bottom), (x + gap, top, right, bottom)
+            else:
+                play, strip_box = (x + size, top, right, bottom), (left, top, x - gap, bottom)
+        placed: list[tuple[float, float]] = []
+
+        def spot(box: tuple[float, float, float, float]) -> tuple[float, float]:
+            for _ in range(400):
+                x = float(self.rng.uniform(box[0], max(box[0] + 1, box[2])))
+                y = float(self.rng.uniform(box[1], max(box[1] + 1, box[3])))
+                if all((x - a) ** 2 + (y - b) ** 2 > (1.6 * size) ** 2 for a, b in placed):
+                    placed.append((x, y))
+                    return x, y
+            raise CameraError("the simulated tray has no room for so many dice")
+
+        drawn = []
+        for v in values:
+            x, y = spot(play)
+            drawn.append(OrdinaryDie(v, x, y, PLAIN, float(self.rng.uniform(0, 90))))
+        if strip_box is not None:
+            for v in throw.aside:
+                x, y = spot(strip_box)
+                drawn.append(OrdinaryDie(v, x, y, PLAIN, float(self.rng.uniform(0, 90))))
+        scene = OrdinaryScene(tuple(drawn), size, self.width, self.height, table_bgr=LIGHT_TRAY,
+                              shadows=0.3, noise=1.0)
+        frame, truth = render_ordinary(scene, self.rng)
+        self.truth = [(t.value, t.center) for t in truth]
+        self._scene = None
+        self._ordinary_values = tuple(values)
+        self._frame = frame
+
+
+@dataclass(frozen=True, slots=True)
+class OrdinaryThrow:
+    """What the simulated tray draws for a game of ordinary dice: ``count`` dice thrown,
+    ``aside`` the set-aside dice, ``strip`` where they lie (None: out of view)."""
+
+    count: int
+    aside: tuple[int, ...] = ()
+    strip: AsideStrip | None = None
