@@ -16,10 +16,12 @@ from the same renderer the dice-reader tests use (:mod:`vision.render`), so the 
 
 from __future__ import annotations
 
+import importlib
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -137,14 +139,8 @@ class SimulatedTray:
     def _settle_ordinary(self, throw: OrdinaryThrow, dice: Sequence[Die] | None) -> None:
         """Plain white dice on a light tray: ``throw.count`` thrown (``dice`` or random) in
         the play area, ``throw.aside`` in the strip (left out without a strip)."""
-        try:
-            from vision.render_standard import (
-                LIGHT_TRAY,
-                PLAIN,
-                OrdinaryDie,
-                OrdinaryScene,
-                render_ordinary,
-            )
+        try:  # issue 16's renderer of ordinary dice
+            render: Any = importlib.import_module("vision.render_standard")
         except ImportError:  # pragma: no cover - until the ordinary-dice renderer is there
             raise CameraError("the simulated tray cannot draw ordinary dice yet "
                               "(vision.render_standard is missing)") from None
@@ -156,16 +152,16 @@ class SimulatedTray:
         play = (left, top, right, bottom)
         strip_box: tuple[float, float, float, float] | None = None
         if throw.strip is not None:
-            (x, y), _ = throw.strip.line(self.width, self.height)
+            (lx, ly), _ = throw.strip.line(self.width, self.height)
             side, gap = throw.strip.side, 0.8 * size
             if side == "bottom":
-                play, strip_box = (left, top, right, y - size), (left, y + gap, right, bottom)
+                play, strip_box = (left, top, right, ly - size), (left, ly + gap, right, bottom)
             elif side == "top":
-                play, strip_box = (left, y + size, right, bottom), (left, top, right, y - gap)
+                play, strip_box = (left, ly + size, right, bottom), (left, top, right, ly - gap)
             elif side == "right":
-                play, strip_box = (left, top, x - size, bottom), (x + gap, top, right, bottom)
+                play, strip_box = (left, top, lx - size, bottom), (lx + gap, top, right, bottom)
             else:
-                play, strip_box = (x + size, top, right, bottom), (left, top, x - gap, bottom)
+                play, strip_box = (lx + size, top, right, bottom), (left, top, lx - gap, bottom)
         placed: list[tuple[float, float]] = []
 
         def spot(box: tuple[float, float, float, float]) -> tuple[float, float]:
@@ -178,16 +174,16 @@ class SimulatedTray:
             raise CameraError("the simulated tray has no room for so many dice")
 
         drawn = []
-        for v in values:
-            x, y = spot(play)
-            drawn.append(OrdinaryDie(v, x, y, PLAIN, float(self.rng.uniform(0, 90))))
+        where = [(v, play) for v in values]
         if strip_box is not None:
-            for v in throw.aside:
-                x, y = spot(strip_box)
-                drawn.append(OrdinaryDie(v, x, y, PLAIN, float(self.rng.uniform(0, 90))))
-        scene = OrdinaryScene(tuple(drawn), size, self.width, self.height, table_bgr=LIGHT_TRAY,
-                              shadows=0.3, noise=1.0)
-        frame, truth = render_ordinary(scene, self.rng)
+            where += [(v, strip_box) for v in throw.aside]
+        for v, box in where:
+            dx, dy = spot(box)
+            drawn.append(render.OrdinaryDie(v, dx, dy, render.PLAIN,
+                                            float(self.rng.uniform(0, 90))))
+        scene = render.OrdinaryScene(tuple(drawn), size, self.width, self.height,
+                                     table_bgr=render.LIGHT_TRAY, shadows=0.3, noise=1.0)
+        frame, truth = render.render_ordinary(scene, self.rng)
         self.truth = [(t.value, t.center) for t in truth]
         self._scene = None
         self._ordinary_values = tuple(values)

@@ -16,7 +16,7 @@ import pytest
 from test_web_browser import CHROMIUM_ARGS, PHONE, Served, _shot
 from webkit import TOKEN, FakeEye, new_app
 
-from rules.pack import game_pack
+from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import Table
 
