@@ -156,3 +156,21 @@ def test_the_strip_splits_a_settled_picture():
     assert throw is not None
     assert throw.roll.values == (1, 2) and throw.aside is not None
     assert sorted(throw.aside.values) == [3, 4]
+
+
+def test_history_tells_and_stats_count_ukuk_games(tmp_path):
+    from web import create_app
+
+    table = Table(EventStore.in_dir(tmp_path), game_pack("kotd"))
+    table.act(table.parse("game ukuk"))
+    for line in [*lines(GAME), *lines(ANN_EQUALS)]:
+        table.act(table.parse(line))
+    client = create_app(table, None, "t").test_client()
+    events = client.get("/api/history").get_json()["events"]
+    assert events[0]["said"] == "new game: Ann, Ben"
+    assert events[1]["said"] == "Ann threw 2 4 6"
+    assert "Ann wins" in events[-1]["said"]
+    stats = client.get("/api/stats").get_json()
+    ann = next(p for p in stats["players"] if p["name"] == "Ann")
+    assert ann["games"] == 1 and ann["wins"] == 1
+    assert stats["games"][0]["game"] == "ukuk" and stats["games"][0]["winners"] == ["Ann"]

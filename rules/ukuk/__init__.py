@@ -17,8 +17,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from rules.actions import Action, Fix, Rolled, Seen
+from rules.actions import Action, Fix, Players, Rolled, Seen, Undo
 from rules.dice import Die
+from rules.errors import KotdError
 from rules.pack import DiceSpec, Lights
 from rules.record import GameRecord
 from rules.ukuk.actions import Bid, Buy, Pass, SetAside, parse_action
@@ -108,6 +109,26 @@ class UmKroneUndKragen:
         if not actions:
             return None
         return tuple(actions) if len(actions) > 1 else actions[0]
+
+    def narrate(self, lines: list[str], lang: str) -> list[str]:
+        """A stored game's lines as sentences for the players: what each did (in English,
+        the referee's words); a line the rules refuse ends the story there."""
+        out: list[str] = []
+        state: GameState | None = None
+        for line in lines:
+            try:
+                action = self.parse_action(line)
+                if isinstance(action, Players):
+                    state = self.new_game(action.names)
+                    out.append("new game: " + ", ".join(action.names))
+                elif isinstance(action, Undo) or state is None:
+                    out.append(str(action))
+                else:
+                    state = self.apply(state, action)
+                    out.append(state.last)
+            except KotdError:
+                break
+        return out
 
     def view(self, record: GameRecord[GameState], lang: str) -> dict[str, Any]:
         from rules.ukuk.view import table_view

@@ -109,6 +109,19 @@ def standing(state: GameState) -> list[dict[str, Any]]:
     return out
 
 
+def scores(state: GameState) -> list[dict[str, Any]]:
+    """Each player's standing for the scoreboard and the stats: once the game is over the
+    places (the King's holder first); before, by number of court cards. ``total`` is the
+    number of court cards."""
+    if state.over:
+        return [{"player": state.players[p.player], "place": p.place,
+                 "total": len(state.owned[p.player]), "king": p.king} for p in state.places()]
+    counts = [len(cards) for cards in state.owned]
+    holder = state.holder()
+    return [{"player": name, "place": 1 + sum(c > counts[i] for c in counts),
+             "total": counts[i], "king": holder == i} for i, name in enumerate(state.players)]
+
+
 def table_view(state: GameState, actions: list[str] | None = None,
                lang: str = "en") -> dict[str, Any]:
     """The whole table: players and their court, the court left, the dice, what the dice
@@ -153,6 +166,7 @@ def table_view(state: GameState, actions: list[str] | None = None,
                   "first": t.order == 0} for t in state.throws],
         "holder": None if holder is None else state.players[holder],
         "places": standing(state) if state.over else [],
+        "scores": scores(state),
         "last": state.last,
         "last_said": state.last if actions else None,
         "over": state.over,

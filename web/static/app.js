@@ -1038,7 +1038,7 @@
   // Other games draw their own table and scoreboard with the page's helpers.
   const GAMES = window.KOTD_GAMES || {};
   const CTX = { $, h, fill, fmt, icon, toast, act, post, getJSON, dot, playerColor, minus, list,
-    S, K, LANG, shared: sharedControls };
+    S, K, LANG, shared: sharedControls, stats: renderStats };
   const INIT = { table: initTable, setup: initSetup };
 
   function render(s, fromStream) {

@@ -282,6 +282,7 @@
 
   function renderScores(s, old, C) {
     const { h, fill, S, fmt, $ } = C;
+    C.stats(s);
     $("result").hidden = true;
     if (s.phase === "none") { fill($("scoreboard"), h("p", { class: "headline" }, S.no_game)); return; }
     const places = Object.fromEntries((s.places || []).map((p) => [p.player, p]));
