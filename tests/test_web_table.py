@@ -403,6 +403,7 @@ def test_held_rolls_on_the_page(browser: Any, served: Served) -> None:
         page.tap("#throw")
         expect(page.locator("#held")).to_contain_text("check die 3", timeout=LIVE)
         expect(page.locator("#held .die.unsure")).to_have_count(1)
+        expect(page.locator("#throw")).to_be_hidden()  # first the table checks the die
         assert served.state()["rolls_used"] == 1  # not in the game yet
         shot(page, "held-check")
         page.tap("#held button.die[data-pos='3']")  # it is really a green 2
@@ -415,6 +416,7 @@ def test_held_rolls_on_the_page(browser: Any, served: Served) -> None:
         served.tray.rolls = ["1g 2r 1b 2g? 1r 2b"]
         page.tap("#throw")
         expect(page.locator("#held-confirm")).to_be_visible(timeout=LIVE)
+        expect(page.locator("#throw")).to_be_hidden()
         page.tap("#held-confirm")  # one tap: the dice are right
         expect(page.locator("#roll-count")).to_have_text("roll 3 of 3", timeout=LIVE)
         expect(page.locator("#held")).to_be_hidden()

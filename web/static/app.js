@@ -124,7 +124,7 @@
       toast(fmt("refused", { error: body.error }), true);
       return null;
     }
-    if (body.said) toast(body.said);  // the referee's words for what was done, if it says them
+    if (body.last_said) toast(body.last_said);  // the referee's words for what was done
     render(body);
     return body;
   }
@@ -661,7 +661,9 @@
         onclick: () => post("/api/reread") }, S.reread) : null);
     // the simulated tray's throw button sits in the thumb zone while the player may roll
     const thumb = $("thumb");
-    const canThrow = eye.camera === "simulated" && s.phase === "rolling" && !s.over;
+    // not while the table checks a held die: a new throw would replace that roll
+    const checking = s.held && s.held.why === "check";
+    const canThrow = eye.camera === "simulated" && s.phase === "rolling" && !s.over && !checking;
     thumb.hidden = !canThrow;
     document.body.classList.toggle("has-thumb", canThrow);
     $("throw").disabled = !(K.canAct && canThrow && rollsLeft(s) > 0);
