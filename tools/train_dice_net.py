@@ -1,37 +1,45 @@
 """Train the two small networks that read ordinary dice (:mod:`vision.dicenet`).
 
-Run: ``.venv/bin/python -m vision.train_dice_net [--shared PATH]`` after
-``pip install -e '.[train]'`` (PyTorch; the CPU build is enough: about 35 minutes on two cores).
-Writes ``vision/models/dice_finder.onnx`` and ``vision/models/dice_pips.onnx``; the reader
-runs them with OpenCV's DNN module, so the assistant itself never needs PyTorch.
+Run: ``.venv/bin/python tools/train_dice_net.py [--shared PATH]`` after
+``.venv/bin/pip install -e '.[train]'`` (PyTorch 2.13.0, the CPU build; run it under
+``nice``: the finder and the pip reader take about 40 minutes on two cores). Writes
+``vision/models/dice_finder.onnx`` and ``vision/models/dice_pips.onnx``; the reader runs
+them with OpenCV's DNN module, so the assistant itself never needs PyTorch (this tool lives
+outside the product package for that reason).
 
 * The **finder** is a small fully convolutional network (CenterNet-style): for a frame
   scaled to :data:`vision.dicenet.FINDER_SIZE` it gives, on a grid of stride 4, the chance
   that a die's centre lies there and the die's box width and height.
-* The **pip reader** classifies a crop around one found die into "not a die" or 1-6.
+* The **pip reader** classifies a crop around one found die into "not a die" or 1-6 (the
+  top face's value: a tilted die's side faces show pips too, and do not count).
 
-Training data: the byler-dev ``train`` split (photos with labelled boxes) and the
-even-numbered tomitomi crops (close-ups of one die, boxed by :func:`tomitomi_box`), with
-augmentation for what a table does: any scale (camera height), the eight rotations and
-mirror images plus small angles, brightness, contrast, colour casts, hue shifts, blur,
-noise and JPEG. Held out, never trained on: the byler
-``test`` split and the odd-numbered tomitomi crops (``benchmarks/bench_vision.py``).
-Seeded: the same seed gives nearly the same networks (threaded CPU kernels are not
-bit-exact).
+Training data: the byler-dev ``train`` split (photos with labelled boxes) less its
+calibration photos (:func:`calibration_split`), the even-numbered tomitomi crops
+(close-ups of one die, boxed by :func:`tomitomi_box`) and rendered trays of ordinary dice
+(:mod:`vision.render_standard`: dark, marbled, translucent and coloured bodies, pips of
+low contrast, engraved pips, leaning dice, crowded trays; renders only teach). Augmentation
+for what a table does: any scale (camera height), the eight rotations and mirror images
+plus small angles, brightness, contrast, colour casts, hue shifts, blur, noise and JPEG.
+
+Confidence: the pip reader's temperature is fitted on the calibration photos (held out
+from training; not the test split) and folded into its last layer, so the probabilities
+it gives are calibrated (:func:`fit_temperature`).
+
+Held out, never trained or tuned on: the byler ``test`` split and the odd-numbered
+tomitomi crops (``benchmarks/bench_ordinary.py``). Seeded: the same seed gives nearly the
+same networks (threaded CPU kernels are not bit-exact).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 import torch
+from dice_data import SHARED, Photo, calibration_split, load_byler, load_tomitomi
 from torch import nn
 from torch.nn import functional as F
 
@@ -46,36 +54,22 @@ from vision.dicenet import (
     DiceNet,
     crop_for_pips,
 )
+from vision.render_standard import ordinary_tray
 
 # ---------------------------------------------------------------- data
 
 
-@dataclass
-class Photo:
-    image: np.ndarray  # BGR
-    boxes: np.ndarray  # (n, 4) x0 y0 x1 y1
-    values: np.ndarray  # (n,)
-
-
-def load_byler(root: Path, split: str) -> list[Photo]:
+def rendered_photos(count: int, rng: np.random.Generator) -> list[Photo]:
+    """``count`` rendered trays of 3-15 ordinary dice (dice of 18-70 px in 640 x 480)."""
     out = []
-    for js in sorted(root.glob("*.json")):
-        meta = json.loads(js.read_text())
-        if meta.get("author_split") != split:
-            continue
-        image = cv2.imread(str(js.with_name(meta["image"])))
-        boxes = np.array([d["box"] for d in meta["dice"]], np.float32).reshape(-1, 4)
-        values = np.array([d["value"] for d in meta["dice"]], np.int64)
-        out.append(Photo(image, boxes, values))
-    return out
-
-
-def load_tomitomi(root: Path, parity: int) -> list[tuple[np.ndarray, int]]:
-    out = []
-    for v in range(1, 7):
-        for i, p in enumerate(sorted((root / str(v)).glob("*.png"))):
-            if i % 2 == parity:
-                out.append((cv2.imread(str(p)), v))
+    for _ in range(count):
+        frame, truth = ordinary_tray(
+            rng, int(rng.integers(3, 16)), 640, 480,
+            die_size=float(np.exp(rng.uniform(np.log(18), np.log(70)))),
+            crowded=float(rng.uniform(0.2, 0.9)), tilted=float(rng.uniform(0.0, 0.25)),
+            same_look=bool(rng.random() < 0.2))
+        boxes = np.array([t.box for t in truth], np.float32).reshape(-1, 4)
+        out.append(Photo(frame, boxes, np.array([t.value for t in truth], np.int64)))
     return out
 
 
@@ -280,9 +274,10 @@ def focal_loss(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
 # ---------------------------------------------------------------- training
 
 
-def train_finder(photos: list[Photo], close: list[Photo], steps: int,
+def train_finder(photos: list[Photo], close: list[Photo], renders: list[Photo], steps: int,
                  rng: np.random.Generator, batch: int = 8, size: int = 256) -> Finder:
-    """``photos`` of trays; ``close``-ups of one die make a fifth of the samples."""
+    """``photos`` of trays; ``close``-ups of one die make a fifth of the samples and
+    ``renders`` (crowded trays, leaning dice) a quarter."""
     net = Finder()
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
@@ -291,7 +286,8 @@ def train_finder(photos: list[Photo], close: list[Photo], steps: int,
     for step in range(steps):
         imgs, heats, whs, masks = [], [], [], []
         for _ in range(batch):
-            pool = close if close and rng.random() < 0.2 else photos
+            r = rng.random()
+            pool = close if close and r < 0.2 else renders if renders and r < 0.45 else photos
             img, boxes = finder_sample(pool[int(rng.integers(len(pool)))], rng, size)
             h, wh, m = finder_target(boxes, size)
             imgs.append(img)
@@ -335,10 +331,11 @@ def hard_negatives(photos: list[Photo]) -> list[tuple[int, np.ndarray]]:
 
 
 def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
-                hard: list[tuple[int, np.ndarray]], rng: np.random.Generator, n: int
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` augmented crops: labelled dice (jittered box), tomitomi dice, and negatives
-    (background, between dice, a die's corner, the finder's mistakes) as class 0."""
+                hard: list[tuple[int, np.ndarray]], renders: list[Photo],
+                rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` augmented crops: labelled dice (jittered box), tomitomi dice, rendered dice
+    (a third), and negatives (background, between dice, a die's corner, the finder's
+    mistakes) as class 0."""
     crops, labels = [], []
     while len(crops) < n:
         r = rng.random()
@@ -351,7 +348,8 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
             side = w * rng.uniform(0.36, 0.46)
             box = np.array([w / 2 - side / 2, h / 2 - side / 2, w / 2 + side / 2, h / 2 + side / 2])
         else:
-            ph = photos[int(rng.integers(len(photos)))]
+            pool = renders if renders and rng.random() < 0.4 else photos
+            ph = pool[int(rng.integers(len(pool)))]
             img = ph.image
             if len(ph.boxes) == 0:
                 continue
@@ -384,13 +382,18 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
     return np.stack(crops), np.array(labels, np.int64)
 
 
-def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]], steps: int,
-               rng: np.random.Generator, batch: int = 64) -> PipNet:
+POOL = 12000
+"""Augmented pip crops drawn afresh every 1000 training steps."""
+
+
+def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
+               renders: list[Photo], steps: int, rng: np.random.Generator, batch: int = 64
+               ) -> PipNet:
     net = PipNet()
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     hard = hard_negatives(photos)
-    pool_x, pool_y = pip_samples(photos, tomi, hard, rng, 20000)
+    pool_x, pool_y = pip_samples(photos, tomi, hard, renders, rng, POOL)
     print(f"pip crops: {len(pool_y)}, classes {np.bincount(pool_y, minlength=7).tolist()}")
     net.train()
     t0 = time.time()
@@ -407,8 +410,47 @@ def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]], steps: i
             print(f"pips {step}/{steps} loss {loss.item():.3f} ({time.time() - t0:.0f} s)",
                   flush=True)
         if step and step % 1000 == 0:  # fresh augmentations
-            pool_x, pool_y = pip_samples(photos, tomi, hard, rng, 20000)
+            pool_x, pool_y = pip_samples(photos, tomi, hard, renders, rng, POOL)
     return net.eval()
+
+
+def fit_temperature(net: PipNet, calib: list[Photo], rng: np.random.Generator) -> float:
+    """The temperature that makes the pip reader's probabilities honest on the calibration
+    photos (least negative log-likelihood of the labelled values), folded into its last
+    layer. Each labelled die is cut four times with the finder's typical box error."""
+    crops, labels = [], []
+    for ph in calib:
+        for box, v in zip(ph.boxes, ph.values, strict=True):
+            bw, bh = box[2] - box[0], box[3] - box[1]
+            for _ in range(4):
+                c = (box[:2] + box[2:]) / 2 + rng.normal(0, 0.04, 2) * (bw, bh)
+                s = rng.uniform(0.92, 1.1)
+                jb = np.array([c[0] - bw * s / 2, c[1] - bh * s / 2,
+                               c[0] + bw * s / 2, c[1] + bh * s / 2])
+                crops.append(crop_for_pips(ph.image, jb))
+                labels.append(int(v))
+    with torch.no_grad():
+        logits = net(to_tensor(crops))
+    y = torch.tensor(labels)
+    log_t = torch.zeros(1, requires_grad=True)
+    opt = torch.optim.LBFGS([log_t], lr=0.1, max_iter=200)
+
+    def nll() -> torch.Tensor:
+        opt.zero_grad()
+        loss = F.cross_entropy(logits / log_t.exp(), y)
+        loss.backward()
+        return loss
+
+    opt.step(nll)
+    t = float(log_t.detach().exp())
+    right = (logits.argmax(1) == y).float().mean().item()
+    print(f"temperature {t:.3f} from {len(labels)} calibration crops "
+          f"(single-crop accuracy {100 * right:.1f}%)")
+    last = net.body[-1]
+    with torch.no_grad():
+        last.weight /= t
+        last.bias /= t
+    return t
 
 
 def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
@@ -420,29 +462,36 @@ def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
 
 
 def main() -> None:
-    here = Path(__file__).resolve().parents[1]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", type=Path,
-                        default=Path(os.environ.get("KOTD_SHARED", here.parent / "shared")))
+    parser.add_argument("--shared", type=Path, default=SHARED)
     parser.add_argument("--finder-steps", type=int, default=4000)
     parser.add_argument("--pip-steps", type=int, default=4000)
+    parser.add_argument("--renders", type=int, default=600,
+                        help="rendered trays of ordinary dice to mix in")
     parser.add_argument("--only", choices=("finder", "pips"))
+    parser.add_argument("--threads", type=int, default=1,
+                        help="PyTorch threads (the machine is shared: one by default)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     torch.manual_seed(args.seed)
-    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     data = args.shared / "data"
-    photos = load_byler(data / "byler-dev", "train")
-    tomi = load_tomitomi(data / "tomitomi-crops", 0)
+    photos, calib = calibration_split(load_byler("train", data / "byler-dev"))
+    tomi = load_tomitomi(0, data / "tomitomi-crops")
+    t0 = time.time()
+    renders = rendered_photos(args.renders, rng)
+    print(f"{len(renders)} rendered trays ({time.time() - t0:.0f} s); {len(photos)} photos "
+          f"to train on, {len(calib)} to calibrate")
     if args.only != "pips":
         close = tomitomi_photos(tomi)
         print(f"close-ups for the finder: {len(close)} of {len(tomi)} tomitomi crops")
-        finder = train_finder(photos, close, args.finder_steps, rng)
+        finder = train_finder(photos, close, renders, args.finder_steps, rng)
         export(finder, (1, 3, FINDER_SIZE, FINDER_SIZE), FINDER_ONNX)
     if args.only != "finder":
-        pips = train_pips(photos, tomi, args.pip_steps, rng)
+        pips = train_pips(photos, tomi, renders, args.pip_steps, rng)
+        fit_temperature(pips, calib, rng)
         export(pips, (1, 3, PIP_CROP, PIP_CROP), PIPS_ONNX)
 
 
