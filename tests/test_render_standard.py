@@ -1,0 +1,110 @@
+"""Rendered ordinary dice (the networks' teaching material and the simulated tray for
+ordinary dice) and the classical pip count that checks the networks' readings."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.conftest import ROOT
+from vision.dicenet import crop_for_pips
+from vision.pipcount import count_pips
+from vision.render_standard import (
+    DieLook,
+    OrdinaryDie,
+    OrdinaryScene,
+    random_ordinary_scene,
+    render_ordinary,
+)
+
+WHITE = DieLook((235, 236, 238), (20, 20, 20))
+
+
+def one_die(value: int, look: DieLook = WHITE, yaw: float = 0.0, tilt: float = 0.0,
+            camera: float = math.inf, x: float = 200.0, y: float = 150.0):
+    scene = OrdinaryScene((OrdinaryDie(value, x, y, look, yaw, tilt, 30.0),), 60.0, 400, 300,
+                          camera, (120, 122, 124), shadows=0.3, noise=1.0)
+    frame, truth = render_ordinary(scene, np.random.default_rng(value))
+    return frame, truth[0]
+
+
+@given(value=st.integers(1, 6), yaw=st.floats(0, 90), tilt=st.floats(0, 30),
+       camera=st.sampled_from([math.inf, 10.0, 30.0]))
+def test_a_clear_die_is_counted_by_its_top_face(value: int, yaw: float, tilt: float,
+                                                camera: float) -> None:
+    """White die, black pips: the classical count of the rendered die's crop is its value
+    (the truth) or no opinion, never another value, however the die is turned or leans."""
+    frame, truth = one_die(value, yaw=yaw, tilt=tilt, camera=camera)
+    assert truth.value == value and truth.tilted == (tilt > 1.0)
+    got = count_pips(crop_for_pips(frame, truth.box))
+    assert got in (value, None)
+    if tilt < 5 and math.isinf(camera):
+        assert got == value  # flat under the camera: plain to count
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_the_count_reads_pips_of_any_colour(value: int) -> None:
+    looks = [DieLook((28, 28, 30), (235, 235, 235)), DieLook((40, 40, 190), (235, 235, 235)),
+             DieLook((40, 200, 230), (20, 20, 20)), DieLook((60, 150, 40), (235, 235, 235))]
+    for look in looks:
+        frame, truth = one_die(value, look, yaw=17.0)
+        assert count_pips(crop_for_pips(frame, truth.box)) == value, look
+
+
+@pytest.mark.parametrize("frame", [np.zeros((48, 48, 3), np.uint8),
+                                   np.full((48, 48, 3), 200, np.uint8),
+                                   np.random.default_rng(1).integers(0, 256, (48, 48, 3),
+                                                                     dtype=np.uint8)],
+                         ids=["black", "grey", "noise"])
+def test_no_pips_no_count(frame: np.ndarray) -> None:
+    assert count_pips(frame) is None
+
+
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 15))
+def test_trays_are_settled_and_true(seed: int, n: int) -> None:
+    """Dice lie apart (no two centres closer than a die), inside the frame, their truth
+    in the scene's order; the same seed gives the same frame."""
+    scene = random_ordinary_scene(np.random.default_rng(seed), n, 320, 240, die_size=20.0)
+    assert 1 <= len(scene.dice) <= n
+    for i, a in enumerate(scene.dice):
+        assert all(math.hypot(a.x - b.x, a.y - b.y) >= 0.99 * scene.die_size
+                   for b in scene.dice[i + 1:])
+    frame, truth = render_ordinary(scene, np.random.default_rng(seed))
+    assert frame.shape == (240, 320, 3) and frame.dtype == np.uint8
+    assert [t.value for t in truth] == [d.value for d in scene.dice]
+    for t in truth:
+        assert t.visible
+        assert 0 <= t.box[0] < t.center[0] < t.box[2] < 320 and 0 <= t.box[1] < t.center[1]
+        assert t.center[1] < t.box[3] < 240
+    again, _ = render_ordinary(scene, np.random.default_rng(seed))
+    assert np.array_equal(frame, again)
+
+
+def test_a_die_is_drawn_where_its_truth_says() -> None:
+    """Inside each truth box is a die; outside them the frame is the empty table."""
+    scene = replace(random_ordinary_scene(np.random.default_rng(4), 10, 640, 480,
+                                          die_size=40.0), shadows=0.0, noise=0.0)
+    frame, truth = render_ordinary(scene, np.random.default_rng(9))
+    empty, _ = render_ordinary(replace(scene, dice=()), np.random.default_rng(9))
+    differs = np.abs(frame.astype(int) - empty).sum(axis=2) > 6
+    assert len(truth) == len(scene.dice) >= 5
+    for t in truth:
+        x0, y0, x1, y1 = (round(v) for v in t.box)
+        assert differs[y0:y1, x0:x1].mean() > 0.4  # a die (a turned square fills half its box)
+        differs[max(0, y0 - 2):y1 + 3, max(0, x0 - 2):x1 + 3] = False
+    assert not differs.any()  # nothing drawn elsewhere
+
+
+def test_the_product_never_imports_torch() -> None:
+    """Reading ordinary dice needs OpenCV alone; PyTorch is for tools/train_dice_net.py."""
+    code = ("import sys, numpy as np; from vision.reader import read_dice; import pi.cli; "
+            "read_dice(np.zeros((64, 64, 3), np.uint8), 'standard'); "
+            "assert 'torch' not in sys.modules, 'torch imported'")
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
