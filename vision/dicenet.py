@@ -3,7 +3,8 @@
 Ordinary dice come in every body colour, marbled or translucent, with pips of any colour
 and sometimes a maker's logo on the one; they touch, lie on patterned trays and cast
 shadows. Hand-set thresholds do not hold up on that, so two small networks trained on
-real photos do the work (:mod:`vision.train_dice_net` makes them):
+real photos and renders do the work (``tools/train_dice_net.py`` makes them; the product
+never needs PyTorch):
 
 * the **finder** sees the frame scaled to :data:`FINDER_SIZE` on its longer side and
   gives, every :data:`FINDER_STRIDE` pixels, the chance that a die's centre lies there and
@@ -21,12 +22,14 @@ Both run on OpenCV's DNN module (ONNX files in ``vision/models/``): no extra run
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.pipcount import count_pips
 
 MODELS = Path(__file__).with_name("models")
 FINDER_ONNX = MODELS / "dice_finder.onnx"
@@ -50,21 +53,34 @@ MIN_PEAK = 0.4
 """A peak of the finder's map below this is not a die."""
 SURE_READ = 0.9
 """A pip reading this sure of one class is not read again in other quarter turns."""
+DOUBT = 0.3
+"""The highest confidence of a die whose classical pip count disagrees with the network."""
 
 
 @dataclass(frozen=True)
 class FoundDie:
-    """One die as the networks see it, in frame pixels."""
+    """One die as the networks see it, in frame pixels, with the classical count of its
+    pips (:mod:`vision.pipcount`; None where that count has no opinion)."""
 
     box: tuple[float, float, float, float]  # x0, y0, x1, y1
     value: int
     found: float  # the finder's confidence that a die is there, 0..1
-    read: float  # the pip reader's probability of ``value``, 0..1
+    read: float  # the pip reader's calibrated probability of ``value``, 0..1
     sure: float  # found times the pip reader's probability that it is a die, 0..1
+    pips: int | None = None
 
     @property
     def center(self) -> tuple[float, float]:
         return (self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2
+
+    @property
+    def confidence(self) -> float:
+        """How likely the reading is right, 0..1: the finder's confidence times the pip
+        reader's calibrated probability of the value, and at most :data:`DOUBT` where the
+        classical count of the pips says another value (two ways of counting disagree:
+        the table should look)."""
+        conf = self.found * self.read
+        return min(conf, DOUBT) if self.pips is not None and self.pips != self.value else conf
 
 
 def crop_for_pips(frame: np.ndarray, box: np.ndarray | tuple, angle: float = 0.0
@@ -84,6 +100,12 @@ def crop_for_pips(frame: np.ndarray, box: np.ndarray | tuple, angle: float = 0.0
         m[:, :2] *= f
     return cv2.warpAffine(src, m, (PIP_CROP, PIP_CROP), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
+
+
+def _shrunk(image: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """``image`` scaled down to ``size`` (width, height; at least 16 pixels each)."""
+    sw, sh = (max(16, round(float(v))) for v in size)
+    return cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -122,15 +144,20 @@ class DiceNet:
         The die size is not assumed: the finder looks at two scales, the second for big
         dice (its finds there may also be clusters of small dice; :meth:`read` sorts it out).
         """
-        return (self._find_at(frame, FINDER_SIZE, 0.0)
-                + self._find_at(frame, FINDER_SIZE * COARSE, BIG_DIE * COARSE))
-
-    def _find_at(self, frame: np.ndarray, size: float, min_side: float
-                 ) -> list[tuple[tuple[float, float, float, float], float]]:
         h, w = frame.shape[:2]
-        scale = size / max(h, w)
-        sw, sh = max(16, round(w * scale)), max(16, round(h * scale))
-        small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA)
+        src = frame
+        while max(src.shape[:2]) >= 2 * FINDER_SIZE:  # halve first: cheaper than one big step
+            src = cv2.pyrDown(src)
+        fine = _shrunk(src, FINDER_SIZE / max(h, w) * np.array([w, h], np.float64))
+        coarse = _shrunk(fine, COARSE * np.array(fine.shape[1::-1], np.float64))
+        return (self._find_in(fine, w, h, 0.0)
+                + self._find_in(coarse, w, h, BIG_DIE * COARSE))
+
+    def _find_in(self, small: np.ndarray, w: int, h: int, min_side: float
+                 ) -> list[tuple[tuple[float, float, float, float], float]]:
+        """Dice the finder sees in ``small``, the frame (``w`` x ``h``) scaled down."""
+        sh, sw = small.shape[:2]
+        scale = max(sw, sh) / max(w, h)
         pw, ph = -sw % 32, -sh % 32  # the network halves the size five times
         if pw or ph:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
@@ -153,16 +180,16 @@ class DiceNet:
                           float(heat[i, j])))
         return found
 
-    def read_pips(self, frame: np.ndarray, boxes: list) -> np.ndarray:
-        """Class probabilities (n, 7): "not a die" and 1-6.
+    def read_pips(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities (n, 7) of dice cut by :func:`crop_for_pips`: "not a die"
+        and 1-6.
 
         Each crop is read as it lies; one the reader is not sure of (no class at
         :data:`SURE_READ`) is read again in its three other quarter turns and the four
         readings are averaged (a die's value does not depend on how it lies).
         """
-        if not boxes:
+        if not crops:
             return np.zeros((0, 7), np.float32)
-        crops = [crop_for_pips(frame, box) for box in boxes]
         probs = self._classify(crops)
         unsure = np.nonzero(probs.max(axis=1) < SURE_READ)[0]
         if len(unsure):
@@ -189,7 +216,8 @@ class DiceNet:
         surest first (the finder's confidence times the reader's that it is a die), a find
         is dropped when it lies inside a surer one at least twice its size (it is one of
         that die's pips) or a surer find at most half its size lies inside it (it is a
-        cluster of dice, seen from too far).
+        cluster of dice, seen from too far). Each die kept has its pips counted the
+        classical way too (:func:`vision.pipcount.count_pips`).
         """
         near: list[tuple[tuple[float, float, float, float], float]] = []
         for box, conf in sorted(self.find(frame), key=lambda f: -f[1]):
@@ -197,17 +225,17 @@ class DiceNet:
             if not any(np.hypot(c[0] - (k[0] + k[2]) / 2, c[1] - (k[1] + k[3]) / 2)
                        < 0.5 * _side(box) for k, _ in near):
                 near.append((box, conf))
+        crops = [crop_for_pips(frame, box) for box, _ in near]
         dice = []
-        for (box, conf), p in zip(near, self.read_pips(frame, [b for b, _ in near]),
-                                  strict=True):
+        for (box, conf), crop, p in zip(near, crops, self.read_pips(crops), strict=True):
             value = int(np.argmax(p[1:])) + 1
             if p[value] >= p[0]:
-                dice.append(FoundDie(tuple(float(v) for v in box), value, conf,
-                                     float(p[value]), conf * (1.0 - float(p[0]))))
+                dice.append((FoundDie(tuple(float(v) for v in box), value, conf,
+                                      float(p[value]), conf * (1.0 - float(p[0]))), crop))
         kept: list[FoundDie] = []
-        for die in sorted(dice, key=lambda d: -d.sure):
+        for die, crop in sorted(dice, key=lambda d: -d[0].sure):
             if not any(_pip_of(die.box, k.box) or _pip_of(k.box, die.box) for k in kept):
-                kept.append(die)
+                kept.append(replace(die, pips=count_pips(crop)))
         return kept
 
 

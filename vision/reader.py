@@ -9,7 +9,8 @@ rather than being dropped.
 
 Ordinary dice (any body and pip colour, marbled, translucent, touching) are found and read
 by the two small learned networks of :mod:`vision.dicenet`; their confidence is the
-finder's times the pip reader's.
+finder's times the pip reader's calibrated probability, and low where a classical count of
+the pips disagrees (:attr:`vision.dicenet.FoundDie.confidence`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def _overlaps(a: Candidate, b: Candidate) -> bool:
 def _from_net(found: FoundDie) -> DieReading:
     x0, y0, x1, y1 = found.box
     outline = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
-    return DieReading(found.value, None, found.center, outline, found.found * found.read,
+    return DieReading(found.value, None, found.center, outline, found.confidence,
                       float(np.sqrt((x1 - x0) * (y1 - y0))))
 
 
@@ -51,7 +52,7 @@ def _read(frame: np.ndarray, kind: Kind, palette: Palette
         net = default_net()
         if net is None:
             raise OSError("the ordinary-dice networks are missing from vision/models/: "
-                          "reinstall kotd, or make them with python -m vision.train_dice_net")
+                          "reinstall kotd, or make them with tools/train_dice_net.py")
         return [(_from_net(f), np.zeros(3)) for f in net.read(frame)]
     work = WorkFrame.of(frame)
     cands = find_faces(work, palette)

@@ -1,0 +1,276 @@
+"""Ordinary dice (``--dice standard``) on real photos: what a player with a bag of dice gets.
+
+Run: .venv/bin/python benchmarks/bench_ordinary.py [--split test|calib|train] [--curve]
+Single-threaded OpenCV. Shared data from $KOTD_SHARED or ../shared next to the repo.
+
+The measure is the byler-dev ``test`` split (held out: never trained or tuned on) and the
+odd-numbered tomitomi crops; ``calib`` (every sixth photo of the ``train`` split, kept out
+of training) is where the confidence threshold is chosen. Figures per die and per photo,
+then per condition, so that weak corners do not hide in the total:
+
+* body, measured from the photo: ``dark`` (median L* under 25: black, dark grey, dark
+  purple, navy; marbled or not), ``light`` (L* 65 and up with little colour: white,
+  ivory), ``coloured`` (the rest: red, green, yellow, purple, brown, ...); ``multi-hued``
+  dice (marbled or translucent: the body's colour varies between its pips, a/b spread
+  of 8 or more) are counted apart as well. A measure, not a hand label: approximate;
+* die size (the labelled box's side in the 640-pixel photo);
+* crowding: ``touching`` when another die's centre is nearer than 1.25 sides.
+
+A reading matches a labelled die when its centre lies in the label's box or the boxes
+overlap by IoU >= 0.5 (each label once). "Wrong" = a matched die with the wrong value or a
+reading of no die; "silently wrong" = a photo not fully right whose readings were all
+confident.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
+
+from dice_data import Photo, calibration_split, load_byler, load_tomitomi  # noqa: E402
+
+from vision.reader import read_dice  # noqa: E402
+from vision.reading import DieReading  # noqa: E402
+from vision.render_standard import ordinary_tray  # noqa: E402
+
+
+@dataclass
+class Die:
+    """One labelled die and what the reader made of it (``read`` None: missed)."""
+
+    value: int
+    read: DieReading | None
+    body: str
+    textured: bool
+    side: float
+    touching: bool
+
+    @property
+    def right(self) -> bool:
+        return self.read is not None and self.read.value == self.value
+
+
+@dataclass
+class Sheet:
+    """One photo: its labelled dice and the readings that matched no die."""
+
+    name: str
+    dice: list[Die]
+    false: list[DieReading]
+
+    @property
+    def fully_right(self) -> bool:
+        return all(d.right for d in self.dice) and not self.false
+
+    @property
+    def readings(self) -> list[DieReading]:
+        return [d.read for d in self.dice if d.read is not None] + self.false
+
+
+def _iou(a, b) -> float:
+    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def body_of(image: np.ndarray, box: np.ndarray) -> tuple[str, bool]:
+    """(``dark`` | ``light`` | ``coloured``, multi-hued) of the die in ``box`` (see the
+    module notes), measured on the middle 70% of its box with the pips (the 40% of pixels
+    farthest from the median colour) left out."""
+    x0, y0, x1, y1 = box
+    mx, my = 0.15 * (x1 - x0), 0.15 * (y1 - y0)
+    patch = image[int(y0 + my):int(np.ceil(y1 - my)), int(x0 + mx):int(np.ceil(x1 - mx))]
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    lab[:, 0] *= 100 / 255
+    lab[:, 1:] -= 128
+    dist = np.linalg.norm(lab - np.median(lab, axis=0), axis=1)
+    body = lab[dist <= np.percentile(dist, 60)]
+    ll, chroma = float(np.median(body[:, 0])), float(np.hypot(*np.median(body[:, 1:], axis=0)))
+    kind = "dark" if ll < 25 else "light" if ll >= 65 and chroma < 25 else "coloured"
+    return kind, float(np.std(body[:, 1:], axis=0).mean()) >= 8.0
+
+
+def sheet(photo: Photo) -> Sheet:
+    readings = read_dice(photo.image, "standard")
+    b = photo.boxes
+    sides = np.sqrt((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]))
+    centres = (photo.boxes[:, :2] + photo.boxes[:, 2:]) / 2
+    match: dict[int, DieReading] = {}
+    false = []
+    for r in readings:
+        xs, ys = [p[0] for p in r.outline], [p[1] for p in r.outline]
+        box = (min(xs), min(ys), max(xs), max(ys))
+        best, score = None, 0.0
+        for j, b in enumerate(photo.boxes):
+            if j in match:
+                continue
+            s = _iou(box, b)
+            inside = b[0] <= r.center[0] <= b[2] and b[1] <= r.center[1] <= b[3]
+            if (s >= 0.5 or inside) and max(s, 0.01) > score:
+                best, score = j, max(s, 0.01)
+        if best is None:
+            false.append(r)
+        else:
+            match[best] = r
+    dice = []
+    for j, (box, value) in enumerate(zip(photo.boxes, photo.values, strict=True)):
+        near = np.hypot(*(centres - centres[j]).T)
+        near[j] = np.inf
+        kind, textured = body_of(photo.image, box)
+        dice.append(Die(int(value), match.get(j), kind, textured, float(sides[j]),
+                        bool(near.min() < 1.25 * sides[j])))
+    return Sheet(photo.name, dice, false)
+
+
+def summary(sheets: list[Sheet]) -> dict[str, float]:
+    dice = [d for s in sheets for d in s.dice]
+    readings = [r for s in sheets for r in s.readings]
+    false = sum(len(s.false) for s in sheets)
+    right = [d for d in dice if d.right]
+    wrong = [d.read for d in dice if d.read is not None and not d.right] + [
+        r for s in sheets for r in s.false]
+    silent = [s for s in sheets if not s.fully_right and all(r.confident for r in s.readings)]
+    return {
+        "photos": len(sheets), "dice": len(dice),
+        "found": sum(d.read is not None for d in dice) / len(dice),
+        "false": false / max(len(readings), 1),
+        "value": len(right) / len(dice),
+        "photos_right": sum(s.fully_right for s in sheets) / len(sheets),
+        "silent": len(silent) / len(sheets),
+        "wrong": len(wrong),
+        "caught": sum(not r.confident for r in wrong) / max(len(wrong), 1),
+        "flagged": sum(not d.read.confident for d in right) / max(len(right), 1),
+    }
+
+
+def by_condition(sheets: list[Sheet]) -> list[tuple[str, int, float, float]]:
+    """(condition, dice, value right, right dice flagged) per condition."""
+    groups: dict[str, list[Die]] = defaultdict(list)
+    for s in sheets:
+        for d in s.dice:
+            groups[f"body {d.body}"].append(d)
+            if d.textured:
+                groups["body multi-hued (marbled/translucent)"].append(d)
+            size = "< 30 px" if d.side < 30 else "30-40 px" if d.side < 40 else ">= 40 px"
+            groups[f"size {size}"].append(d)
+            groups["touching" if d.touching else "apart"].append(d)
+    out = []
+    for name in sorted(groups):
+        ds = groups[name]
+        right = [d for d in ds if d.right]
+        out.append((name, len(ds), len(right) / len(ds),
+                    sum(not d.read.confident for d in right) / max(len(right), 1)))
+    return out
+
+
+def curve(sheets: list[Sheet], thresholds: list[float]) -> list[tuple[float, float, float, float]]:
+    """(threshold, wrong caught, right flagged, photos silently wrong) if readings under the
+    threshold were flagged instead."""
+    right = [d.read.confidence for s in sheets for d in s.dice if d.right]
+    wrong = [d.read.confidence for s in sheets for d in s.dice
+             if d.read is not None and not d.right] + [r.confidence for s in sheets
+                                                       for r in s.false]
+    out = []
+    for t in thresholds:
+        silent = sum(not s.fully_right and all(r.confidence >= t for r in s.readings)
+                     for s in sheets)
+        out.append((t, float(np.mean([c < t for c in wrong])) if wrong else 1.0,
+                    float(np.mean([c < t for c in right])), silent / len(sheets)))
+    return out
+
+
+def tomitomi() -> tuple[int, float, float]:
+    """(crops, value right, right ones flagged) on the odd tomitomi crops (held out): the
+    reading nearest the crop's centre must have the folder's value."""
+    n = right = flagged = 0
+    for frame, v in load_tomitomi(1):
+        h, w = frame.shape[:2]
+        readings = read_dice(frame, "standard")
+        n += 1
+        if readings:
+            r = min(readings, key=lambda r: np.hypot(r.center[0] - w / 2, r.center[1] - h / 2))
+            right += r.value == v
+            flagged += r.value == v and not r.confident
+    return n, right / n, flagged / max(right, 1)
+
+
+def speed(frames: int = 40, dice: int = 15, seed: int = 50000) -> tuple[float, float]:
+    """(median, p95) ms to read a 1280 x 960 rendered tray of ``dice`` ordinary dice."""
+    read_dice(np.zeros((960, 1280, 3), np.uint8), "standard")  # warm-up: loading the networks
+    times = []
+    for i in range(frames):
+        frame, _ = ordinary_tray(np.random.default_rng(seed + i), dice, 1280, 960,
+                                 die_size=float(np.random.default_rng(i).uniform(50, 110)))
+        t = time.perf_counter()
+        read_dice(frame, "standard")
+        times.append((time.perf_counter() - t) * 1000)
+    return float(np.median(times)), float(np.percentile(times, 95))
+
+
+def split(name: str) -> list[Photo]:
+    if name == "test":
+        return load_byler("test")
+    train, calib = calibration_split(load_byler("train"))
+    return calib if name == "calib" else train
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--split", default="test", choices=("test", "calib", "train"))
+    parser.add_argument("--curve", action="store_true", help="print the confidence curve")
+    parser.add_argument("--skip", nargs="*", default=[], choices=("tomitomi", "speed"))
+    parser.add_argument("--wrong", action="store_true", help="list every wrong die")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    sheets = [sheet(p) for p in split(args.split)]
+    s = summary(sheets)
+    print(f"byler-dev {args.split}: {s['photos']} photos, {s['dice']} dice: "
+          f"found {100 * s['found']:.1f}%, false dice {100 * s['false']:.2f}%, "
+          f"value right {100 * s['value']:.1f}%, photos fully right "
+          f"{100 * s['photos_right']:.1f}%, photos silently wrong {100 * s['silent']:.1f}%")
+    print(f"  unsure: {s['wrong']} wrong readings, {100 * s['caught']:.0f}% of them flagged; "
+          f"right dice flagged {100 * s['flagged']:.1f}%")
+    for name, n, value, flagged in by_condition(sheets):
+        print(f"  {name:38s} {n:4d} dice: value right {100 * value:5.1f}%, "
+              f"right flagged {100 * flagged:4.1f}%")
+    if args.curve:
+        print("  threshold  wrong caught  right flagged  photos silently wrong")
+        for t, caught, flagged, silent in curve(sheets, [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85,
+                                                         0.9, 0.95]):
+            print(f"  {t:9.2f}  {100 * caught:11.0f}%  {100 * flagged:12.1f}%  "
+                  f"{100 * silent:20.1f}%")
+    if args.wrong:
+        for sh in sheets:
+            for d in sh.dice:
+                if not d.right:
+                    got = (f"read {d.read.value} ({d.read.confidence:.2f})" if d.read
+                           else "missed")
+                    print(f"  {sh.name}: {d.value} {got}, {d.body}"
+                          f"{' multi-hued' if d.textured else ''}, {d.side:.0f} px"
+                          f"{', touching' if d.touching else ''}")
+            for r in sh.false:
+                print(f"  {sh.name}: no die, read {r.value} ({r.confidence:.2f}) at "
+                      f"{r.center[0]:.0f},{r.center[1]:.0f}")
+    if "tomitomi" not in args.skip:
+        n, value, flagged = tomitomi()
+        print(f"tomitomi crops (odd, held out): {n} crops: value right {100 * value:.1f}%, "
+              f"right flagged {100 * flagged:.1f}%")
+    if "speed" not in args.skip:
+        med, p95 = speed()
+        print(f"speed, 1280x960 tray of 15 ordinary dice, one thread: median {med:.1f} ms, "
+              f"p95 {p95:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

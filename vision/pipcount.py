@@ -1,0 +1,121 @@
+"""A classical count of an ordinary die's pips: the second opinion on the pip network.
+
+The die's crop (:func:`vision.dicenet.crop_for_pips`, the die in the middle) is compared
+with its body colour, the median of its middle. The top face is the filled outline of the
+body-coloured region there (the table, a neighbour and a tilted die's darker side faces
+lie outside it); pixels inside it far from the body colour in Lab are pip candidates (pips
+of any colour, lighter or darker than the body). Roundish blobs of about one size count.
+The count is only given when the blobs sit like the pips of a die face: pairwise distances
+in the proportions of the standard layout (whatever the die's turn and size) and centred
+on the face. Otherwise the count is "no opinion" (None): marbling, glare or low contrast
+make blobs a classical counter cannot tell from pips, and then it keeps quiet rather than
+disagree.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import cv2
+import numpy as np
+
+from vision.render import PIP_SPOTS
+
+_PROFILES = {
+    n: np.sort([np.hypot(a[0] - b[0], a[1] - b[1])
+                for a, b in itertools.combinations(spots, 2)])
+    for n, spots in PIP_SPOTS.items() if n >= 3
+}
+"""Sorted pairwise distances of each layout of three or more pips (in pip spacings)."""
+MIN_CONTRAST = 25.0
+"""Pips must differ from the body by at least this Lab distance."""
+MAX_LAYOUT_ERROR = 0.12
+"""Largest deviation of the blobs' distance proportions from the layout's (relative)."""
+
+
+def _layout_error(points: np.ndarray) -> float:
+    """How far ``points`` (n, 2) are from the pips of a face of ``n`` (0: exactly)."""
+    n = len(points)
+    centre = points.mean(axis=0)
+    spread = float(np.linalg.norm(points - centre, axis=1).max())
+    if n == 1:
+        return 0.0
+    if n == 2:  # two pips: opposite corners, symmetric about the face's middle
+        return 0.0
+    d = np.sort([np.hypot(*(a - b)) for a, b in itertools.combinations(points, 2)])
+    t = _PROFILES[n]
+    scale = float(np.dot(d, t) / np.dot(t, t))
+    if scale <= 0 or spread <= 0:
+        return np.inf
+    return float(np.abs(d / scale - t).max() / t.max())
+
+
+def _face(near: np.ndarray, r: np.ndarray) -> np.ndarray | None:
+    """The top face: the filled outline of the body-coloured region in the crop's middle
+    (``near``: pixels of about the body's colour), or None when there is none."""
+    near = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(near, connectivity=8)
+    middle = labels[(r < 0.15) & (near > 0)]
+    if count < 2 or middle.size == 0:
+        return None
+    ys, xs = np.nonzero(labels == np.bincount(middle).argmax())
+    hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+    face = np.zeros(near.shape, np.uint8)
+    cv2.fillConvexPoly(face, hull, 1)
+    return cv2.erode(face, np.ones((3, 3), np.uint8)).astype(bool)
+
+
+def count_pips(crop: np.ndarray) -> int | None:
+    """The number of pips on the top face of the die in ``crop`` (a square BGR crop with
+    the die in the middle), or None when the pips cannot be told for sure."""
+    n = crop.shape[0]
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) - (n - 1) / 2
+    r = np.hypot(xx, yy) / n
+    body = np.median(lab[r < 0.3], axis=0)
+    dist = np.linalg.norm(lab - body, axis=2)
+    # the threshold from the middle (body and pips; the table shows only at the rim)
+    thr, _ = cv2.threshold(np.clip(dist[r < 0.3], 0, 255).astype(np.uint8).reshape(-1, 1),
+                           0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = max(float(thr), MIN_CONTRAST)
+    face = _face(dist <= 0.5 * thr, r)
+    if face is None or face.sum() < 0.2 * n * n:
+        return None
+    mask = ((dist > thr) & face).astype(np.uint8)
+    count, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    side = np.sqrt(face.sum())
+    min_area, max_area = 0.006 * side**2, 0.09 * side**2  # a pip: 9-34% of the face across
+    pips, other = [], []
+    for i in range(1, count):
+        _, _, bw, bh, area = stats[i]
+        pip_like = (min_area <= area <= max_area and area >= 0.5 * bw * bh
+                    and max(bw, bh) <= 1.7 * min(bw, bh))
+        (pips if pip_like else other).append(i)
+    if not 1 <= len(pips) <= 6:
+        return None
+    typical = float(np.median(stats[pips, cv2.CC_STAT_AREA]))
+    if any(stats[i, cv2.CC_STAT_AREA] >= 0.5 * typical
+           and min(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT])
+           >= 0.5 * np.sqrt(typical) for i in other):
+        return None  # a blob of pip size that is no pip (marbling, merged pips): no opinion
+    # (thinner ones are edges: the die's bevel, a sliver of side face)
+    areas = stats[pips, cv2.CC_STAT_AREA].astype(np.float64)
+    if areas.max() > 2.5 * areas.min() and len(pips) > 1:
+        return None
+    fy, fx = np.nonzero(face)
+    pts = cents[pips] - (fx.mean(), fy.mean())
+    if np.hypot(*pts.mean(axis=0)) > 0.18 * side:
+        return None  # the pips are not centred on the face
+    if len(pips) == 1 and np.hypot(*pts[0]) > 0.07 * side:
+        return None  # a one's pip lies in the very middle
+    if len(pips) == 2:  # opposite corners, nothing between them (a three's middle pip)
+        mid = np.round(cents[pips].mean(axis=0)).astype(int)
+        if (np.hypot(*(pts[0] - pts[1])) < 0.45 * side
+                or dist[mid[1] - 1:mid[1] + 2, mid[0] - 1:mid[0] + 2].max() > 0.5 * thr):
+            return None
+    if _layout_error(pts) > MAX_LAYOUT_ERROR:
+        return None
+    return len(pips)
+
+
+__all__ = ["count_pips"]
