@@ -8,6 +8,7 @@ a frame without dice has none; the reader says clearly when its networks are mis
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -18,7 +19,7 @@ from pi.cli import main
 from tests.conftest import SHARED
 from vision import dicenet
 from vision.dicenet import PIP_CROP, crop_for_pips
-from vision.reader import read_dice
+from vision.reader import _from_net, read_dice
 
 BYLER = SHARED / "data" / "byler-dev"
 needs_byler = pytest.mark.skipif(not BYLER.is_dir(), reason="shared byler-dev data not present")
@@ -132,3 +133,15 @@ def test_missing_networks_are_one_clear_error(monkeypatch, tmp_path: Path, capsy
     assert dicenet.default_net() is None  # FINDER_ONNX points nowhere
     monkeypatch.undo()
     dicenet.default_net.cache_clear()
+
+
+def test_two_counts_that_disagree_ask_the_table() -> None:
+    """A die the network reads surely but whose classical pip count says another value is
+    unsure (flagged), one where the count agrees or has no opinion keeps its confidence."""
+    box = (10.0, 10.0, 50.0, 50.0)
+    sure = dicenet.FoundDie(box, 5, found=0.98, read=0.99, sure=0.97)
+    assert sure.confidence == pytest.approx(0.98 * 0.99)
+    assert replace(sure, pips=5).confidence == sure.confidence
+    doubted = replace(sure, pips=4)
+    assert doubted.confidence <= dicenet.DOUBT
+    assert _from_net(sure).confident and not _from_net(doubted).confident

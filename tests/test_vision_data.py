@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -11,30 +10,25 @@ import pytest
 
 from tests.conftest import SHARED
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path[:0] = [str(Path(__file__).resolve().parents[1] / d) for d in ("benchmarks", "tools")]
 BYLER = SHARED / "data" / "byler-dev"
 TOMI = SHARED / "data" / "tomitomi-crops"
+# measured on the held-out split, as labelled (BENCHMARKS.md): value 93.5%, false dice 0,
+# photos fully right 66.7%, silently wrong 8.3% (3 photos: a missed die, two labels a
+# person reads otherwise), right dice flagged 3.5%
+VALUE, FALSE, PHOTOS_RIGHT, SILENT, FLAGGED = 0.92, 0.005, 0.6, 0.12, 0.06
 
 
 @pytest.mark.skipif(not BYLER.is_dir(), reason="shared byler-dev data not present")
-def test_byler_dev_values_and_precision() -> None:
-    from bench_vision import match_byler
+def test_byler_dev_held_out_photos() -> None:
+    """The held-out split (never trained or tuned on), as benchmarks/bench_ordinary.py
+    measures it: floors a little under the figures in BENCHMARKS.md."""
+    from bench_ordinary import sheet, split, summary
 
-    from vision.reader import read_dice
-
-    counts = {"train": [0, 0, 0, 0], "test": [0, 0, 0, 0]}
-    for js in sorted(BYLER.glob("*.json")):
-        meta = json.loads(js.read_text())
-        frame = cv2.imread(str(js.with_name(meta["image"])))
-        found = match_byler(read_dice(frame, "standard"), meta["dice"])
-        counts[meta["author_split"]] = [a + b for a, b in
-                                        zip(counts[meta["author_split"]], found, strict=True)]
-    n, right, rep, matched = (a + b for a, b in zip(*counts.values(), strict=True))
-    # the issue's targets on all of byler-dev: 95% of dice right, 95% precision
-    assert right / n >= 0.95 and matched / rep >= 0.95, (right / n, matched / rep)
-    # the held-out split (never trained on): a little under its measured 93.5% / 100%
-    n, right, rep, matched = counts["test"]
-    assert right / n >= 0.92 and matched / rep >= 0.98, (right / n, matched / rep)
+    s = summary([sheet(p) for p in split("test")])
+    assert s["value"] >= VALUE and s["false"] <= FALSE, s
+    assert s["photos_right"] >= PHOTOS_RIGHT and s["silent"] <= SILENT, s
+    assert s["flagged"] <= FLAGGED, s
 
 
 @pytest.mark.skipif(not TOMI.is_dir(), reason="shared tomitomi crops not present")

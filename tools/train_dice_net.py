@@ -330,12 +330,16 @@ def hard_negatives(photos: list[Photo]) -> list[tuple[int, np.ndarray]]:
     return out
 
 
+RENDER_SHARE = 0.25
+"""Of the crops of labelled dice for the pip reader, this share is cut from renders."""
+
+
 def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
                 hard: list[tuple[int, np.ndarray]], renders: list[Photo],
                 rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
     """``n`` augmented crops: labelled dice (jittered box), tomitomi dice, rendered dice
-    (a third), and negatives (background, between dice, a die's corner, the finder's
-    mistakes) as class 0."""
+    (:data:`RENDER_SHARE` of the labelled ones), and negatives (background, between dice,
+    a die's corner, the finder's mistakes) as class 0."""
     crops, labels = [], []
     while len(crops) < n:
         r = rng.random()
@@ -348,7 +352,7 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
             side = w * rng.uniform(0.36, 0.46)
             box = np.array([w / 2 - side / 2, h / 2 - side / 2, w / 2 + side / 2, h / 2 + side / 2])
         else:
-            pool = renders if renders and rng.random() < 0.4 else photos
+            pool = renders if renders and rng.random() < RENDER_SHARE else photos
             ph = pool[int(rng.integers(len(pool)))]
             img = ph.image
             if len(ph.boxes) == 0:
@@ -386,16 +390,47 @@ POOL = 12000
 """Augmented pip crops drawn afresh every 1000 training steps."""
 
 
-def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
-               renders: list[Photo], steps: int, rng: np.random.Generator, batch: int = 64
-               ) -> PipNet:
+def load_pips(path: Path) -> PipNet:
+    """A pip reader with the weights of an exported one (its batch norms were folded into
+    the convolutions on export: they start as identities with the folded biases)."""
+    import onnx
+    from onnx import numpy_helper
+
+    weights = [numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer]
+    convs = [w for w in weights if w.ndim == 4]
+    biases = [w for w in weights if w.ndim == 1 and len(w) != 7]
     net = PipNet()
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    layers = [m for m in net.body if isinstance(m, nn.Sequential)]
+    with torch.no_grad():
+        for (conv_, bn, _), w, b in zip(layers, convs, biases, strict=True):
+            conv_.weight.copy_(torch.from_numpy(w))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(b))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        last = net.body[-1]
+        last.weight.copy_(torch.from_numpy(next(w for w in weights if w.shape == (7, 96))))
+        last.bias.copy_(torch.from_numpy(next(w for w in weights if w.shape == (7,))))
+    return net
+
+
+def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
+               renders: list[Photo], steps: int, rng: np.random.Generator, batch: int = 64,
+               start: Path | None = None) -> PipNet:
+    """The pip reader, trained from scratch or fine-tuned from the exported one ``start``
+    (then at a third of the learning rate)."""
+    net = PipNet() if start is None else load_pips(start)
+    lr = 3e-3 if start is None else 1e-3
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     hard = hard_negatives(photos)
     pool_x, pool_y = pip_samples(photos, tomi, hard, renders, rng, POOL)
     print(f"pip crops: {len(pool_y)}, classes {np.bincount(pool_y, minlength=7).tolist()}")
     net.train()
+    if start is not None:  # keep the folded batch norms as they are (batch statistics
+        for m in net.modules():  # would make them another function than the one loaded)
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
     t0 = time.time()
     for step in range(steps):
         idx = rng.integers(len(pool_y), size=batch)
@@ -469,6 +504,8 @@ def main() -> None:
     parser.add_argument("--renders", type=int, default=600,
                         help="rendered trays of ordinary dice to mix in")
     parser.add_argument("--only", choices=("finder", "pips"))
+    parser.add_argument("--pips-from", type=Path,
+                        help="fine-tune this exported pip reader instead of starting afresh")
     parser.add_argument("--threads", type=int, default=1,
                         help="PyTorch threads (the machine is shared: one by default)")
     parser.add_argument("--seed", type=int, default=0)
@@ -490,7 +527,7 @@ def main() -> None:
         finder = train_finder(photos, close, renders, args.finder_steps, rng)
         export(finder, (1, 3, FINDER_SIZE, FINDER_SIZE), FINDER_ONNX)
     if args.only != "finder":
-        pips = train_pips(photos, tomi, renders, args.pip_steps, rng)
+        pips = train_pips(photos, tomi, renders, args.pip_steps, rng, start=args.pips_from)
         fit_temperature(pips, calib, rng)
         export(pips, (1, 3, PIP_CROP, PIP_CROP), PIPS_ONNX)
 

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from vision.pipcount import count_pips
+from vision.reading import CONFIDENT
 
 MODELS = Path(__file__).with_name("models")
 FINDER_ONNX = MODELS / "dice_finder.onnx"
@@ -60,7 +61,7 @@ DOUBT = 0.3
 @dataclass(frozen=True)
 class FoundDie:
     """One die as the networks see it, in frame pixels, with the classical count of its
-    pips (:mod:`vision.pipcount`; None where that count has no opinion)."""
+    pips (:mod:`vision.pipcount`; None where that count has no opinion or was not made)."""
 
     box: tuple[float, float, float, float]  # x0, y0, x1, y1
     value: int
@@ -216,8 +217,8 @@ class DiceNet:
         surest first (the finder's confidence times the reader's that it is a die), a find
         is dropped when it lies inside a surer one at least twice its size (it is one of
         that die's pips) or a surer find at most half its size lies inside it (it is a
-        cluster of dice, seen from too far). Each die kept has its pips counted the
-        classical way too (:func:`vision.pipcount.count_pips`).
+        cluster of dice, seen from too far). Each die kept that the networks are sure of
+        has its pips counted the classical way too (:func:`vision.pipcount.count_pips`).
         """
         near: list[tuple[tuple[float, float, float, float], float]] = []
         for box, conf in sorted(self.find(frame), key=lambda f: -f[1]):
@@ -235,7 +236,9 @@ class DiceNet:
         kept: list[FoundDie] = []
         for die, crop in sorted(dice, key=lambda d: -d[0].sure):
             if not any(_pip_of(die.box, k.box) or _pip_of(k.box, die.box) for k in kept):
-                kept.append(replace(die, pips=count_pips(crop)))
+                # the classical count can only make a die unsure: one already is needs none
+                kept.append(replace(die, pips=count_pips(crop))
+                            if die.found * die.read >= CONFIDENT else die)
         return kept
 
 

@@ -29,6 +29,8 @@ _PROFILES = {
 """Sorted pairwise distances of each layout of three or more pips (in pip spacings)."""
 MIN_CONTRAST = 25.0
 """Pips must differ from the body by at least this Lab distance."""
+MAX_ASPECT = 1.3
+"""The top face's outline is about square: no longer than this times its width."""
 MAX_LAYOUT_ERROR = 0.12
 """Largest deviation of the blobs' distance proportions from the layout's (relative)."""
 
@@ -60,6 +62,9 @@ def _face(near: np.ndarray, r: np.ndarray) -> np.ndarray | None:
         return None
     ys, xs = np.nonzero(labels == np.bincount(middle).argmax())
     hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+    (_, _), (w, h), _ = cv2.minAreaRect(hull)
+    if max(w, h) > MAX_ASPECT * max(min(w, h), 1.0):
+        return None  # not a square: a side face runs into the top one (a leaning die)
     face = np.zeros(near.shape, np.uint8)
     cv2.fillConvexPoly(face, hull, 1)
     return cv2.erode(face, np.ones((3, 3), np.uint8)).astype(bool)
@@ -89,7 +94,7 @@ def count_pips(crop: np.ndarray) -> int | None:
     for i in range(1, count):
         _, _, bw, bh, area = stats[i]
         pip_like = (min_area <= area <= max_area and area >= 0.5 * bw * bh
-                    and max(bw, bh) <= 1.7 * min(bw, bh))
+                    and max(bw, bh) <= 1.5 * min(bw, bh))
         (pips if pip_like else other).append(i)
     if not 1 <= len(pips) <= 6:
         return None
@@ -100,7 +105,7 @@ def count_pips(crop: np.ndarray) -> int | None:
         return None  # a blob of pip size that is no pip (marbling, merged pips): no opinion
     # (thinner ones are edges: the die's bevel, a sliver of side face)
     areas = stats[pips, cv2.CC_STAT_AREA].astype(np.float64)
-    if areas.max() > 2.5 * areas.min() and len(pips) > 1:
+    if areas.max() > 2.0 * areas.min() and len(pips) > 1:
         return None
     fy, fx = np.nonzero(face)
     pts = cents[pips] - (fx.mean(), fy.mean())
