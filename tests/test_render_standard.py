@@ -17,6 +17,8 @@ from tests.conftest import ROOT
 from vision.dicenet import crop_for_pips
 from vision.pipcount import count_pips
 from vision.render_standard import (
+    LIGHT_TRAY,
+    PLAIN,
     DieLook,
     OrdinaryDie,
     OrdinaryScene,
@@ -24,10 +26,8 @@ from vision.render_standard import (
     render_ordinary,
 )
 
-WHITE = DieLook((235, 236, 238), (20, 20, 20))
 
-
-def one_die(value: int, look: DieLook = WHITE, yaw: float = 0.0, tilt: float = 0.0,
+def one_die(value: int, look: DieLook = PLAIN, yaw: float = 0.0, tilt: float = 0.0,
             camera: float = math.inf, x: float = 200.0, y: float = 150.0):
     scene = OrdinaryScene((OrdinaryDie(value, x, y, look, yaw, tilt, 30.0),), 60.0, 400, 300,
                           camera, (120, 122, 124), shadows=0.3, noise=1.0)
@@ -108,3 +108,13 @@ def test_the_product_never_imports_torch() -> None:
             "read_dice(np.zeros((64, 64, 3), np.uint8), 'standard'); "
             "assert 'torch' not in sys.modules, 'torch imported'")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_a_tray_of_one_look_on_a_chosen_table() -> None:
+    """The simulated tray can ask for plain dice on a light tray (every die that look)."""
+    scene = random_ordinary_scene(np.random.default_rng(2), 8, 640, 480, look=PLAIN,
+                                  table=LIGHT_TRAY)
+    assert scene.table_bgr == LIGHT_TRAY and len(scene.dice) == 8
+    assert all(d.look == PLAIN for d in scene.dice)
+    mixed = random_ordinary_scene(np.random.default_rng(2), 8, 640, 480)
+    assert len({d.look for d in mixed.dice}) > 1

@@ -75,6 +75,12 @@ class DieLook:
     rounding: float = 0.12
 
 
+PLAIN = DieLook((235, 236, 238), (20, 20, 20))
+"""The commonest ordinary die: white body, black pips (e.g. for a simulated tray)."""
+LIGHT_TRAY = TABLES[0]
+"""A light plastic tray."""
+
+
 @dataclass(frozen=True)
 class OrdinaryDie:
     """One die: top value, table position (px), turn (deg), lean (deg) toward ``lean_dir``."""
@@ -333,8 +339,10 @@ def random_look(rng: np.random.Generator) -> DieLook:
 def random_ordinary_scene(rng: np.random.Generator, n_dice: int = 6, width: int = 1280,
                           height: int = 960, die_size: float | None = None,
                           crowded: float = 0.4, tilted: float = 0.12,
-                          same_look: bool = False) -> OrdinaryScene:
-    """A settled tray of ``n_dice`` ordinary dice from a mixed bag (or of one look).
+                          same_look: bool = False, look: DieLook | None = None,
+                          table: tuple[int, int, int] | None = None) -> OrdinaryScene:
+    """A settled tray of ``n_dice`` ordinary dice from a mixed bag, or all of one random
+    look (``same_look``), or all looking like ``look``; on a random table or ``table``.
 
     ``crowded`` is the chance that a die is put against one already placed (clusters of
     touching dice), ``tilted`` that it leans on its neighbour (tilted top face, a side
@@ -342,7 +350,9 @@ def random_ordinary_scene(rng: np.random.Generator, n_dice: int = 6, width: int 
     """
     s = die_size or float(rng.uniform(25, 90)) * width / 1280
     cam = math.inf if rng.random() < 0.33 else float(rng.uniform(8, 40))
-    look = random_look(rng)
+    shared = random_look(rng)
+    same_look = same_look or look is not None
+    look = look or shared
     margin = 0.9 * s  # the whole die inside the frame, its sides too (seen from the camera)
     if not math.isinf(cam):
         margin += 1.2 * max(width, height) / 2 / (cam - 1.3)
@@ -372,8 +382,9 @@ def random_ordinary_scene(rng: np.random.Generator, n_dice: int = 6, width: int 
         dice.append(OrdinaryDie(int(rng.integers(1, 7)), float(x), float(y),
                                 look if same_look else random_look(rng), yaw, tilt, lean, lift))
     light = (float(rng.uniform(-0.6, 0.6)), float(rng.uniform(-0.6, 0.6)), 1.0)
-    return OrdinaryScene(tuple(dice), s, width, height, cam,
-                         TABLES[int(rng.integers(len(TABLES)))], light,
+    if table is None:
+        table = TABLES[int(rng.integers(len(TABLES)))]
+    return OrdinaryScene(tuple(dice), s, width, height, cam, table, light,
                          float(rng.uniform(0.2, 0.8)), float(rng.uniform(1.0, 5.0)))
 
 
@@ -386,5 +397,5 @@ def ordinary_tray(rng: np.random.Generator, n_dice: int = 6, width: int = 1280,
     return render_ordinary(random_ordinary_scene(rng, n_dice, width, height, **scene), rng)
 
 
-__all__ = ["DieLook", "OrdinaryDie", "OrdinaryScene", "OrdinaryTruth", "ordinary_tray",
-           "random_look", "random_ordinary_scene", "render_ordinary"]
+__all__ = ["LIGHT_TRAY", "PLAIN", "DieLook", "OrdinaryDie", "OrdinaryScene", "OrdinaryTruth",
+           "ordinary_tray", "random_look", "random_ordinary_scene", "render_ordinary"]
