@@ -22,6 +22,7 @@ Both run on OpenCV's DNN module (ONNX files in ``vision/models/``): no extra run
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -84,7 +85,7 @@ class FoundDie:
         return min(conf, DOUBT) if self.pips is not None and self.pips != self.value else conf
 
 
-def crop_for_pips(frame: np.ndarray, box: np.ndarray | tuple, angle: float = 0.0
+def crop_for_pips(frame: np.ndarray, box: np.ndarray | Sequence[float], angle: float = 0.0
                   ) -> np.ndarray:
     """The die in ``box`` (x0, y0, x1, y1), turned by ``angle`` degrees, as a
     ``PIP_CROP`` square BGR crop with :data:`CROP_MARGIN` around it."""
@@ -93,7 +94,7 @@ def crop_for_pips(frame: np.ndarray, box: np.ndarray | tuple, angle: float = 0.0
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     scale = PIP_CROP / side
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
-    m[:, 2] += (PIP_CROP / 2 - cx, PIP_CROP / 2 - cy)
+    m[:, 2] += np.array([PIP_CROP / 2 - cx, PIP_CROP / 2 - cy])
     src = frame
     if scale < 0.5:  # shrink a big die in steps so thin pips are not aliased away
         f = max(1, int(0.5 / scale))
@@ -110,12 +111,14 @@ def _shrunk(image: np.ndarray, size: np.ndarray) -> np.ndarray:
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-x))
+    return out
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return out
 
 
 def _side(box: tuple[float, float, float, float]) -> float:
@@ -231,7 +234,8 @@ class DiceNet:
         for (box, conf), crop, p in zip(near, crops, self.read_pips(crops), strict=True):
             value = int(np.argmax(p[1:])) + 1
             if p[value] >= p[0]:
-                dice.append((FoundDie(tuple(float(v) for v in box), value, conf,
+                x0, y0, x1, y1 = (float(v) for v in box)
+                dice.append((FoundDie((x0, y0, x1, y1), value, conf,
                                       float(p[value]), conf * (1.0 - float(p[0]))), crop))
         kept: list[FoundDie] = []
         for die, crop in sorted(dice, key=lambda d: -d[0].sure):

@@ -38,17 +38,13 @@ MAX_LAYOUT_ERROR = 0.12
 def _layout_error(points: np.ndarray) -> float:
     """How far ``points`` (n, 2) are from the pips of a face of ``n`` (0: exactly)."""
     n = len(points)
-    centre = points.mean(axis=0)
-    spread = float(np.linalg.norm(points - centre, axis=1).max())
-    if n == 1:
-        return 0.0
-    if n == 2:  # two pips: opposite corners, symmetric about the face's middle
+    if n <= 2:  # one pip or two: checked by their place on the face (count_pips)
         return 0.0
     d = np.sort([np.hypot(*(a - b)) for a, b in itertools.combinations(points, 2)])
     t = _PROFILES[n]
     scale = float(np.dot(d, t) / np.dot(t, t))
-    if scale <= 0 or spread <= 0:
-        return np.inf
+    if scale <= 0:
+        return np.inf  # the blobs lie on one spot
     return float(np.abs(d / scale - t).max() / t.max())
 
 
@@ -90,7 +86,8 @@ def count_pips(crop: np.ndarray) -> int | None:
     count, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     side = np.sqrt(face.sum())
     min_area, max_area = 0.006 * side**2, 0.09 * side**2  # a pip: 9-34% of the face across
-    pips, other = [], []
+    pips: list[int] = []
+    other: list[int] = []
     for i in range(1, count):
         _, _, bw, bh, area = stats[i]
         pip_like = (min_area <= area <= max_area and area >= 0.5 * bw * bh

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -140,7 +141,8 @@ def _rotation(die: OrdinaryDie) -> np.ndarray:
     axis = np.array([-math.sin(d), math.cos(d), 0.0])  # level, across the lean
     k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
     lean = np.eye(3) + math.sin(t) * k + (1 - math.cos(t)) * (k @ k)  # Rodrigues
-    return lean @ rz
+    turned: np.ndarray = lean @ rz
+    return turned
 
 
 def _marbling(rng: np.random.Generator) -> np.ndarray:
@@ -178,17 +180,17 @@ def _face_texture(look: DieLook, value: int, rng: np.random.Generator
     k = int(rng.integers(4))  # 2, 3 and 6 lie either way round
     for px, py in PIP_SPOTS[value]:
         px, py = [(px, py), (-py, px), (-px, -py), (py, -px)][k]
-        c = np.array([0.5 + look.pip_spacing * px, 0.5 + look.pip_spacing * py]) * t
+        at = np.array([0.5 + look.pip_spacing * px, 0.5 + look.pip_spacing * py]) * t
         rad = look.pip_radius * t * (1.7 if value == 1 and look.big_one else 1.0)
         pip = np.array(look.pip_bgr, np.float32)
         if look.pip_style == "engraved":  # a hollow: its upper rim shades the pip
-            cv2.circle(body, tuple(np.round(c * 16).astype(int)), round(rad * 16),
+            cv2.circle(body, tuple(np.round(at * 16).astype(int)), round(rad * 16),
                        tuple(0.4 * np.array(look.body_bgr) + 0.2 * pip), -1, cv2.LINE_AA, 4)
-            c = c + rad * 0.15
+            at = at + rad * 0.15
             rad *= 0.85
-        cv2.circle(body, tuple(np.round(c * 16).astype(int)), round(rad * 16),
+        cv2.circle(body, tuple(np.round(at * 16).astype(int)), round(rad * 16),
                    tuple(float(v) for v in pip), -1, cv2.LINE_AA, 4)
-        cv2.circle(alpha, tuple(np.round(c * 16).astype(int)), round(rad * 16), 1.0, -1,
+        cv2.circle(alpha, tuple(np.round(at * 16).astype(int)), round(rad * 16), 1.0, -1,
                    cv2.LINE_AA, 4)
     return body, alpha
 
@@ -292,12 +294,12 @@ def render_ordinary(scene: OrdinaryScene, rng: np.random.Generator
     img = _table(scene, zoom, rng)
     s = scene.die_size
     if scene.shadows > 0:
-        shadow = np.zeros(img.shape[:2], np.float32)
+        shadow: np.ndarray = np.zeros(img.shape[:2], np.float32)
         lx, ly, lz = scene.light
         off = -np.array([lx, ly]) / lz * 0.6 * s
         for d in scene.dice:
-            c = (np.array([d.x, d.y]) + off) * zoom
-            cv2.circle(shadow, tuple(np.round(c).astype(int)), round(0.6 * s * zoom), 1.0, -1)
+            foot = (np.array([d.x, d.y]) + off) * zoom
+            cv2.circle(shadow, tuple(np.round(foot).astype(int)), round(0.6 * s * zoom), 1.0, -1)
         shadow = cv2.GaussianBlur(shadow, (0, 0), 0.2 * s * zoom)
         img *= (1.0 - 0.5 * scene.shadows * shadow)[..., None]
     # painter's order: lower dice first; farther from the camera's foot first
@@ -309,7 +311,7 @@ def render_ordinary(scene: OrdinaryScene, rng: np.random.Generator
         truth[i] = _draw_die(img, scene.dice[i], scene, cam, rng)
     frame = cv2.resize(img, (scene.width, scene.height), interpolation=cv2.INTER_AREA)
     if scene.noise > 0:
-        frame += rng.normal(0, scene.noise, frame.shape).astype(np.float32)
+        frame += np.asarray(rng.normal(0, scene.noise, frame.shape), np.float32)
     out = np.clip(frame, 0, 255).astype(np.uint8)
     return out, [t for i in range(len(scene.dice)) if 0 <= (t := truth[i]).center[0] <
                  scene.width and 0 <= t.center[1] < scene.height]
@@ -389,7 +391,7 @@ def random_ordinary_scene(rng: np.random.Generator, n_dice: int = 6, width: int 
 
 
 def ordinary_tray(rng: np.random.Generator, n_dice: int = 6, width: int = 1280,
-                  height: int = 960, **scene: float
+                  height: int = 960, **scene: Any
                   ) -> tuple[np.ndarray, list[OrdinaryTruth]]:
     """A frame of ``n_dice`` ordinary dice settled in a tray and the truth for each die
     (what the simulated tray shows for a game played with ordinary dice). Keyword
