@@ -1,0 +1,214 @@
+"""Fault injection on the game file, through ``kotd serve`` as a real process.
+
+The Pi writes to an SD card that will one day fail. Whatever happens to the file, the
+assistant keeps the game it has, tells the table in plain words (the page's ``storage``
+status, the reply to the action, the log) and recovers by itself when it can:
+
+* a damaged file at start is kept aside under a dated name and a new one is started;
+* a full card or one the kernel turned read-only: 503 "the game cannot be saved", the
+  game unchanged, and saving resumes when space returns;
+* the file deleted while playing is noticed and written again from the open game;
+* an action sent twice with the same id (a retry after a lost reply) is applied once.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+from served import (
+    Served,
+    break_card,
+    failing_card,
+    fill,
+    needs_root,
+    no_traceback,
+    small_disk,
+    wait_for,
+)
+
+GAME = ["players Ann Ben", "row snob-even hypnotist gnome-3green orc-3 fairy-2r2g"]
+SUM10 = "roll 1r 1g 1b 2r 2g 3b"  # the hypnotist (slot 2) and the orc (slot 4) fit
+DB = "kotd.sqlite3"
+
+
+def play(server: Served, *lines: str) -> dict:
+    body: dict = {}
+    for line in lines:
+        status, body = server.act(line)
+        assert status == 200, body
+    return body
+
+
+def set_aside(data: Path) -> list[Path]:
+    return sorted(data.glob(f"{DB}.damaged-*"))
+
+
+def intact(path: Path) -> bool:
+    with sqlite3.connect(path) as db:
+        return db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+# ---- a damaged file at start ------------------------------------------------------------
+
+def _garbage(data: Path) -> None:
+    (data / DB).write_bytes(os.urandom(64 * 1024))
+
+
+def _torn_pages(data: Path) -> None:
+    """A real game file with two pages overwritten (a torn write on a worn card)."""
+    db = sqlite3.connect(data / DB)
+    db.executescript("CREATE TABLE games (id INTEGER PRIMARY KEY, started TEXT, players TEXT);"
+                     "CREATE TABLE events (game_id INTEGER, seq INTEGER, at TEXT, "
+                     "action TEXT, PRIMARY KEY (game_id, seq));")
+    db.execute("INSERT INTO games VALUES (1, '2026-01-01', 'players Ann Ben')")
+    db.executemany("INSERT INTO events VALUES (1, ?, '2026-01-01', ?)",
+                   [(i, f"roll {i}" * 40) for i in range(400)])
+    db.commit()
+    db.close()
+    raw = bytearray((data / DB).read_bytes())
+    raw[4096:12288] = os.urandom(8192)
+    (data / DB).write_bytes(bytes(raw))
+
+
+def _foreign(data: Path) -> None:
+    """A SQLite file of something else (no ``id`` column where the store expects one)."""
+    with sqlite3.connect(data / DB) as db:
+        db.executescript("CREATE TABLE games (name TEXT); CREATE TABLE events (x, y);"
+                         "INSERT INTO games VALUES ('chess');")
+
+
+@pytest.mark.parametrize("damage", [_garbage, _torn_pages, _foreign])
+def test_a_damaged_game_file_is_set_aside_and_a_new_one_started(tmp_path: Path,
+                                                                damage) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    damage(data)
+    original = (data / DB).read_bytes()
+    with Served(data) as server:
+        state = server.state()
+        kept = set_aside(data)
+        assert len(kept) == 1 and kept[0].read_bytes() == original
+        assert state["storage"]["ok"] is True
+        assert kept[0].name in state["storage"]["message"]
+        assert state["phase"] == "none"
+        play(server, *GAME)
+    status, log = server.stop()
+    assert status == 0
+    assert kept[0].name in log
+    no_traceback(log)
+    assert intact(data / DB)
+    with Served(data) as again:  # the new file is the game now; nothing more is set aside
+        assert again.state()["actions"][:2] == GAME
+        assert set_aside(data) == kept
+        assert kept[0].name not in again.state()["storage"]["message"]
+
+
+# ---- a full card ------------------------------------------------------------------------
+
+@needs_root
+def test_a_full_card_refuses_to_save_says_so_and_recovers(tmp_path: Path) -> None:
+    with small_disk(tmp_path / "card", "2m") as card:
+        data = card / "data"
+        data.mkdir()
+        with Served(data) as server:
+            before = play(server, *GAME)
+            filler = fill(card)
+            status, body = server.act(SUM10)
+            assert status == 503, body
+            assert "cannot be saved" in body["error"] and "full" in body["error"]
+            state = server.state()
+            assert state["version"] == before["version"]      # the game is unchanged
+            assert state["rolls_used"] == 0
+            assert state["storage"]["ok"] is False and "full" in state["storage"]["message"]
+            filler.unlink()                                    # space returns
+            wait_for(lambda: server.state()["storage"]["ok"], what="saving to resume")
+            after = play(server, SUM10)
+            assert after["version"] == before["version"] + 1
+        status, log = server.stop()
+        assert status == 0
+        no_traceback(log)
+        assert "cannot be saved" in log
+        with Served(data) as again:
+            assert again.state()["actions"] == [*GAME, SUM10]
+
+
+# ---- a card the kernel turned read-only -------------------------------------------------
+
+@needs_root
+def test_a_card_turned_read_only_refuses_to_save_in_plain_words(tmp_path: Path) -> None:
+    with failing_card(tmp_path / "card") as (card, device):
+        data = card / "data"
+        data.mkdir()
+        with Served(data) as server:
+            before = play(server, *GAME)
+            break_card(device)
+            for _ in range(2):  # and again: each try says the same, nothing is half done
+                status, body = server.act(SUM10)
+                assert status == 503, body
+                assert "cannot be saved" in body["error"] and "read-only" in body["error"]
+            state = server.state()
+            assert state["version"] == before["version"] and state["rolls_used"] == 0
+            assert state["storage"]["ok"] is False
+            assert "read-only" in state["storage"]["message"]
+        status, log = server.stop()
+        assert status == 0
+        no_traceback(log)
+        assert "read-only" in log and "cannot rollback" not in log
+
+
+# ---- the file deleted while playing -----------------------------------------------------
+
+@pytest.mark.parametrize("names", [[DB], [DB, f"{DB}-wal", f"{DB}-shm"]])
+def test_the_game_file_deleted_while_playing_is_written_again(tmp_path: Path,
+                                                              names: list[str]) -> None:
+    data = tmp_path / "data"
+    with Served(data) as server:
+        play(server, *GAME, SUM10)
+        for name in names:
+            (data / name).unlink(missing_ok=True)
+        play(server, "claim 2")  # acknowledged: it must survive a restart
+        state = server.state()
+        assert "deleted" in state["storage"]["message"]
+        assert (data / DB).exists()
+    status, log = server.stop()
+    assert status == 0 and "deleted" in log
+    no_traceback(log)
+    assert intact(data / DB)
+    with Served(data) as again:
+        assert again.state()["actions"] == [*GAME, SUM10, "claim 2"]
+
+
+def test_a_deleted_file_is_noticed_without_waiting_for_an_action(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with Served(data) as server:
+        play(server, *GAME)
+        (data / DB).unlink()
+        wait_for(lambda: (data / DB).exists(), seconds=15, what="the file written again")
+        assert "deleted" in server.state()["storage"]["message"]
+    with Served(data) as again:
+        assert again.state()["actions"] == GAME
+
+
+# ---- a retry after a lost reply ---------------------------------------------------------
+
+def test_an_action_sent_twice_with_one_id_is_applied_once(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with Served(data) as server:
+        play(server, *GAME)
+        first = server.act(SUM10, id="phone-1-0001")
+        assert first[0] == 200
+        again = server.act(SUM10, id="phone-1-0001")  # the reply was lost; the phone retries
+        assert again[0] == 200 and again[1]["version"] == first[1]["version"]
+        assert again[1].get("repeated") is True
+        status, body = server.act("claim 2", id="phone-1-0001")  # one id, another action
+        assert status == 409 and "already" in body["error"]
+        status, body = server.act("claim 2", id="x" * 200)
+        assert status == 400 and "id" in body["error"]
+        assert server.state()["actions"] == [*GAME, SUM10]
+    with Served(data) as restarted:  # ids are kept in the game file: a retry after a restart
+        status, body = restarted.act(SUM10, id="phone-1-0001")
+        assert status == 200 and body.get("repeated") is True
+        assert restarted.state()["actions"] == [*GAME, SUM10]
