@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -47,9 +48,11 @@ def serve(port: int, threads: int) -> None:
 class Phone(threading.Thread):
     """One live client: records when each version's state arrived (monotonic clock)."""
 
-    def __init__(self, port: int, stop: threading.Event) -> None:
+    def __init__(self, port: int, stop: threading.Event, address: str = "127.0.0.1") -> None:
         super().__init__(daemon=True)
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30,
+                                               source_address=(address, 0))
+        self.ended = False  # the server ended the stream (pushed off for another)
         self.conn.request("GET", "/api/live")
         self.response = self.conn.getresponse()
         assert self.response.status == 200, self.response.status
@@ -63,6 +66,7 @@ class Phone(threading.Thread):
             while not self.stop.is_set():
                 raw = self.response.fp.readline()
                 if not raw:
+                    self.ended = not self.stop.is_set()
                     return
                 line = raw.decode()
                 if line.startswith("data:"):
@@ -115,7 +119,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--clients", type=int, default=10)
-    parser.add_argument("--threads", type=int, default=24, help="waitress threads")
+    parser.add_argument("--threads", type=int, default=64,
+                        help="waitress threads (kotd serve's default: 64)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -130,7 +135,10 @@ def main() -> int:
         assert child.stdout is not None
         port = int(child.stdout.readline())
         stop = threading.Event()
-        phones = [Phone(port, stop) for _ in range(args.clients)]
+        # each phone from its own loopback address, as phones on the Wi-Fi are
+        phones = [Phone(port, stop, f"127.0.{1 + i // 250}.{2 + i % 250}")
+                  for i in range(args.clients)]
+        cpu_before, rss_before = _usage(child.pid)
         for phone in phones:
             phone.start()
         time.sleep(0.5)
@@ -147,6 +155,8 @@ def main() -> int:
             sent[state["version"]] = t0
             time.sleep(rng.uniform(0.5, 1.0))
         time.sleep(1.0)  # the last action's updates
+        cpu_after, rss_after = _usage(child.pid)
+        ended = sum(phone.ended for phone in phones)
         stop.set()
         latencies, missed = [], 0
         for phone in phones:
@@ -165,7 +175,20 @@ def main() -> int:
     print(f"update latency (action POST sent -> client has the new state): "
           f"median {statistics.median(latencies):.1f} ms, "
           f"p95 {percentile(latencies, 95):.1f} ms, max {max(latencies):.1f} ms")
-    return 0 if missed == 0 else 1
+    busy = (cpu_after - cpu_before) / (args.seconds + 1.0) * 100
+    print(f"server ({args.threads} threads): {ended} streams ended by the server (pushed "
+          f"off), CPU {busy:.1f}% of one core, memory {rss_before / 1e6:.0f} MB with the "
+          f"phones connected -> {rss_after / 1e6:.0f} MB at the end")
+    return 0 if missed == 0 and ended == 0 else 1
+
+
+def _usage(pid: int) -> tuple[float, int]:
+    """CPU seconds and resident bytes of process ``pid`` (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    rss = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    return cpu, rss
 
 
 if __name__ == "__main__":

@@ -106,7 +106,7 @@ class Config:
     strip: str = "none"
     host: str = "0.0.0.0"
     port: int = 8000
-    threads: int = 32
+    threads: int = 64  # 54 live phones and 10 for pages and actions (web.server)
     token: str | None = None
     palette: Path | None = None
     settle_seconds: float = 0.4

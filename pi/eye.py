@@ -24,11 +24,30 @@ from pi.detector import RollDetector, Throw
 from pi.frames import CameraError, FrameSource
 from rules.actions import Seen
 from rules.errors import KotdError, UsageError
+from rules.store import SaveError
 from rules.table import Camera, EyeStatus
 
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 2.0
+"""After a camera fails to open, wait this long before trying again."""
+
+STALL_SECONDS = 2.0
+"""No frame for this long from an open camera: "camera stalled", and it is opened again."""
+
+WATCH_SECONDS = 0.25
+LOG_EVERY_SECONDS = 60.0
+"""The same camera complaint is logged at most once a minute."""
+
+MAX_ABANDONED = 3
+"""Readers stuck in a camera that never returns; no more are started beyond this."""
+
+
+def _why(err: Exception) -> str:
+    """A camera failure in words: the CameraError's own, or the exception named."""
+    if isinstance(err, CameraError):
+        return str(err)
+    return f"the camera failed ({type(err).__name__}: {err})"
 
 
 class RollTaker(Protocol):
@@ -59,6 +78,11 @@ class Eye:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._reader: threading.Thread | None = None
+        self._abandoned: list[threading.Thread] = []
+        self._generation = 0
+        self._said: dict[str, tuple[float, int]] = {}
+        self.last_frame_at: float | None = None
         self._opened = False
         self.calibrator: Callable[[Any], object] | None = None  # measures and saves a palette
 
@@ -129,67 +153,140 @@ class Eye:
         throw()
         return True
 
-    # ---- the thread ----------------------------------------------------------------
+    # ---- the threads ---------------------------------------------------------------
+    #
+    # A reader thread opens the source, reads frames and feeds the detector. The eye's own
+    # thread is its watchdog: when no frame came for STALL_SECONDS it says "camera
+    # stalled", abandons the reader (a blocked read cannot be interrupted; whatever it
+    # returns later is thrown away) and starts a new one that opens the camera again.
 
     def start(self) -> None:
         self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="kotd-eye", daemon=True)
+        self._thread = threading.Thread(target=self._watch, name="kotd-eye", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        if self._reader is not None:
+            self._reader.join(timeout=2)
         self._close()
 
     def _close(self) -> None:
         if self._opened:
+            self._opened = False
             try:
                 self.source.close()
             except Exception:  # closing a dead camera may fail too; nothing to keep
                 log.debug("closing the frame source failed", exc_info=True)
-            self._opened = False
 
     def _lost(self, why: str) -> None:
         self._close()
         self.camera = "lost"
         self.camera_message = f"{why}; the game is kept, reading resumes when it is back"
         self.detector.reset()
-        log.warning("camera: %s", why)
+        self._complain(f"camera: {why}")
 
-    def step(self) -> None:
-        """One pass of the loop: open if needed, read one frame, feed the detector."""
+    def _complain(self, line: str, exc_info: bool = False) -> None:
+        """Log ``line`` at most once a minute (with how often it came meanwhile): a camera
+        failing ten times a second must not fill the SD card with the same words."""
+        now = time.monotonic()
+        with self._lock:
+            first, since = self._said.get(line, (None, 0))
+            if first is not None and now - first < LOG_EVERY_SECONDS:
+                self._said[line] = (first, since + 1)
+                return
+            if len(self._said) > 64:
+                self._said.clear()
+            self._said[line] = (now, 0)
+        more = f" (and {since} more times in the last minute)" if since else ""
+        log.warning("%s%s", line, more, exc_info=exc_info)
+
+    def step(self, generation: int | None = None) -> None:
+        """One pass of the reader: open if needed, read one frame, feed the detector.
+
+        Any failure of the source (not only :class:`CameraError`: a driver's own
+        exception, an image OpenCV cannot decode, no picture at all) is a camera problem:
+        the status says it, the log says it once a minute, the camera is opened again."""
         if not self._opened:
             try:
                 self.source.open()
-            except CameraError as err:
-                self._lost(str(err))
+            except Exception as err:
+                self._lost(_why(err))
                 self._changed()
                 self._stop.wait(RETRY_SECONDS)
                 return
             self._opened = True
-            self.camera, self.camera_message = "ok", ""
+            self.last_frame_at = time.monotonic()
+            if self.camera != "stalled":  # a stalled camera is "ok" at its first frame
+                self.camera, self.camera_message = "ok", ""
             self._changed()
         try:
             frame = self.source.read()
-        except CameraError as err:
-            self._lost(str(err))
-            self._changed()
+            if getattr(frame, "ndim", 0) not in (2, 3) or not getattr(frame, "size", 0):
+                raise CameraError("the camera gave no picture")
+        except Exception as err:
+            if generation is None or generation == self._generation:
+                self._lost(_why(err))
+                self._changed()
             return
+        if generation is not None and generation != self._generation:
+            return  # a reader given up for stalling: its late frame is not used
+        self.last_frame_at = time.monotonic()
+        if self.camera != "ok":
+            self.camera, self.camera_message = "ok", ""
         self.frames += 1
         throw = self.detector.feed(frame, self.clock())
         if throw is not None:
             self._deliver(throw)
         self._changed()
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
+    def _read(self, generation: int) -> None:
+        while not self._stop.is_set() and generation == self._generation:
             start = time.monotonic()
             try:
-                self.step()
-            except Exception:  # never let one bad frame end the eye
-                log.exception("the eye failed on a frame")
+                self.step(generation)
+            except Exception:  # never let one bad frame end the eye; a bug, said once a minute
+                self._complain("the eye failed on a frame", exc_info=True)
             self._stop.wait(max(0.0, self.period - (time.monotonic() - start)))
+
+    def _watch(self) -> None:
+        while not self._stop.is_set():
+            reader = self._reader
+            if reader is None or not reader.is_alive():
+                self._start_reader()
+            elif (self._opened and self.last_frame_at is not None
+                  and time.monotonic() - self.last_frame_at > STALL_SECONDS):
+                self._stalled()
+            self._stop.wait(WATCH_SECONDS)
+
+    def _start_reader(self) -> None:
+        self._abandoned = [t for t in self._abandoned if t.is_alive()]
+        if len(self._abandoned) >= MAX_ABANDONED:
+            return  # the camera blocks every reader: wait until one of them returns
+        self._reader = threading.Thread(target=self._read, args=(self._generation,),
+                                        name="kotd-eye-reader", daemon=True)
+        self._reader.start()
+
+    def _stalled(self) -> None:
+        """No frame for STALL_SECONDS: say so, give up the reader, open the camera again."""
+        self._generation += 1
+        if self._reader is not None:
+            self._abandoned.append(self._reader)
+        self._reader = None
+        self.camera = "stalled"
+        self.camera_message = (f"no picture from the camera for {STALL_SECONDS:.0f} s; "
+                               "opening it again (the game is kept)")
+        self.detector.reset()
+        self._complain(f"camera stalled: no frame for {STALL_SECONDS:.0f} s, opening it again")
+        self._changed()
+        closing = threading.Thread(target=self._close, name="kotd-eye-close", daemon=True)
+        closing.start()  # closing a hung camera may hang too: not on the watchdog
+        closing.join(timeout=1.0)
+        self._opened = False
+        self.last_frame_at = None
+        self._start_reader()
 
     def _deliver(self, throw: Throw) -> None:
         seen = Seen(throw.roll, tuple(r.confidence for r in throw.readings),
@@ -198,7 +295,7 @@ class Eye:
         self.last_refusal = ""
         try:
             self.table.saw(seen)
-        except KotdError as err:
+        except (KotdError, SaveError) as err:
             self.last_refusal = f"saw {throw.roll}, but {err}"
             log.info("throw not taken: %s", err)
             return

@@ -9,8 +9,9 @@ to be checked, *confirm* says the dice are right),
 LEDs: one per roll used (the 4th blinks while an elf's extra roll is still to come), one
 per citizen slot lit while that card is claimable, a penalty LED lit when the player must
 take a penalty (nothing fits and no roll is left), a status LED: on while the camera reads,
-blinking when it is away, and an optional check LED lit while a roll waits for the table to
-check a die the camera is unsure of.
+blinking when it is away, a short flash each second while the game cannot be saved, and an
+optional check LED lit while a roll waits for the table to check a die the camera is
+unsure of.
 
 The panel is handed typed actions to send (``act``, e.g. the table's) and shows each
 snapshot the table publishes (:meth:`Panel.show`, from the pack's :class:`rules.pack.Lights`).
@@ -34,6 +35,7 @@ from rules.actions import Action, Undo
 from rules.errors import KotdError
 from rules.games import game_pack
 from rules.pack import Lights
+from rules.store import SaveError
 
 log = logging.getLogger(__name__)
 
@@ -109,9 +111,9 @@ class Panel:
         try:
             self._act(action)
             self.message = ""
-        except KotdError as err:  # refused by the rules: say so on the page, blink
+        except (KotdError, SaveError) as err:  # refused, or not saved: say so, blink
             self.message = str(err)
-            log.info("button action '%s' refused: %s", action, err)
+            log.info("button action '%s' not taken: %s", action, err)
             self.penalty_led.blink(on_time=0.1, off_time=0.1, n=3)
 
     def _next_slot(self) -> None:
@@ -170,10 +172,13 @@ class Panel:
             else:
                 led.off()
 
-    def show(self, lights: Lights, camera_ok: bool, check: bool = False) -> None:
+    def show(self, lights: Lights, camera_ok: bool, check: bool = False,
+             saving_ok: bool = True) -> None:
         """Light the LEDs as the game's pack says (:class:`rules.pack.Lights`); ``check``:
         a roll waits for the table to check a die (the check LED, or the status LED
-        flickering when no check LED is wired)."""
+        flickering when no check LED is wired). The status LED is on while all is well,
+        blinks while the camera is away and flashes briefly once a second while the game
+        cannot be saved (the card is full or read-only: the page says which)."""
         with self._lock:
             self._check = check
             if self.check_led is not None:
@@ -200,7 +205,9 @@ class Panel:
                 self.penalty_led.on()
             else:
                 self.penalty_led.off()
-            if check and self.check_led is None:
+            if not saving_ok:
+                self.status_led.blink(on_time=0.1, off_time=0.9)
+            elif check and self.check_led is None:
                 self.status_led.blink(on_time=0.08, off_time=0.08)
             elif camera_ok:
                 self.status_led.on()

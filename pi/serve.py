@@ -12,17 +12,22 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
 
 from pi.config import Config
+from rules.actions import Action
 from rules.errors import KotdError
 from rules.table import Snapshot
 from vision.strip import AsideStrip
 
 log = logging.getLogger("kotd")
+
+STORAGE_CHECK_SECONDS = 2.0
+"""How often the game file is looked after (deleted? can it be written again?)."""
 
 
 def table_token(config: Config) -> str:
@@ -150,7 +155,7 @@ class Assistant:
         try:
             factory = pin_factory if pin_factory is not None else make_pin_factory(
                 config.pin_factory)
-            self.panel = Panel(config.pins, self.table.act, self.eye.reread, factory,
+            self.panel = Panel(config.pins, self._panel_act, self.eye.reread, factory,
                                take=self._take, confirm_held=self.table.confirm_held,
                                take_leaving=self._take_leaving)
         except (ImportError, ValueError, GPIOZeroError) as err:
@@ -160,6 +165,8 @@ class Assistant:
         self.table.subscribe(self.refresh_panel)
         self.server: Any = None
         self._server_thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._storage_thread: threading.Thread | None = None
         self.table.report_eye(self.eye.status())
         self.refresh_panel(self.table.snapshot)
 
@@ -205,7 +212,20 @@ class Assistant:
     def refresh_panel(self, snapshot: Snapshot) -> None:
         """Show a snapshot on the panel's LEDs."""
         self.panel.show(snapshot.lights, camera_ok=snapshot.eye.camera in ("ok", "simulated"),
-                        check=snapshot.held is not None and snapshot.held.why == "check")
+                        check=snapshot.held is not None and snapshot.held.why == "check",
+                        saving_ok=snapshot.storage.ok)
+
+    def _panel_act(self, action: Action) -> object:
+        """A button's action, with an id of its own (applied once, kept in the game file)."""
+        return self.table.act(action, f"panel-{uuid.uuid4().hex[:16]}")
+
+    def _watch_storage(self) -> None:
+        """Every few seconds: the game file still there, saving possible again?"""
+        while not self._stopping.wait(STORAGE_CHECK_SECONDS):
+            try:
+                self.table.check_storage()
+            except Exception:  # a bug here must not end the watch; it shows in the log
+                log.exception("checking the game file failed")
 
     @property
     def port(self) -> int:
@@ -222,11 +242,17 @@ class Assistant:
                           f"{err.strerror or err}") from None
         self.app.config["PUBLIC_URL"] = self.public_url  # what the QR code points at
         self.eye.start()
+        self._storage_thread = threading.Thread(target=self._watch_storage,
+                                                name="kotd-storage", daemon=True)
+        self._storage_thread.start()
         self._server_thread = threading.Thread(target=self.server.run, name="kotd-web",
                                                daemon=True)
         self._server_thread.start()
 
     def stop(self) -> None:
+        self._stopping.set()
+        if self._storage_thread is not None:
+            self._storage_thread.join(timeout=5)
         self.eye.stop()
         if self.server is not None:
             self.server.close()

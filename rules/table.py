@@ -39,31 +39,44 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rules.actions import Action, ChooseGame, Players, Seen, parse_line, vocabulary
 from rules.dice import Die
-from rules.errors import KotdError, ReplayError, RuleError
+from rules.errors import KotdError, ReplayError, RuleError, UsageError
 from rules.games import game_pack
 from rules.pack import GamePack, Lights
 from rules.record import GameRecord, replay
-from rules.store import Event, EventStore, GameInfo
+from rules.store import Event, EventStore, GameInfo, SaveError
 
 log = logging.getLogger("kotd.table")
+
+class ActionIdReused(UsageError):
+    """An action id already used for another action (a phone's bug, or a guess)."""
+
+    def __init__(self, action_id: str, stored: str) -> None:
+        super().__init__("id_reused", "the action id {id} was already used for '{action}'",
+                         id=action_id, action=stored)
+
+
+RECENT = 64
+"""The table keeps this many recent snapshots, so a slow live page is sent each one."""
 
 VERSION_BLOCK = 1000
 """Versions are promised to the store this many at a time (one write per block)."""
 
-Camera = Literal["starting", "ok", "lost", "simulated", "none"]
+Camera = Literal["starting", "ok", "lost", "stalled", "simulated", "none"]
 
 
 @dataclass(frozen=True, slots=True)
 class EyeStatus:
     """The camera as the table shows it.
 
-    ``camera``: "ok", "lost", "simulated", "starting" or "none" (no camera: dice by hand);
+    ``camera``: "ok", "lost", "stalled" (no frame for 2 s: opened again), "simulated",
+    "starting" or "none" (no camera: dice by hand);
     ``seeing``: what it sees now ("moving", "settled", "no dice", ...); ``dice_seen``;
     ``unsure``: 1-based dice of the last reading to check; ``message``: for people;
     ``dice_at``: where the dice of the last reading lie, as fractions of the picture (x, y)
@@ -92,6 +105,22 @@ class EyeStatus:
 
 
 NO_EYE = EyeStatus()
+
+
+@dataclass(frozen=True, slots=True)
+class StorageStatus:
+    """Whether the game is being saved: ``ok`` False while the game file cannot be
+    written (the table keeps the game and says why); ``message`` also carries what the
+    table should know about the file (a damaged one kept aside, a deleted one rewritten)."""
+
+    ok: bool = True
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "message": self.message}
+
+
+SAVED = StorageStatus()
 
 HOLD_CODES = ("rule.phase_", "rule.no_rolls_left")
 """Refusals that mean "not now" (a question is open, the rolls are used up): such a seen
@@ -145,6 +174,7 @@ class Snapshot:
     problem: str | None = None
     held: Held | None = None
     colors: tuple[tuple[str, str], ...] = ()
+    storage: StorageStatus = SAVED
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     _views: dict[str, dict[str, Any]] = field(default_factory=dict, init=False, repr=False)
     _texts: dict[str, str] = field(default_factory=dict, init=False, repr=False)
@@ -178,6 +208,7 @@ class Snapshot:
                     "eye": {**self.eye.to_dict(), "version": self.eye_version},
                     "advice": self.advice,
                     "problem": self.problem,
+                    "storage": self.storage.to_dict(),
                     "lang": lang,
                 }
             return view
@@ -218,8 +249,10 @@ class Table:
         record, problem = (None, None) if game_id is None else self._replay(game_id, pack)
         if problem:
             log.warning("game %s: %s", game_id, problem)
+        self._recent: deque[Snapshot] = deque(maxlen=RECENT)
         self._snapshot = Snapshot(first, pack, record, game_id, NO_EYE, first,
-                                  advice, problem, colors=tuple(sorted(store.colors().items())))
+                                  advice, problem, colors=tuple(sorted(store.colors().items())),
+                                  storage=self._storage())
 
     # ---- reading ---------------------------------------------------------------------
 
@@ -262,6 +295,18 @@ class Table:
             self._changed.wait_for(lambda: self._snapshot.version != version, timeout)
             return self._snapshot
 
+    def since(self, version: int) -> list[Snapshot]:
+        """Every snapshot after ``version``, oldest first, so a live page misses none (only
+        the newest if ``version`` is more than :data:`RECENT` changes behind)."""
+        with self._lock:
+            current = self._snapshot
+            if current.version <= version:
+                return []
+            newer = [s for s in self._recent if s.version > version]
+            if not newer or newer[0].version > version + 1:
+                return [current]
+            return newer
+
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener`` with each new snapshot (in order, outside the table's lock)."""
         with self._lock:
@@ -289,16 +334,46 @@ class Table:
 
     # ---- changing --------------------------------------------------------------------
 
-    def act(self, action: Action) -> Snapshot:
-        """Judge, store and apply one action; :class:`KotdError` (nothing changed) if refused.
+    def act(self, action: Action, action_id: str | None = None) -> Snapshot:
+        """Judge, store and apply one action; :class:`KotdError` (nothing changed) if refused,
+        :class:`rules.store.SaveError` (nothing changed, the snapshot says why) if the game
+        file cannot be written. ``players ...`` starts a new game (the old one stays in the
+        store). ``action_id``: see :meth:`act_once`."""
+        return self.act_once(action, action_id)[0]
 
-        ``players ...`` starts a new game (the old one stays in the store)."""
+    def act_once(self, action: Action, action_id: str | None) -> tuple[Snapshot, bool]:
+        """:meth:`act`, applying an ``action_id`` (from a phone or the panel) once: the same
+        id again returns the table as it is and True (a retry after a lost reply); the
+        same id with another action is refused (:class:`ActionIdReused`)."""
+        failed: SaveError | None = None
+        repeated = False
         with self._lock:
-            self._apply(action)
-            self._release()
+            try:
+                stored = None if action_id is None else self.store.find_action(action_id)
+                if stored is None:
+                    self._apply(action, action_id=action_id)
+                    self._release()
+                elif stored.action != str(action):
+                    raise ActionIdReused(action_id or "", stored.action)
+                else:
+                    repeated = True
+            except SaveError as err:
+                failed = err
+            self._storage_changed()
             snapshot = self._snapshot
         self._publish()
-        return snapshot
+        if failed is not None:
+            raise failed
+        return snapshot, repeated
+
+    def check_storage(self) -> Snapshot:
+        """Look after the game file (see :meth:`rules.store.EventStore.check`) and publish
+        a snapshot when saving stopped or resumed; call it every few seconds."""
+        self.store.check()
+        with self._lock:
+            self._storage_changed()
+        self._publish()
+        return self._snapshot
 
     def saw(self, seen: Seen) -> Snapshot:
         """The camera saw a settled roll: the pack says what it means for the game (a roll,
@@ -316,6 +391,7 @@ class Table:
             actions = _meaning(self.pack.seen(state, seen))
             if not actions:
                 return current
+            failed: SaveError | None = None
             try:
                 self._probe(state, actions)
             except KotdError as err:
@@ -327,9 +403,16 @@ class Table:
                 if seen.unsure:
                     snapshot = self._hold(Held(seen, "check", self._player(state)))
                 else:
-                    for action in actions:
-                        snapshot = self._apply(action, held=None)
+                    try:
+                        for action in actions:
+                            snapshot = self._apply(action, held=None)
+                    except SaveError as err:
+                        failed = err
+                    self._storage_changed()
+                    snapshot = self._snapshot
         self._publish()
+        if failed is not None:
+            raise failed
         return snapshot
 
     def confirm_held(self) -> Snapshot:
@@ -362,9 +445,8 @@ class Table:
             self.store.set_colors(colors)
             current = self._snapshot
             merged = {**dict(current.colors), **colors}
-            snapshot = self._snapshot = replace(current, version=self._next_version(),
-                                                colors=tuple(sorted(merged.items())))
-            self._changed.notify_all()
+            snapshot = self._set(replace(current, version=self._next_version(),
+                                         colors=tuple(sorted(merged.items()))))
         self._publish()
         return snapshot
 
@@ -375,9 +457,8 @@ class Table:
             if status == current.eye:
                 return current
             version = self._next_version()
-            snapshot = self._snapshot = replace(current, version=version, eye=status,
-                                                eye_version=version)
-            self._changed.notify_all()
+            snapshot = self._set(replace(current, version=version, eye=status,
+                                         eye_version=version))
         self._publish()
         return snapshot
 
@@ -413,10 +494,7 @@ class Table:
             state = self.pack.apply(state, action)
 
     def _hold(self, held: Held | None) -> Snapshot:
-        snapshot = self._snapshot = replace(self._snapshot, version=self._next_version(),
-                                            held=held)
-        self._changed.notify_all()
-        return snapshot
+        return self._set(replace(self._snapshot, version=self._next_version(), held=held))
 
     @staticmethod
     def _player(state: Any) -> str:
@@ -473,15 +551,17 @@ class Table:
         self._changed.notify_all()
         return snapshot
 
-    def _apply(self, action: Action, held: Held | bool | None = True) -> Snapshot:
-        """Apply and store one action; ``held`` True keeps the held roll (None drops it)."""
+    def _apply(self, action: Action, held: Held | bool | None = True,
+               action_id: str | None = None) -> Snapshot:
+        """Apply and store one action; ``held`` True keeps the held roll (None drops it);
+        ``action_id`` is stored with it (SaveError: nothing stored, nothing changed)."""
         current = self._snapshot
         problem = current.problem
         if isinstance(action, ChooseGame):
             return self._choose(action.game)
         if isinstance(action, Players):
             record = GameRecord.start(self.pack, action)
-            game_id = self.store.new_game(str(action), self.pack.id)
+            game_id = self.store.new_game(str(action), self.pack.id, action_id)
             problem = None
         else:
             if current.record is None or current.game_id is None:
@@ -493,14 +573,35 @@ class Table:
                                 problem=problem)
             record = current.record.act(action)
             game_id = current.game_id
-            self.store.append(game_id, str(action))
+            self.store.append(game_id, str(action), action_id)
         keep = current.held if held is True and not isinstance(action, Players) else None
-        snapshot = self._snapshot = Snapshot(self._next_version(), self.pack, record, game_id,
-                                             current.eye, current.eye_version, current.advice,
-                                             problem, keep if isinstance(keep, Held) else None,
-                                             current.colors)
+        return self._set(Snapshot(self._next_version(), self.pack, record, game_id,
+                                  current.eye, current.eye_version, current.advice,
+                                  problem, keep if isinstance(keep, Held) else None,
+                                  current.colors, current.storage))
+
+    def _set(self, snapshot: Snapshot) -> Snapshot:
+        """Inside the lock: ``snapshot`` is the table now; waiting streams wake."""
+        self._snapshot = snapshot
+        self._recent.append(snapshot)
         self._changed.notify_all()
         return snapshot
+
+    def _storage(self) -> StorageStatus:
+        problem = self.store.problem
+        return SAVED if problem is None and not self.store.notice else StorageStatus(
+            problem is None, problem or self.store.notice)
+
+    def _storage_changed(self) -> None:
+        """Inside the lock: a new snapshot if the store's status moved."""
+        storage = self._storage()
+        current = self._snapshot
+        if storage != current.storage:
+            try:
+                version = self._next_version()
+            except SaveError:  # the ceiling could not be raised: count on in memory
+                version = current.version + 1
+            self._set(replace(current, version=version, storage=storage))
 
     def _next_version(self) -> int:
         version = self._snapshot.version + 1

@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -41,7 +42,10 @@ class Served:
         self.data_dir = data_dir
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self._log = data_dir.parent / f"{data_dir.name}-serve-{self.port}.log"
+        # the log lives apart from the data dir: that one may be on a full or broken disk
+        handle, name = tempfile.mkstemp(prefix="kotd-serve-", suffix=".log")
+        os.close(handle)
+        self._log = Path(name)
         self._log_file = self._log.open("w")
         self.proc = subprocess.Popen(
             [KOTD, "serve", "--source", "sim", "--pins", "mock", "--host", "127.0.0.1",
@@ -60,6 +64,8 @@ class Served:
         raise AssertionError("kotd serve did not answer in time")
 
     def log(self) -> str:
+        if self._log_file.closed:
+            return self._text
         self._log_file.flush()
         return self._log.read_text(errors="replace")
 
@@ -96,8 +102,11 @@ class Served:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
-        self._log_file.close()
-        return self.proc.returncode, self._log.read_text(errors="replace")
+        if not self._log_file.closed:
+            self._log_file.close()
+            self._text = self._log.read_text(errors="replace")
+            self._log.unlink(missing_ok=True)
+        return self.proc.returncode, self._text
 
     def __enter__(self) -> Served:
         return self

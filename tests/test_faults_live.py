@@ -4,8 +4,8 @@
 from its own loopback address (127.0.0.2, 127.0.0.3, ...), as phones on the Wi-Fi do.
 Fifty phones stay connected for the whole window (no stream is ended to make room for
 another, so no phone's "reconnecting" badge flickers) and every phone receives every
-version of the game. A stranger opening stream after stream from one address gets a
-refusal once past a few, and disturbs no phone. (The full minute is
+version of the game. A stranger opening stream after stream from one address only ends
+his own older streams, and disturbs no phone. (The full minute is
 ``benchmarks/bench_live.py --clients 50 --seconds 60``; its figures are in BENCHMARKS.md.)
 """
 
@@ -63,12 +63,16 @@ class Phone(threading.Thread):
             return
 
     def wait_for(self, version: int, seconds: float) -> bool:
+        """Whether this version (or a later one) arrived within ``seconds``."""
         with self.seen:
-            return self.seen.wait_for(lambda: version in self.versions, seconds)
+            return self.seen.wait_for(
+                lambda: bool(self.versions) and self.versions[-1] >= version, seconds)
 
     def hang_up(self) -> None:
-        with contextlib.suppress(OSError):
-            self.conn.sock.shutdown(socket.SHUT_RDWR)
+        sock = self.conn.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
         self.conn.close()
 
 
@@ -93,6 +97,7 @@ def test_fifty_phones_stay_live_and_get_every_version(tmp_path: Path) -> None:
             assert phone.wait_for(posted[-1], 10)
         missing = {i: sorted(set(posted) - set(p.versions)) for i, p in enumerate(phones)}
         assert not any(missing.values()), missing
+        assert all(p.versions == sorted(set(p.versions)) for p in phones)  # in order, once
         assert not any(p.ended for p in phones)  # nobody was pushed off: no flicker
         for phone in phones:
             phone.hang_up()
@@ -105,10 +110,11 @@ def test_a_stranger_flooding_the_stream_disturbs_no_phone(tmp_path: Path) -> Non
         phones = [Phone(server.port, f"127.0.0.{2 + i}") for i in range(3)]
         for phone in phones:
             phone.start()
-        flood = [Phone(server.port, "127.0.0.99") for _ in range(40)]
-        refused = [f for f in flood if f.status != 200]
-        assert refused and all(f.status == 429 for f in refused)
-        assert len(flood) - len(refused) <= 8
+        flood = [Phone(server.port, "127.0.0.99") for _ in range(80)]  # more than threads
+        for stream in flood:
+            stream.start()
+        # only the stranger's newest few streams stay open: the older ones were ended
+        wait_for(lambda: sum(not s.ended for s in flood) <= 4, what="the flood to be cut")
         status, body = server.act(ROLLS[0])
         assert status == 200
         for phone in phones:
@@ -116,7 +122,3 @@ def test_a_stranger_flooding_the_stream_disturbs_no_phone(tmp_path: Path) -> Non
             assert not phone.ended
         for stream in flood + phones:
             stream.hang_up()
-        # the stranger's streams are gone once hung up: a phone of that address may watch
-        late = wait_for(lambda: (p := Phone(server.port, "127.0.0.99")).status == 200 and p,
-                        what="the address to be let in again")
-        late.hang_up()

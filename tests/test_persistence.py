@@ -132,9 +132,14 @@ def test_past_games_stay_in_the_file(tmp_path: Path) -> None:
     assert again.state is not None and again.state.players == ("Cem", "Dan", "Eve")
 
 
-def test_a_broken_game_file_is_a_clear_error(tmp_path: Path) -> None:
+def test_a_broken_game_file_is_set_aside_and_said(tmp_path: Path) -> None:
     (tmp_path / "kotd.sqlite3").write_bytes(b"this is not a database" * 100)
-    out = subprocess.run([KOTD, "play", "--data-dir", str(tmp_path), "--script", "/dev/null"],
+    script = tmp_path / "game.txt"
+    script.write_text("players Ann Ben\n", encoding="utf-8")
+    out = subprocess.run([KOTD, "play", "--data-dir", str(tmp_path), "--script", str(script)],
                          capture_output=True, text=True, timeout=60)
-    assert out.returncode == 2
-    assert "cannot open the game file" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 0, out.stderr
+    kept = list(tmp_path.glob("kotd.sqlite3.damaged-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == b"this is not a database" * 100
+    assert kept[0].name in out.stderr and "Traceback" not in out.stderr
+    assert EventStore.in_dir(tmp_path).games()[0].players == "players Ann Ben"

@@ -24,6 +24,9 @@ DEFAULTS: dict[str, Any] = {
     # at most this many streams at once; a new one ends the oldest (most likely a phone
     # that vanished without hanging up). None: no limit; make_server sets it from threads.
     "LIVE_MAX_STREAMS": None,
+    # at most this many streams from one address (a phone reloading briefly holds two); a
+    # new one beyond ends that address's oldest, so one visitor cannot push phones off
+    "LIVE_STREAMS_PER_ADDRESS": 4,
     "PUBLIC_URL": None,  # "http://192.168.1.20:8000/" or a function giving it: the QR's target
     "MAX_ACTION_CHARS": 200,
 }

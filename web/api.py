@@ -23,8 +23,8 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from rules.dice import Die
 from rules.errors import KotdError, UsageError
-from rules.store import Event
-from rules.table import Snapshot
+from rules.store import MAX_ACTION_ID, Event, SaveError, valid_action_id
+from rules.table import ActionIdReused, Snapshot
 from web.auth import has_token, token_required
 from web.context import shared
 from web.i18n import api_lang, say_error
@@ -59,15 +59,16 @@ def cards() -> Any:
     return jsonify(shared(current_app).table.pack.catalogue(api_lang(request)))
 
 
-def _action_line() -> str:
-    """The action words from a JSON body ``{"action": ...}`` or a form field (UsageError)."""
+def _action_line() -> tuple[str, str | None]:
+    """The action words and the action's id (None if it has none) from a JSON body
+    ``{"action": ..., "id": ...}`` or form fields (UsageError)."""
     if request.is_json:
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
             raise UsageError("body", 'send JSON like {{"action": "claim 2"}}')
-        line = body.get("action")
+        line, action_id = body.get("action"), body.get("id")
     elif request.form:
-        line = request.form.get("action")
+        line, action_id = request.form.get("action"), request.form.get("id")
     else:
         raise UsageError("body", 'send JSON like {{"action": "claim 2"}} (or a form field '
                          '"action")')
@@ -78,7 +79,11 @@ def _action_line() -> str:
                          most=current_app.config["MAX_ACTION_CHARS"])
     if "\n" in line.strip() or "\r" in line:
         raise UsageError("lines", "one action at a time: no line breaks")
-    return line.strip()
+    if action_id is not None and not (isinstance(action_id, str)
+                                      and valid_action_id(action_id)):
+        raise UsageError("bad_id", '"id" must be 1-{most} letters, digits or -_.: (the same '
+                         'id for a retry of the same action)', most=MAX_ACTION_ID)
+    return line.strip(), action_id
 
 
 @bp.post("/action")
@@ -86,11 +91,16 @@ def _action_line() -> str:
 def action() -> Any:
     table = shared(current_app).table
     try:
-        line = _action_line()
-        snapshot = table.act(table.parse(line))
+        line, action_id = _action_line()
+        snapshot, repeated = table.act_once(table.parse(line), action_id)
+    except ActionIdReused as err:
+        return jsonify(err.to_dict()), 409
     except KotdError as err:
         return _refused(err)
-    return _state(snapshot, can_act=True, done=line)
+    except SaveError as err:  # the card is full or read-only: the game is kept, unchanged
+        return jsonify(error=str(err), code="store.cannot_save"), 503
+    extra = {"repeated": True} if repeated else {}
+    return _state(snapshot, can_act=True, done=line, **extra)
 
 
 @bp.get("/live")
@@ -108,9 +118,11 @@ def live() -> Response:
     once = request.args.get("once") == "1"  # one state and end: for tests and simple clients
 
     limit = app.config["LIVE_MAX_STREAMS"]
+    per_address = app.config["LIVE_STREAMS_PER_ADDRESS"]
+    address = request.remote_addr or ""
 
     def stream() -> Iterator[str]:
-        ended = context.open_stream(limit)
+        ended = context.open_stream(limit, address, per_address)
         try:
             yield from _events(ended)
         finally:
@@ -126,17 +138,19 @@ def live() -> Response:
             if now - started > lifetime or (disconnected is not None and disconnected()):
                 return
             if snapshot.version != sent:
-                sent = snapshot.version
+                # every change since the last one sent, in order (a slow phone misses none)
+                for each in [snapshot] if sent is None else table.since(sent) or [snapshot]:
+                    sent = each.version
+                    yield (f"id: {each.version}\nevent: state\n"
+                           f"data: {each.json(lang)}\n\n")
                 last_write = now
-                yield (f"id: {snapshot.version}\nevent: state\n"
-                       f"data: {snapshot.json(lang)}\n\n")
                 if once:
                     return
             elif now - last_write >= heartbeat:
                 last_write = now
                 yield ": heartbeat\n\n"
             # wakes at once on a change; every `poll` s to notice a gone client
-            snapshot = table.wait(snapshot.version, poll)
+            snapshot = table.wait(snapshot.version if sent is None else sent, poll)
 
     return Response(stream(), mimetype="text/event-stream", headers={
         "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -369,6 +383,12 @@ def advice() -> Any:
     if table.snapshot.record is None:
         return _error("no game yet", 404)
     return jsonify(advice=table.advise())
+
+
+@bp.errorhandler(SaveError)
+def _not_saved(err: SaveError) -> tuple[Response, int]:
+    """The card is full or read-only: the game is kept, unchanged; every phone is told."""
+    return jsonify(error=str(err), code="store.cannot_save"), 503
 
 
 @bp.after_request

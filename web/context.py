@@ -18,22 +18,30 @@ class Shared:
     eye: TableEye | None
     token: str
     stopping: threading.Event = field(default_factory=threading.Event)
-    _streams: list[threading.Event] = field(default_factory=list)
+    _streams: list[tuple[str, threading.Event]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def open_stream(self, limit: int | None) -> threading.Event:
-        """Register a live stream; the returned event is set when it must end."""
+    def open_stream(self, limit: int | None, address: str = "",
+                    per_address: int | None = None) -> threading.Event:
+        """Register a live stream from ``address``; the returned event is set when it must
+        end. Past ``per_address`` streams from one address, that address's oldest stream
+        ends (a phone that reconnected, or one visitor opening stream after stream: the
+        other phones are not touched); past ``limit`` in all, the oldest stream ends."""
         ended = threading.Event()
         with self._lock:
-            self._streams.append(ended)
+            self._streams.append((address, ended))
+            if per_address:
+                mine = [entry for entry in self._streams if entry[0] == address]
+                for entry in mine[:-per_address]:
+                    self._streams.remove(entry)
+                    entry[1].set()
             while limit and len(self._streams) > limit:
-                self._streams.pop(0).set()
+                self._streams.pop(0)[1].set()
         return ended
 
     def close_stream(self, ended: threading.Event) -> None:
         with self._lock:
-            if ended in self._streams:
-                self._streams.remove(ended)
+            self._streams = [entry for entry in self._streams if entry[1] is not ended]
 
     @property
     def live_streams(self) -> int:

@@ -2,12 +2,15 @@
 
 Each open live stream (one per phone) holds one waitress thread for as long as the
 phone watches, so ``threads`` must cover every phone plus spare for the page's other
-requests: the default 24 is ten phones twice over (a reloading phone briefly holds two)
-plus four. Streams notice a gone client within ``LIVE_POLL_SECONDS`` (waitress's
+requests: ``kotd serve`` runs 64 threads, so 54 phones stay live at once with 10 threads
+kept for pages and actions (``live_stream_limit``). A waiting stream costs a sleeping
+thread (measured: 50 live phones add about 1% of one core and 10 MB on this machine,
+BENCHMARKS.md). Streams notice a gone client within ``LIVE_POLL_SECONDS`` (waitress's
 ``client_disconnected``, enabled by ``channel_request_lookahead``) and end. A phone that
 vanishes without hanging up (Wi-Fi gone) is not noticed that way: its stream lasts until
-``LIVE_MAX_SECONDS`` or until the stream limit (``live_stream_limit``) is reached, when
-the oldest stream gives way to the new one, so the threads never run out.
+``LIVE_MAX_SECONDS``, until the same address opens more than
+``LIVE_STREAMS_PER_ADDRESS`` streams (the phone came back), or until the stream limit is
+reached, when the oldest stream gives way to the new one, so the threads never run out.
 """
 
 from __future__ import annotations
