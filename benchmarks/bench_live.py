@@ -172,9 +172,10 @@ def main() -> int:
         child.wait(10)
     print(f"live page: {args.clients} SSE clients, {len(sent)} actions over "
           f"{args.seconds:.0f} s, {len(latencies)} updates received, {missed} missed")
-    print(f"update latency (action POST sent -> client has the new state): "
-          f"median {statistics.median(latencies):.1f} ms, "
-          f"p95 {percentile(latencies, 95):.1f} ms, max {max(latencies):.1f} ms")
+    if latencies:
+        print(f"update latency (action POST sent -> client has the new state): "
+              f"median {statistics.median(latencies):.1f} ms, "
+              f"p95 {percentile(latencies, 95):.1f} ms, max {max(latencies):.1f} ms")
     busy = (cpu_after - cpu_before) / (args.seconds + 1.0) * 100
     print(f"server ({args.threads} threads): {ended} streams ended by the server (pushed "
           f"off), CPU {busy:.1f}% of one core, memory {rss_before / 1e6:.0f} MB with the "

@@ -202,6 +202,38 @@ def game_file(data_dir: Path) -> Finding:
                    "back it up with: sudo kotd backup")
 
 
+def set_aside(data_dir: Path) -> Finding | None:
+    """Game files kept aside because they were damaged (``kotd.sqlite3.damaged-...``):
+    the games in them are not lost, but they are not played on; None if there are none."""
+    from rules.store import DB_NAME, SET_ASIDE
+
+    kept = sorted(p for p in data_dir.glob(f"{DB_NAME}{SET_ASIDE}*")
+                  if not p.name.endswith(("-wal", "-shm")))
+    if not kept:
+        return None
+    return Finding("warn", "game file", f"{len(kept)} damaged game file(s) kept aside: "
+                   + ", ".join(p.name for p in kept), (
+                       "a new game file was started in their place; the card may be failing "
+                       "(replace it soon)",
+                       "to look at one: kotd restore FILE (with the assistant stopped) after "
+                       "a backup; to forget it: delete it"))
+
+
+def saving(state: dict[str, Any] | None) -> Finding | None:
+    """What the running assistant says about saving the game (None if not running or
+    nothing to say)."""
+    storage = (state or {}).get("storage") or {}
+    if not storage:
+        return None
+    if not storage.get("ok", True):
+        return Finding("fail", "saving", storage.get("message") or "the game is not saved",
+                       ("free space on the card, or replace a card that turned read-only; "
+                        "saving resumes by itself",))
+    if storage.get("message"):
+        return Finding("info", "saving", storage["message"])
+    return None
+
+
 def clock(now: datetime, floor: datetime, synced: bool | None) -> Finding:
     """The clock is after ``floor`` (when this software was made) and, ideally, synced."""
     if now < floor:

@@ -155,6 +155,7 @@ def gather(config: Config, quick: bool) -> list[Finding]:
     found += checks.pin_clashes(config, Path("/dev/spidev0.0").exists(), serial_console())
     found.append(checks.palette(config.data_dir, config.palette))
     found.append(checks.game_file(config.data_dir))
+    found += [f for f in (checks.set_aside(config.data_dir), checks.saving(state)) if f]
     found.append(checks.disk(config.data_dir))
     found.append(checks.clock(datetime.now(UTC), software_date(), ntp_synced()))
     found.append(checks.screens(connected_screens(), kiosk_enabled() if on_pi else None))

@@ -196,8 +196,9 @@ class EventStore:
             code = getattr(err, "sqlite_errorcode", 0) & 0xFF
             if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
                 raise _Damaged(str(err)) from None
+            why = self._save_error(err).reason if self.path is not None else str(err)
             raise GameFileError("cannot_open", "{path}: cannot open the game file: {why}",
-                                path=target, why=str(err)) from None
+                                path=target, why=why) from None
         self._identity = self._stat()
         return db
 

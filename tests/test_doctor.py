@@ -268,3 +268,18 @@ def test_the_running_assistant_reports_what_its_camera_locked(tmp_path: Path) ->
     webcam = {"eye": {"camera": "ok", "source": "opencv:0", "camera_info": {}}}
     assert [f.status for f in checks.camera_of_service(webcam)] == ["ok", "info", "info", "info"]
     assert checks.camera_of_service({"eye": {"camera": "lost"}})[0].status == "fail"
+
+
+def test_a_game_file_kept_aside_and_a_service_that_cannot_save(tmp_path: Path) -> None:
+    assert checks.set_aside(tmp_path) is None
+    (tmp_path / DB_NAME).write_bytes(b"this is no database" * 50)
+    EventStore.in_dir(tmp_path).close()  # the store keeps the damaged file aside
+    found = checks.set_aside(tmp_path)
+    assert found is not None and found.status == "warn"
+    kept = [p.name for p in tmp_path.glob(f"{DB_NAME}.damaged-*")]
+    assert len(kept) == 1 and kept[0] in found.text and "1 damaged" in found.text
+    assert checks.saving(None) is None
+    assert checks.saving({"storage": {"ok": True, "message": ""}}) is None
+    full = checks.saving({"storage": {"ok": False, "message": "the game cannot be saved: "
+                                      "the card is full (make room on it)"}})
+    assert full is not None and full.status == "fail" and "full" in full.text

@@ -29,6 +29,8 @@ from served import (
     wait_for,
 )
 
+from rules.store import SaveError
+
 GAME = ["players Ann Ben", "row snob-even hypnotist gnome-3green orc-3 fairy-2r2g"]
 SUM10 = "roll 1r 1g 1b 2r 2g 3b"  # the hypnotist (slot 2) and the orc (slot 4) fit
 DB = "kotd.sqlite3"
@@ -219,3 +221,68 @@ def test_an_action_sent_twice_with_one_id_is_applied_once(tmp_path: Path) -> Non
         status, body = restarted.act(SUM10, id="phone-1-0001")
         assert status == 200 and body.get("repeated") is True
         assert stored(restarted) == [*GAME, SUM10]
+
+
+# ---- the panel's status LED ---------------------------------------------------------------
+
+def test_the_status_led_flashes_while_the_game_cannot_be_saved(tmp_path: Path) -> None:
+    """In one process with mock pins: the SQLite file may not grow (a full card at the
+    file's level), an action is refused, the LED flashes; room again, it is steady."""
+    from gpiozero.pins.mock import MockFactory
+
+    from pi.config import Config
+    from pi.serve import Assistant
+    from pi.simtray import SimulatedTray
+
+    factory = MockFactory()
+    config = Config(data_dir=tmp_path, source="sim", host="127.0.0.1", port=0, token="t",
+                    pin_factory="mock")
+    assistant = Assistant(config, source=SimulatedTray(seed=3), pin_factory=factory)
+    try:
+        table = assistant.table
+        for line in GAME:
+            table.act(table.parse(line))
+        led = assistant.panel.status_led
+        assistant.eye.start()
+        wait_for(lambda: led.is_lit and led._blink_thread is None, what="a steady LED")
+        db = table.store._db
+        db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+        refused = 0
+        for _ in range(40):
+            try:
+                table.act(table.parse(SUM10))
+                table.act(table.parse("undo"))
+            except SaveError:
+                refused += 1
+                break
+        assert refused and table.snapshot.storage.ok is False
+        assert led._blink_thread is not None  # flashing
+        db.execute("PRAGMA max_page_count = 1000000")
+        table.check_storage()
+        assert table.snapshot.storage.ok is True
+        wait_for(lambda: led.is_lit and led._blink_thread is None, what="steady again")
+    finally:
+        assistant.stop()
+        factory.reset()
+
+
+@needs_root
+def test_kotd_play_on_a_full_card_says_so_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+
+    from served import KOTD
+
+    with small_disk(tmp_path / "card", "1m") as card:
+        script = tmp_path / "game.txt"
+        script.write_text("\n".join([*GAME, SUM10]) + "\n", encoding="utf-8")
+        first = subprocess.run([KOTD, "play", "--data-dir", str(card), "--script",
+                                "/dev/null"], capture_output=True, text=True,
+                               timeout=60)  # the game file exists, then the card is full
+        assert "Traceback" not in first.stderr
+        fill(card)
+        done = subprocess.run([KOTD, "play", "--data-dir", str(card), "--script", str(script)],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode in (1, 2), done.stderr
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        assert "Traceback" not in done.stderr and len(lines) == 1, done.stderr
+        assert lines[0].startswith("kotd: error: ") and "the card is full" in lines[0]

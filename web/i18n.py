@@ -37,6 +37,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "camera": "Camera",
         "camera_ok": "camera on",
         "camera_lost": "camera lost",
+        "camera_stalled": "camera stalled",
+        "storage_problem": "Not saved: {message}. The game goes on and is saved again as soon "
+                           "as the card allows.",
+        "storage_note": "Game file: {message}.",
         "camera_simulated": "simulated tray",
         "camera_none": "no camera",
         "picture": "Picture",
@@ -260,6 +264,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "camera": "Kamera",
         "camera_ok": "Kamera an",
         "camera_lost": "Kamera weg",
+        "camera_stalled": "Kamera hängt",
+        "storage_problem": "Nicht gespeichert ({message}). Das Spiel geht weiter und wird "
+                           "wieder gespeichert, sobald die Speicherkarte es zulässt.",
+        "storage_note": "Spieldatei: {message}.",
         "camera_simulated": "simulierte Schale",
         "camera_none": "keine Kamera",
         "picture": "Bild",

@@ -20,6 +20,7 @@ from pi import backup, doctor, kiosk, photo
 from pi.cli import advise, cards, check, play, serve
 from pi.config import default_data_dir
 from rules.errors import KotdError
+from rules.store import SaveError
 from vision import cli as vision_cli
 
 COMMANDS = (cards, check, play, advise, vision_cli, serve, doctor, backup, photo, kiosk)
@@ -53,6 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KotdError as err:
         print(f"kotd: error: {err}", file=sys.stderr)
         return 2
+    except SaveError as err:  # the card is full or read-only: not a mistake, not a bug
+        print(f"kotd: error: {err}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

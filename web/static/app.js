@@ -109,16 +109,31 @@
     return r.ok;
   }
 
+  // every action gets an id: if the reply is lost (Wi-Fi), the same action is sent again
+  // with the same id, and the assistant applies it once
+  function actionId() {
+    const bytes = new Uint8Array(9);
+    crypto.getRandomValues(bytes);  // (crypto.randomUUID needs https; the page is http)
+    return "p-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
   async function act(line) {
     let r, body;
-    try {
-      r = await fetch("/api/action?lang=" + LANG, {
-        method: "POST", headers: headers(true), body: JSON.stringify({ action: line }),
-      });
-      body = await r.json().catch(() => ({ error: r.statusText }));
-    } catch (e) {
-      toast(fmt("refused", { error: e.message }), true);
-      return null;
+    const id = actionId();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        r = await fetch("/api/action?lang=" + LANG, {
+          method: "POST", headers: headers(true), body: JSON.stringify({ action: line, id }),
+        });
+        body = await r.json().catch(() => ({ error: r.statusText }));
+        break;
+      } catch (e) {  // no answer: try again (the id keeps it from happening twice)
+        if (attempt >= 2) {
+          toast(fmt("refused", { error: e.message }), true);
+          return null;
+        }
+        await new Promise((ok) => setTimeout(ok, 700 * (attempt + 1)));
+      }
     }
     if (!r.ok) {
       toast(fmt("refused", { error: body.error }), true);
@@ -133,8 +148,16 @@
 
   function setLive(on) {
     const el = $("live");
+    clearTimeout(K.offlineSoon);
     el.textContent = on ? S.live : S.offline;
     el.classList.toggle("off", !on);
+  }
+
+  // a stream that ends and reconnects at once (every ten minutes, or a server restart) is
+  // not worth a flickering badge: "reconnecting" shows only if it lasts two seconds
+  function offlineSoon() {
+    clearTimeout(K.offlineSoon);
+    K.offlineSoon = setTimeout(() => setLive(false), 2000);
   }
 
   function connect() {
@@ -143,7 +166,7 @@
     es.addEventListener("state", (e) => render(JSON.parse(e.data), true));
     es.onopen = () => { setLive(true); K.fresh = true; };
     es.onerror = () => {
-      setLive(false);
+      offlineSoon();
       if (es.readyState === EventSource.CLOSED && K.source === es) {  // gave up: try again
         K.source = null;
         setTimeout(() => { if (document.visibilityState === "visible") connect(); }, 3000);
@@ -652,7 +675,8 @@
       h("span", { class: "cam cam-" + eye.camera, id: "camera-status" },
         icon("camera"), S["camera_" + eye.camera] || eye.camera,
         seeing && S["seeing_" + eye.seeing] ? " · " + seeing : ""),
-      eye.camera === "lost" ? h("span", { class: "muted cam-msg" }, S.camera_lost_note) : null,
+      eye.camera === "lost" || eye.camera === "stalled"
+        ? h("span", { class: "muted cam-msg" }, S.camera_lost_note) : null,
       eye.message && LANG === "en" && eye.camera !== "none" && !S["seeing_" + eye.seeing]
         ? h("span", { class: "muted cam-msg" }, eye.message) : null,
       playing && eye.camera !== "none" ? h("button", { class: "small secondary", id: "photo-button",
@@ -1060,11 +1084,25 @@
     $("problem").hidden = !s.problem;
     $("problem").textContent = s.problem ? fmt("problem", { why: s.problem }) : "";
     $("qr-button").hidden = !K.canAct;
+    renderStorage(s.storage);
     document.body.dataset.game = s.game || "kotd";
     const other = GAMES[s.game];  // another game's page (web/static/<game>.js)
     if (other && other[PAGE]) other[PAGE](s, old, CTX);
     else RENDER[PAGE](s, old);
     wake(s);
+  }
+
+  // the game file: a banner on every phone while the game cannot be saved (the card is
+  // full or read-only), and a note when the file was kept aside or written again
+  function renderStorage(storage) {
+    const el = $("storage");
+    if (!el) return;
+    const problem = storage && !storage.ok;
+    el.hidden = !storage || (!problem && !storage.message);
+    el.classList.toggle("alarm", !!problem);
+    el.textContent = !storage ? "" : problem
+      ? fmt("storage_problem", { message: storage.message })
+      : fmt("storage_note", { message: storage.message });
   }
 
   // the Pi's own screen (kotd kiosk opens ?kiosk=1): the join code stays in a corner

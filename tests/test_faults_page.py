@@ -1,0 +1,125 @@
+"""Faults as a phone sees them, in headless Chromium (Debian's, driven by Playwright).
+
+* The game file cannot be written (the SQLite file is made full): every phone shows the
+  banner at once, the game goes on unchanged, the banner goes when saving works again.
+* A reply lost on the Wi-Fi: the page sends the same action again with the same id, and
+  the assistant applies it once (an ``undo`` applied twice would take back two actions).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webkit import START, SUM10, TOKEN, FakeEye, new_app, new_table
+
+from web.server import make_server
+
+CHROMIUM = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is missing: run tools/ensure-chromium.sh", allow_module_level=True)
+expect = sync_api.expect
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def table_and_url(tmp_path: Path) -> Iterator[tuple[Any, str]]:
+    table = new_table(tmp_path, *START, SUM10)
+    with make_server(new_app(table, FakeEye()), threads=12) as server:
+        yield table, server.url
+
+
+def _open(browser: Any, url: str) -> Any:
+    page = browser.new_context(**PHONE).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.errors = errors
+    page.goto(f"{url}?token={TOKEN}")
+    page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+def _post(url: str, line: str) -> int:
+    request = urllib.request.Request(
+        url + "api/action", data=json.dumps({"action": line}).encode(),
+        headers={"Content-Type": "application/json", "X-Table-Token": TOKEN}, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as err:
+        return err.code
+
+
+def test_every_phone_shows_that_the_game_cannot_be_saved(browser: Any, table_and_url) -> None:
+    table, url = table_and_url
+    phones = [_open(browser, url) for _ in range(2)]
+    for phone in phones:
+        expect(phone.locator("#storage")).to_be_hidden()
+    db = table.store._db  # the fault: SQLite may not grow the file by one more page
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count = {pages}")
+    before = [e.action for e in table.history()]
+    for _ in range(40):  # fill the last free page; then the next action cannot be saved
+        if _post(url, "undo") == 503 or _post(url, SUM10) == 503:
+            break
+    else:
+        pytest.fail("the full file never refused an action")
+    for phone in phones:
+        banner = phone.locator("#storage")
+        expect(banner).to_be_visible(timeout=2000)
+        expect(banner).to_contain_text("cannot be saved")
+        expect(banner).to_have_class("banner alarm")
+    assert [e.action for e in table.history()][: len(before)] == before
+    db.execute("PRAGMA max_page_count = 1000000")  # room again
+    table.check_storage()
+    for phone in phones:
+        expect(phone.locator("#storage")).to_be_hidden(timeout=2000)
+        assert phone.errors == []
+
+
+def test_a_lost_reply_is_sent_again_and_the_action_applied_once(browser: Any,
+                                                               table_and_url) -> None:
+    table, url = table_and_url
+    phone = _open(browser, url)
+    lost: list[dict] = []
+    again: list[dict] = []
+
+    def lose_the_first_reply(route: Any) -> None:
+        response = route.fetch()  # the request reaches the assistant and is applied
+        if not lost:
+            lost.append({**response.json(), "sent": route.request.post_data_json})
+            route.abort("connectionreset")  # ...but the phone never hears the answer
+        else:
+            again.append({**response.json(), "sent": route.request.post_data_json})
+            route.fulfill(response=response)
+
+    phone.route("**/api/action*", lose_the_first_reply)
+    actions = [e.action for e in table.history()]
+    assert actions[-1] == SUM10
+    phone.click("#undo")
+    expect(phone.locator("#roll-count")).to_contain_text("Throw the dice", timeout=5000)
+    phone.wait_for_timeout(1500)  # time for a second (wrong) undo to arrive, if it were sent
+    assert lost and lost[0]["done"] == "undo"
+    assert len(again) == 1 and again[0]["sent"] == lost[0]["sent"]  # the same id again
+    assert again[0].get("repeated") is True
+    assert [e.action for e in table.history()] == [*actions, "undo"]  # once, not twice
+    assert table.state.roll is None and table.state.row  # the row was not taken back
+    assert phone.errors == []
