@@ -21,7 +21,7 @@ from conftest import play
 
 from pi.detector import RollDetector
 from pi.eye import STALL_SECONDS, Eye
-from rules.pack import game_pack
+from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import Table
 
