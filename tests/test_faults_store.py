@@ -195,8 +195,9 @@ def test_a_deleted_file_is_noticed_without_waiting_for_an_action(tmp_path: Path)
     with Served(data) as server:
         play(server, *GAME)
         (data / DB).unlink()
-        wait_for(lambda: (data / DB).exists(), seconds=15, what="the file written again")
-        assert "deleted" in server.state()["storage"]["message"]
+        wait_for(lambda: "deleted" in server.state()["storage"]["message"], seconds=15,
+                 what="the page told")
+        assert (data / DB).exists()  # written again, without an action
     with Served(data) as again:
         assert stored(again) == GAME
 

@@ -57,6 +57,7 @@ class Server:
         self.host = str(self._server.effective_host)
         self.port = int(self._server.effective_port)
         self._thread: threading.Thread | None = None
+        self._closing = False
 
     @property
     def url(self) -> str:
@@ -64,7 +65,11 @@ class Server:
         return f"http://{host}:{self.port}/"
 
     def run(self) -> None:
-        self._server.run()
+        try:
+            self._server.run()
+        except OSError:
+            if not self._closing:  # close() shuts the sockets under the loop's select
+                raise
 
     def start(self) -> Server:
         self._thread = threading.Thread(target=self.run, name="kotd-waitress", daemon=True)
@@ -72,6 +77,7 @@ class Server:
         return self
 
     def close(self, timeout: float = 5.0) -> None:
+        self._closing = True
         stop_streams(self.app)
         self._server.task_dispatcher.shutdown(timeout=timeout)
         wasyncore.close_all(self._server._map)
