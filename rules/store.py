@@ -423,9 +423,11 @@ class EventStore:
         return None if row is None else str(row[0])
 
     def set_setting(self, key: str, value: str) -> None:
+        """Keep a setting of the table (SaveError if it cannot be written)."""
         with self._lock:
-            self._db.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET "
-                             "value = excluded.value", ("setting." + key, value))
+            self._write(lambda db: db.execute(
+                "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET "
+                "value = excluded.value", ("setting." + key, value)))
 
     def version_ceiling(self) -> int:
         """Every table version handed out so far is below this (0 for a new file)."""

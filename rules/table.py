@@ -545,11 +545,9 @@ class Table:
         game_id = self.store.latest_game(pack.id)
         record, problem = (None, None) if game_id is None else self._replay(game_id, pack)
         self.pack = pack
-        snapshot = self._snapshot = replace(
+        return self._set(replace(
             self._snapshot, version=self._next_version(), pack=pack, record=record,
-            game_id=game_id, problem=problem, held=None)
-        self._changed.notify_all()
-        return snapshot
+            game_id=game_id, problem=problem, held=None))
 
     def _apply(self, action: Action, held: Held | bool | None = True,
                action_id: str | None = None) -> Snapshot:
