@@ -142,8 +142,10 @@ class SimulatedTray:
         try:  # issue 16's renderer of ordinary dice
             render: Any = importlib.import_module("vision.render_standard")
         except ImportError:  # pragma: no cover - until the ordinary-dice renderer is there
-            raise CameraError("the simulated tray cannot draw ordinary dice yet "
-                              "(vision.render_standard is missing)") from None
+            # an empty tray: the camera sees no dice and the page takes the throw by hand
+            self._frame = np.full((self.height, self.width, 3), 222, np.uint8)
+            self._scene, self._ordinary_values, self.truth = None, (), []
+            return
         values = [d.value for d in (dice or ())][:throw.count]
         values += [int(v) for v in self.rng.integers(1, 7, throw.count - len(values))]
         size = 0.075 * min(self.width, self.height)
