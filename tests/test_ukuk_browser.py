@@ -101,7 +101,7 @@ def test_choose_the_game_and_play_a_turn_with_two_court_cards(browser, served) -
     page.click("#use-values [data-die='1'][data-value='3']")
     page.click("#use-values [data-die='2'][data-value='3']")
     page.click("#use-apply")
-    expect(page.locator("#u-active")).to_contain_text("3")
+    expect(page.locator("#u-active [data-n='3']")).to_have_count(3)
     assert sorted(table.state.dice.active) == [1, 3, 3, 3]
     expect(page.locator("#u-cards")).to_have_count(0)  # both cards used this round
     page.click("#u-all-aside")
