@@ -167,10 +167,20 @@ def test_history_tells_and_stats_count_ukuk_games(tmp_path):
         table.act(table.parse(line))
     client = create_app(table, None, "t").test_client()
     events = client.get("/api/history").get_json()["events"]
-    assert events[0]["said"] == "new game: Ann, Ben"
-    assert events[1]["said"] == "Ann threw 2 4 6"
-    assert "Ann wins" in events[-1]["said"]
+    assert events[0]["said"] == "New game: Ann, Ben"
+    assert events[1]["said"] == "Ann throws 2 4 6"
+    said = [e["said"] for e in events]
+    assert "Ben uses the Hofnarr: 1 → 3" in said
+    assert "Ann uses the Wachmann: → 2" in said
+    assert any(x.startswith("Ann buys the König and gets the Königin") for x in said)
+    assert "Ann holds the King and wins" in events[-1]["said"]
+    german = client.get("/api/history?lang=de").get_json()["events"]
+    assert german[1]["said"] == "Ann würfelt 2 4 6"
+    assert "Ann hat den König und gewinnt" in german[-1]["said"]
     stats = client.get("/api/stats").get_json()
     ann = next(p for p in stats["players"] if p["name"] == "Ann")
     assert ann["games"] == 1 and ann["wins"] == 1
     assert stats["games"][0]["game"] == "ukuk" and stats["games"][0]["winners"] == ["Ann"]
+    client.post("/api/action", json={"action": "undo"}, headers={"X-Table-Token": "t"})
+    assert client.get("/api/history").get_json()["events"][-1]["said"].startswith(
+        "Taken back: Ann bids 7 × 3")

@@ -17,9 +17,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from rules.actions import Action, Fix, Players, Rolled, Seen, Undo
+from rules.actions import Action, Fix, Rolled, Seen
 from rules.dice import Die
-from rules.errors import KotdError
 from rules.pack import DiceSpec, Lights
 from rules.record import GameRecord
 from rules.ukuk.actions import Bid, Buy, Pass, SetAside, parse_action
@@ -111,29 +110,19 @@ class UmKroneUndKragen:
         return tuple(actions) if len(actions) > 1 else actions[0]
 
     def narrate(self, lines: list[str], lang: str) -> list[str]:
-        """A stored game's lines as sentences for the players: what each did (in English,
-        the referee's words); a line the rules refuse ends the story there."""
-        out: list[str] = []
-        state: GameState | None = None
-        for line in lines:
-            try:
-                action = self.parse_action(line)
-                if isinstance(action, Players):
-                    state = self.new_game(action.names)
-                    out.append("new game: " + ", ".join(action.names))
-                elif isinstance(action, Undo) or state is None:
-                    out.append(str(action))
-                else:
-                    state = self.apply(state, action)
-                    out.append(state.last)
-            except KotdError:
-                break
-        return out
+        """A stored game's lines as sentences for the players (:mod:`rules.ukuk.words`)."""
+        from rules.ukuk.words import narrate
+
+        return narrate(self.court, lines, lang)
 
     def view(self, record: GameRecord[GameState], lang: str) -> dict[str, Any]:
         from rules.ukuk.view import table_view
+        from rules.ukuk.words import said
 
-        return table_view(record.state, [str(a) for a in record.actions], lang)
+        view = table_view(record.state, [str(a) for a in record.actions], lang)
+        if record.actions:
+            view["last_said"] = said(record.states[-2], record.actions[-1], record.state, lang)
+        return view
 
     def buys(self, state: GameState) -> tuple[str, ...]:
         """The cards the finished result buys, highest row first (the panel's slots)."""
