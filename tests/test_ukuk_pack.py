@@ -184,3 +184,11 @@ def test_history_tells_and_stats_count_ukuk_games(tmp_path):
     client.post("/api/action", json={"action": "undo"}, headers={"X-Table-Token": "t"})
     assert client.get("/api/history").get_json()["events"][-1]["said"].startswith(
         "Taken back: Ann bids 7 × 3")
+
+
+def test_the_strip_setting_is_checked_in_one_line(tmp_path):
+    from pi.config import ConfigError, load_config
+
+    assert load_config(data_dir=tmp_path, strip="bottom:0.3").strip == "bottom:0.3"
+    with pytest.raises(ConfigError, match="strip: the strip's side is one of"):
+        load_config(data_dir=tmp_path, strip="middle:0.2")
