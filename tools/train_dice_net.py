@@ -274,20 +274,32 @@ def focal_loss(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
 # ---------------------------------------------------------------- training
 
 
+FINDER_RENDER_SHARE = 0.4
+"""Of the finder's samples, this share is cut from renders (crowded trays, leaning dice)."""
+
+
 def train_finder(photos: list[Photo], close: list[Photo], renders: list[Photo], steps: int,
-                 rng: np.random.Generator, batch: int = 8, size: int = 256) -> Finder:
-    """``photos`` of trays; ``close``-ups of one die make a fifth of the samples and
-    ``renders`` (crowded trays, leaning dice) a quarter."""
-    net = Finder()
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+                 rng: np.random.Generator, batch: int = 8, size: int = 256,
+                 start: Path | None = None, checkpoint: Checkpoint | None = None) -> Finder:
+    """The finder, trained afresh or fine-tuned from the exported one ``start`` (then at a
+    third of the learning rate, its batch norms as loaded). ``close``-ups of one die make
+    a sixth of the samples, ``renders`` :data:`FINDER_RENDER_SHARE`, photos the rest."""
+    net = Finder() if start is None else load_exported(Finder(), start)
+    lr = 3e-3 if start is None else 1e-3
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+    checkpoint = checkpoint or Checkpoint(None)
+    first = checkpoint.resume(net, opt, sched, rng)
     net.train()
+    if start is not None:
+        freeze_norms(net)
     t0 = time.time()
-    for step in range(steps):
+    for step in range(first, steps):
         imgs, heats, whs, masks = [], [], [], []
         for _ in range(batch):
             r = rng.random()
-            pool = close if close and r < 0.2 else renders if renders and r < 0.45 else photos
+            pool = (close if close and r < 1 / 6 else
+                    renders if renders and r < 1 / 6 + FINDER_RENDER_SHARE else photos)
             img, boxes = finder_sample(pool[int(rng.integers(len(pool)))], rng, size)
             h, wh, m = finder_target(boxes, size)
             imgs.append(img)
@@ -304,6 +316,7 @@ def train_finder(photos: list[Photo], close: list[Photo], renders: list[Photo], 
         loss.backward()
         opt.step()
         sched.step()
+        checkpoint.save(step + 1, net, opt, sched, rng)
         if step % 100 == 0 or step == steps - 1:
             print(f"finder {step}/{steps} heat {lh.item():.3f} size {lw.item():.3f} "
                   f"({time.time() - t0:.0f} s)", flush=True)
@@ -390,28 +403,72 @@ POOL = 12000
 """Augmented pip crops drawn afresh every 1000 training steps."""
 
 
-def load_pips(path: Path) -> PipNet:
-    """A pip reader with the weights of an exported one (its batch norms were folded into
-    the convolutions on export: they start as identities with the folded biases)."""
+def load_exported(net: nn.Module, path: Path) -> nn.Module:
+    """``net`` with the weights of its exported form ``path``. On export each convolution's
+    batch norm was folded into it (an unnamed weight and bias, in the network's order); the
+    batch norms start as identities here, to be kept in eval mode while fine-tuning (batch
+    statistics would make them another function than the one loaded). Layers without a
+    batch norm keep their names."""
     import onnx
     from onnx import numpy_helper
 
-    weights = [numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer]
-    convs = [w for w in weights if w.ndim == 4]
-    biases = [w for w in weights if w.ndim == 1 and len(w) != 7]
-    net = PipNet()
-    layers = [m for m in net.body if isinstance(m, nn.Sequential)]
+    weights = {t.name: numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer}
+    state = net.state_dict()
+    folded = [w for name, w in weights.items() if name not in state]
+    blocks = [m for m in net.modules() if isinstance(m, nn.Sequential) and len(m) == 3
+              and isinstance(m[0], nn.Conv2d) and isinstance(m[1], nn.BatchNorm2d)]
+    if len(folded) != 2 * len(blocks):
+        raise ValueError(f"{path}: {len(folded)} folded tensors for {len(blocks)} convolutions")
     with torch.no_grad():
-        for (conv_, bn, _), w, b in zip(layers, convs, biases, strict=True):
+        for block, w, b in zip(blocks, folded[0::2], folded[1::2], strict=True):
+            conv_, bn = block[0], block[1]
             conv_.weight.copy_(torch.from_numpy(w))
             bn.weight.fill_(1.0)
             bn.bias.copy_(torch.from_numpy(b))
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
-        last = net.body[-1]
-        last.weight.copy_(torch.from_numpy(next(w for w in weights if w.shape == (7, 96))))
-        last.bias.copy_(torch.from_numpy(next(w for w in weights if w.shape == (7,))))
+        for name, w in weights.items():
+            if name in state:
+                state[name].copy_(torch.from_numpy(w))
     return net
+
+
+def freeze_norms(net: nn.Module) -> None:
+    """Keep the batch norms of a loaded network as loaded (see :func:`load_exported`)."""
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
+class Checkpoint:
+    """A long run's state saved every ``every`` steps to ``path`` (net, optimiser,
+    schedule, step, random state), so a run stopped midway goes on where it was."""
+
+    def __init__(self, path: Path | None, every: int = 200) -> None:
+        self.path, self.every = path, every
+
+    def resume(self, net: nn.Module, opt: torch.optim.Optimizer,
+               sched: torch.optim.lr_scheduler.LRScheduler, rng: np.random.Generator) -> int:
+        """The step to go on from (0: none saved)."""
+        if self.path is None or not self.path.is_file():
+            return 0
+        st = torch.load(self.path, weights_only=False)
+        net.load_state_dict(st["net"])
+        opt.load_state_dict(st["opt"])
+        sched.load_state_dict(st["sched"])
+        rng.bit_generator.state = st["rng"]
+        print(f"resumed from {self.path} at step {st['step']}", flush=True)
+        return int(st["step"])
+
+    def save(self, step: int, net: nn.Module, opt: torch.optim.Optimizer,
+             sched: torch.optim.lr_scheduler.LRScheduler, rng: np.random.Generator) -> None:
+        if self.path is None or step % self.every:
+            return
+        tmp = self.path.with_suffix(".tmp")
+        torch.save({"net": net.state_dict(), "opt": opt.state_dict(),
+                    "sched": sched.state_dict(), "step": step,
+                    "rng": rng.bit_generator.state}, tmp)
+        tmp.replace(self.path)
 
 
 def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
@@ -419,7 +476,7 @@ def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
                start: Path | None = None) -> PipNet:
     """The pip reader, trained from scratch or fine-tuned from the exported one ``start``
     (then at a third of the learning rate)."""
-    net = PipNet() if start is None else load_pips(start)
+    net = PipNet() if start is None else load_exported(PipNet(), start)
     lr = 3e-3 if start is None else 1e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -427,10 +484,8 @@ def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
     pool_x, pool_y = pip_samples(photos, tomi, hard, renders, rng, POOL)
     print(f"pip crops: {len(pool_y)}, classes {np.bincount(pool_y, minlength=7).tolist()}")
     net.train()
-    if start is not None:  # keep the folded batch norms as they are (batch statistics
-        for m in net.modules():  # would make them another function than the one loaded)
-            if isinstance(m, nn.BatchNorm2d):
-                m.eval()
+    if start is not None:
+        freeze_norms(net)
     t0 = time.time()
     for step in range(steps):
         idx = rng.integers(len(pool_y), size=batch)
@@ -506,6 +561,11 @@ def main() -> None:
     parser.add_argument("--only", choices=("finder", "pips"))
     parser.add_argument("--pips-from", type=Path,
                         help="fine-tune this exported pip reader instead of starting afresh")
+    parser.add_argument("--finder-from", type=Path,
+                        help="fine-tune this exported finder instead of starting afresh")
+    parser.add_argument("--checkpoint", type=Path,
+                        help="save the finder's training here every 200 steps and go on "
+                             "from it when it exists")
     parser.add_argument("--threads", type=int, default=1,
                         help="PyTorch threads (the machine is shared: one by default)")
     parser.add_argument("--seed", type=int, default=0)
@@ -524,7 +584,8 @@ def main() -> None:
     if args.only != "pips":
         close = tomitomi_photos(tomi)
         print(f"close-ups for the finder: {len(close)} of {len(tomi)} tomitomi crops")
-        finder = train_finder(photos, close, renders, args.finder_steps, rng)
+        finder = train_finder(photos, close, renders, args.finder_steps, rng,
+                              start=args.finder_from, checkpoint=Checkpoint(args.checkpoint))
         export(finder, (1, 3, FINDER_SIZE, FINDER_SIZE), FINDER_ONNX)
     if args.only != "finder":
         pips = train_pips(photos, tomi, renders, args.pip_steps, rng, start=args.pips_from)

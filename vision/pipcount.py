@@ -15,6 +15,7 @@ disagree.
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -48,38 +49,52 @@ def _layout_error(points: np.ndarray) -> float:
     return float(np.abs(d / scale - t).max() / t.max())
 
 
-def _face(near: np.ndarray, r: np.ndarray) -> np.ndarray | None:
+@lru_cache(maxsize=4)
+def _rings(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(middle, core) masks of an ``n`` x ``n`` crop: within 0.3 and 0.15 of its side
+    from the centre."""
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) - (n - 1) / 2
+    r = np.hypot(xx, yy) / n
+    return r < 0.3, r < 0.15
+
+
+_SQUARE = np.ones((3, 3), np.uint8)
+
+
+def _face(near: np.ndarray, core: np.ndarray) -> np.ndarray | None:
     """The top face: the filled outline of the body-coloured region in the crop's middle
-    (``near``: pixels of about the body's colour), or None when there is none."""
-    near = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    (``near``: pixels of about the body's colour; ``core``: the middle), or None when
+    there is none."""
+    near = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_CLOSE, _SQUARE)
     count, labels = cv2.connectedComponents(near, connectivity=8)
-    middle = labels[(r < 0.15) & (near > 0)]
+    middle = labels[core & (near > 0)]
     if count < 2 or middle.size == 0:
         return None
-    ys, xs = np.nonzero(labels == np.bincount(middle).argmax())
-    hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+    region = (labels == np.bincount(middle).argmax()).astype(np.uint8)
+    outline, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = cv2.convexHull(np.concatenate(outline))  # the region's hull is its outline's
     (_, _), (w, h), _ = cv2.minAreaRect(hull)
     if max(w, h) > MAX_ASPECT * max(min(w, h), 1.0):
         return None  # not a square: a side face runs into the top one (a leaning die)
     face = np.zeros(near.shape, np.uint8)
     cv2.fillConvexPoly(face, hull, 1)
-    return cv2.erode(face, np.ones((3, 3), np.uint8)).astype(bool)
+    return cv2.erode(face, _SQUARE).astype(bool)
 
 
 def count_pips(crop: np.ndarray) -> int | None:
     """The number of pips on the top face of the die in ``crop`` (a square BGR crop with
     the die in the middle), or None when the pips cannot be told for sure."""
     n = crop.shape[0]
+    middle, core = _rings(n)
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) - (n - 1) / 2
-    r = np.hypot(xx, yy) / n
-    body = np.median(lab[r < 0.3], axis=0)
-    dist = np.linalg.norm(lab - body, axis=2)
+    body = np.median(lab[middle], axis=0)
+    diff = lab - body
+    dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
     # the threshold from the middle (body and pips; the table shows only at the rim)
-    thr, _ = cv2.threshold(np.clip(dist[r < 0.3], 0, 255).astype(np.uint8).reshape(-1, 1),
+    thr, _ = cv2.threshold(np.clip(dist[middle], 0, 255).astype(np.uint8).reshape(-1, 1),
                            0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr = max(float(thr), MIN_CONTRAST)
-    face = _face(dist <= 0.5 * thr, r)
+    face = _face(dist <= 0.5 * thr, core)
     if face is None or face.sum() < 0.2 * n * n:
         return None
     mask = ((dist > thr) & face).astype(np.uint8)
