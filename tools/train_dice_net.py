@@ -323,13 +323,21 @@ def train_finder(photos: list[Photo], close: list[Photo], renders: list[Photo], 
     return net.eval()
 
 
-def hard_negatives(photos: list[Photo]) -> list[tuple[int, np.ndarray]]:
-    """What the trained finder takes for a die where there is none (a screw hole, a speck,
-    a gap between dice): (photo index, box), for the pip reader to learn "not a die"."""
+Found = dict[tuple[int, int], np.ndarray]
+"""The trained finder's box of a labelled die: (photo index, label index) -> box."""
+
+
+def finder_view(photos: list[Photo]) -> tuple[list[tuple[int, np.ndarray]], Found]:
+    """What the trained finder makes of ``photos``, for the pip reader to learn from: its
+    mistakes, where it takes for a die what is none (a screw hole, a speck, a gap between
+    dice): (photo index, box) to learn "not a die"; and its box of each labelled die it
+    finds (the surest find whose centre lies in the label's box), to learn the crops the
+    reader will be given."""
     net = DiceNet(FINDER_ONNX, None)
-    out = []
+    hard: list[tuple[int, np.ndarray]] = []
+    found: Found = {}
     for i, ph in enumerate(photos):
-        for box, conf in net.find(ph.image):
+        for box, conf in sorted(net.find(ph.image), key=lambda f: -f[1]):
             if conf < 0.2:
                 continue
             c = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
@@ -338,9 +346,17 @@ def hard_negatives(photos: list[Photo]) -> list[tuple[int, np.ndarray]]:
             inside = ((grown[:, 0] <= c[0]) & (c[0] <= grown[:, 2]) & (grown[:, 1] <= c[1])
                       & (c[1] <= grown[:, 3]))
             if not inside.any():
-                out.append((i, np.array(box, np.float32)))
-    print(f"hard negatives: {len(out)}")
-    return out
+                hard.append((i, np.array(box, np.float32)))
+            elif conf >= 0.4:
+                j = int(np.argmax(inside))
+                found.setdefault((i, j), np.array(box, np.float32))
+    print(f"hard negatives: {len(hard)}; labelled dice found: {len(found)}")
+    return hard, found
+
+
+FOUND_SHARE = 0.5
+"""Of the crops of labelled dice the finder found, this share is cut by the finder's box
+(the rest by the label's, jittered)."""
 
 
 RENDER_SHARE = 0.25
@@ -349,10 +365,12 @@ RENDER_SHARE = 0.25
 
 def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
                 hard: list[tuple[int, np.ndarray]], renders: list[Photo],
-                rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` augmented crops: labelled dice (jittered box), tomitomi dice, rendered dice
-    (:data:`RENDER_SHARE` of the labelled ones), and negatives (background, between dice,
-    a die's corner, the finder's mistakes) as class 0."""
+                rng: np.random.Generator, n: int,
+                found: tuple[Found, Found] = ({}, {})) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` augmented crops: labelled dice (the finder's box, see :data:`FOUND_SHARE`, or
+    the label's jittered), tomitomi dice, rendered dice (:data:`RENDER_SHARE` of the
+    labelled ones), and negatives (background, between dice, a die's corner, the finder's
+    mistakes) as class 0. ``found``: the finder's boxes in photos and in renders."""
     crops, labels = [], []
     while len(crops) < n:
         r = rng.random()
@@ -365,13 +383,25 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
             side = w * rng.uniform(0.36, 0.46)
             box = np.array([w / 2 - side / 2, h / 2 - side / 2, w / 2 + side / 2, h / 2 + side / 2])
         else:
-            pool = renders if renders and rng.random() < RENDER_SHARE else photos
-            ph = pool[int(rng.integers(len(pool)))]
+            rendered = bool(renders) and rng.random() < RENDER_SHARE
+            pool = renders if rendered else photos
+            k = int(rng.integers(len(pool)))
+            ph = pool[k]
             img = ph.image
             if len(ph.boxes) == 0:
                 continue
             j = int(rng.integers(len(ph.boxes)))
             box, v = ph.boxes[j].copy(), int(ph.values[j])
+            by_finder = found[int(rendered)].get((k, j))
+            if r <= 0.8 and by_finder is not None and rng.random() < FOUND_SHARE:
+                box = by_finder.copy()  # as the reader will get it: jittered a little
+                c = (box[:2] + box[2:]) / 2 + rng.normal(0, 0.02, 2) * (box[2:] - box[:2])
+                half = (box[2:] - box[:2]) / 2 * rng.uniform(0.95, 1.05)
+                crop = crop_for_pips(img, np.concatenate([c - half, c + half]),
+                                     angle=rng.uniform(-180, 180))
+                crops.append(_turned(crop, rng))
+                labels.append(v)
+                continue
             if r > 0.8:  # a negative: shifted far off the die, or a patch of background
                 bw = box[2] - box[0]
                 if rng.random() < 0.5:
@@ -389,14 +419,18 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
         c = (box[:2] + box[2:]) / 2 + rng.normal(0, 0.06, 2) * (bw, bh)
         s = rng.uniform(0.85, 1.2)
         jb = np.array([c[0] - bw * s / 2, c[1] - bh * s / 2, c[0] + bw * s / 2, c[1] + bh * s / 2])
-        crop = crop_for_pips(img, jb, angle=rng.uniform(-180, 180))
-        k = int(rng.integers(8))
-        crop = np.rot90(crop, k % 4)
-        if k >= 4:
-            crop = crop[:, ::-1]
-        crops.append(jitter_colors(np.ascontiguousarray(crop), rng))
+        crops.append(_turned(crop_for_pips(img, jb, angle=rng.uniform(-180, 180)), rng))
         labels.append(v)
     return np.stack(crops), np.array(labels, np.int64)
+
+
+def _turned(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``crop`` in one of its eight turns and mirror images, its colours jittered."""
+    k = int(rng.integers(8))
+    crop = np.rot90(crop, k % 4)
+    if k >= 4:
+        crop = crop[:, ::-1]
+    return jitter_colors(np.ascontiguousarray(crop), rng)
 
 
 POOL = 12000
@@ -473,21 +507,24 @@ class Checkpoint:
 
 def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
                renders: list[Photo], steps: int, rng: np.random.Generator, batch: int = 64,
-               start: Path | None = None) -> PipNet:
+               start: Path | None = None, checkpoint: Checkpoint | None = None) -> PipNet:
     """The pip reader, trained from scratch or fine-tuned from the exported one ``start``
     (then at a third of the learning rate)."""
     net = PipNet() if start is None else load_exported(PipNet(), start)
     lr = 3e-3 if start is None else 1e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
-    hard = hard_negatives(photos)
-    pool_x, pool_y = pip_samples(photos, tomi, hard, renders, rng, POOL)
+    checkpoint = checkpoint or Checkpoint(None)
+    first = checkpoint.resume(net, opt, sched, rng)
+    hard, found = finder_view(photos)
+    found_r = finder_view(renders)[1]
+    pool_x, pool_y = pip_samples(photos, tomi, hard, renders, rng, POOL, (found, found_r))
     print(f"pip crops: {len(pool_y)}, classes {np.bincount(pool_y, minlength=7).tolist()}")
     net.train()
     if start is not None:
         freeze_norms(net)
     t0 = time.time()
-    for step in range(steps):
+    for step in range(first, steps):
         idx = rng.integers(len(pool_y), size=batch)
         x = to_tensor(list(pool_x[idx]))
         y = torch.from_numpy(pool_y[idx])
@@ -496,22 +533,32 @@ def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
         loss.backward()
         opt.step()
         sched.step()
+        checkpoint.save(step + 1, net, opt, sched, rng)
         if step % 200 == 0 or step == steps - 1:
             print(f"pips {step}/{steps} loss {loss.item():.3f} ({time.time() - t0:.0f} s)",
                   flush=True)
         if step and step % 1000 == 0:  # fresh augmentations
-            pool_x, pool_y = pip_samples(photos, tomi, hard, renders, rng, POOL)
+            pool_x, pool_y = pip_samples(photos, tomi, hard, renders, rng, POOL,
+                                         (found, found_r))
     return net.eval()
 
 
 def fit_temperature(net: PipNet, calib: list[Photo], rng: np.random.Generator) -> float:
     """The temperature that makes the pip reader's probabilities honest on the calibration
     photos (least negative log-likelihood of the labelled values), folded into its last
-    layer. Each labelled die is cut four times with the finder's typical box error."""
+    layer. Each labelled die is cut four times: by the finder's box in its four quarter
+    turns where the finder finds it (as the reader is given it), else by the label's box
+    with the finder's typical error."""
     crops, labels = [], []
-    for ph in calib:
-        for box, v in zip(ph.boxes, ph.values, strict=True):
+    found = finder_view(calib)[1]
+    for i, ph in enumerate(calib):
+        for j, (box, v) in enumerate(zip(ph.boxes, ph.values, strict=True)):
             bw, bh = box[2] - box[0], box[3] - box[1]
+            if (i, j) in found:
+                crop = crop_for_pips(ph.image, found[i, j])
+                crops += [np.ascontiguousarray(np.rot90(crop, k)) for k in range(4)]
+                labels += [int(v)] * 4
+                continue
             for _ in range(4):
                 c = (box[:2] + box[2:]) / 2 + rng.normal(0, 0.04, 2) * (bw, bh)
                 s = rng.uniform(0.92, 1.1)
@@ -564,8 +611,8 @@ def main() -> None:
     parser.add_argument("--finder-from", type=Path,
                         help="fine-tune this exported finder instead of starting afresh")
     parser.add_argument("--checkpoint", type=Path,
-                        help="save the finder's training here every 200 steps and go on "
-                             "from it when it exists")
+                        help="save the training (finder or pips: use with --only) here every "
+                             "200 steps and go on from it when it exists")
     parser.add_argument("--threads", type=int, default=1,
                         help="PyTorch threads (the machine is shared: one by default)")
     parser.add_argument("--seed", type=int, default=0)
@@ -588,7 +635,8 @@ def main() -> None:
                               start=args.finder_from, checkpoint=Checkpoint(args.checkpoint))
         export(finder, (1, 3, FINDER_SIZE, FINDER_SIZE), FINDER_ONNX)
     if args.only != "finder":
-        pips = train_pips(photos, tomi, renders, args.pip_steps, rng, start=args.pips_from)
+        pips = train_pips(photos, tomi, renders, args.pip_steps, rng, start=args.pips_from,
+                          checkpoint=Checkpoint(args.checkpoint))
         fit_temperature(pips, calib, rng)
         export(pips, (1, 3, PIP_CROP, PIP_CROP), PIPS_ONNX)
 

@@ -98,7 +98,16 @@ def crop_for_pips(frame: np.ndarray, box: np.ndarray | Sequence[float], angle: f
     src = frame
     if scale < 0.5:  # shrink a big die in steps so thin pips are not aliased away
         f = max(1, int(0.5 / scale))
-        src = cv2.resize(frame, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
+        # only the part of the frame the crop can reach (its corners turned any way),
+        # cut on multiples of f so it shrinks to the same pixels as the whole frame would
+        reach = side * 0.75 + 2 * f
+        h, w = frame.shape[:2]
+        left, top = (max(0, int((v - reach) // f) * f) for v in (cx, cy))
+        right = min(w, int(np.ceil((cx + reach) / f)) * f)
+        bottom = min(h, int(np.ceil((cy + reach) / f)) * f)
+        src = cv2.resize(frame[top:bottom, left:right], None, fx=1 / f, fy=1 / f,
+                         interpolation=cv2.INTER_AREA)
+        m[:, 2] += m[:, :2] @ np.array([left, top], np.float64)
         m[:, :2] *= f
     return cv2.warpAffine(src, m, (PIP_CROP, PIP_CROP), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
