@@ -14,6 +14,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pi.cli import main
 from tests.conftest import SHARED
@@ -116,6 +118,42 @@ def test_the_pip_crop_is_centred_and_square() -> None:
     assert inner > 240 and crop[0, :].mean() < 60 and crop[:, -1].mean() < 60
     turned = crop_for_pips(frame, (100, 50, 140, 90), angle=90)
     assert np.abs(turned[8:-8, 8:-8].astype(int) - 255).max() < 10
+
+
+def _crop_from_whole_frame(frame: np.ndarray, box, angle: float) -> np.ndarray:
+    """The oracle for :func:`crop_for_pips`: a big die's crop cut from the whole frame
+    shrunk at once (what it did before it shrank only the part the crop reaches)."""
+    x0, y0, x1, y1 = box
+    side = np.sqrt(max(x1 - x0, 1.0) * max(y1 - y0, 1.0)) * dicenet.CROP_MARGIN
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    scale = PIP_CROP / side
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m[:, 2] += np.array([PIP_CROP / 2 - cx, PIP_CROP / 2 - cy])
+    f = max(1, int(0.5 / scale))
+    small = cv2.resize(frame, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
+    m[:, :2] *= f
+    return cv2.warpAffine(small, m, (PIP_CROP, PIP_CROP), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+@given(st.floats(60, 400), st.floats(-500, 1800), st.floats(-500, 1500),
+       st.sampled_from([0.0, 90.0, 180.0, 270.0, 33.0]))
+@settings(max_examples=60, deadline=None)
+def test_a_big_die_is_cut_from_the_part_of_the_frame_it_reaches(
+        side: float, cx: float, cy: float, angle: float) -> None:
+    """Shrinking only the part of the frame a big die's crop reaches gives the crop that
+    shrinking the whole frame gives, wherever the box lies (even partly or wholly off the
+    frame, where a finder's box of a die at the edge may reach)."""
+    frame = np.random.default_rng(int(side * 7 + cx)).integers(0, 256, (960, 1280, 3),
+                                                                 dtype=np.uint8)
+    frame = cv2.GaussianBlur(frame, (0, 0), 3)  # smooth, like a photo: no aliasing lottery
+    box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
+    got = crop_for_pips(frame, box, angle)
+    assert got.shape == (PIP_CROP, PIP_CROP, 3)
+    inside = -side * 0.25 <= cx <= 1280 + side * 0.25 and -side * 0.25 <= cy <= 960 + side * 0.25
+    if inside:
+        want = _crop_from_whole_frame(frame, box, angle)
+        assert np.abs(got.astype(int) - want.astype(int)).max() <= 2
 
 
 def test_missing_networks_are_one_clear_error(monkeypatch, tmp_path: Path, capsys) -> None:

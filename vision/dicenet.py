@@ -102,9 +102,10 @@ def crop_for_pips(frame: np.ndarray, box: np.ndarray | Sequence[float], angle: f
         # cut on multiples of f so it shrinks to the same pixels as the whole frame would
         reach = side * 0.75 + 2 * f
         h, w = frame.shape[:2]
-        left, top = (max(0, int((v - reach) // f) * f) for v in (cx, cy))
-        right = min(w, int(np.ceil((cx + reach) / f)) * f)
-        bottom = min(h, int(np.ceil((cy + reach) / f)) * f)
+        left = min(max(0, int((cx - reach) // f) * f), max(0, (w - f) // f * f))
+        top = min(max(0, int((cy - reach) // f) * f), max(0, (h - f) // f * f))
+        right = max(min(w, int(np.ceil((cx + reach) / f)) * f), left + f)
+        bottom = max(min(h, int(np.ceil((cy + reach) / f)) * f), top + f)
         src = cv2.resize(frame[top:bottom, left:right], None, fx=1 / f, fy=1 / f,
                          interpolation=cv2.INTER_AREA)
         m[:, 2] += m[:, :2] @ np.array([left, top], np.float64)

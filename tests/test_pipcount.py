@@ -1,0 +1,39 @@
+"""The classical pip count (:mod:`vision.pipcount`): a second opinion that speaks only when
+sure, so that where it disagrees with the pip network the table is asked."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.dicenet import crop_for_pips
+from vision.pipcount import count_pips
+from vision.render_standard import ordinary_tray
+
+
+def test_the_count_is_right_or_silent_on_rendered_trays() -> None:
+    """On rendered trays of mixed ordinary dice (dark, marbled, translucent, coloured,
+    some leaning on a neighbour), cut by their true boxes: the count names a value for
+    most flat dice, and a wrong one for almost none (measured: 144 of 184 flat dice
+    counted, none wrong)."""
+    flat = counted = wrong = dice = 0
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        frame, truth = ordinary_tray(rng, 8, 640, 480, die_size=float(rng.uniform(36, 60)),
+                                     tilted=0.3)
+        for t in truth:
+            k = count_pips(crop_for_pips(frame, t.box))
+            dice += 1
+            wrong += k is not None and k != t.value
+            if not t.tilted:
+                flat += 1
+                counted += k is not None
+    assert dice >= 200
+    assert wrong <= 0.01 * dice, wrong
+    assert counted >= 0.6 * flat, (counted, flat)
+
+
+def test_no_opinion_on_a_blank_or_noisy_crop() -> None:
+    blank = np.full((48, 48, 3), 200, np.uint8)
+    noise = np.random.default_rng(1).integers(0, 256, (48, 48, 3), dtype=np.uint8)
+    assert count_pips(blank) is None
+    assert count_pips(noise) is None
