@@ -225,7 +225,9 @@ class DiceNet:
     def read(self, frame: np.ndarray) -> list[FoundDie]:
         """Every die found with its value.
 
-        Of two finds closer than half a die, the finder's surer one is kept. The pip reader
+        Of two finds closer than half a die, the finder's surer one is kept, unless the
+        surer one is at most half the other's size (a die's middle pip, found surer than the
+        die, must not hide it: both are read, and the rule below keeps the die). The pip reader
         then reads each and drops what it calls "not a die". Dice do not lie on dice: taken
         surest first (the finder's confidence times the reader's that it is a die), a find
         is dropped when it lies inside a surer one at least twice its size (it is one of
@@ -237,7 +239,8 @@ class DiceNet:
         for box, conf in sorted(self.find(frame), key=lambda f: -f[1]):
             c = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             if not any(np.hypot(c[0] - (k[0] + k[2]) / 2, c[1] - (k[1] + k[3]) / 2)
-                       < 0.5 * _side(box) for k, _ in near):
+                       < 0.5 * _side(box) and not _pip_of(k, box)
+                       for k, _ in near):
                 near.append((box, conf))
         crops = [crop_for_pips(frame, box) for box, _ in near]
         dice = []
