@@ -93,7 +93,7 @@ def crop_for_pips(frame: np.ndarray, box: np.ndarray | Sequence[float], angle: f
     side = np.sqrt(max(x1 - x0, 1.0) * max(y1 - y0, 1.0)) * CROP_MARGIN
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     scale = PIP_CROP / side
-    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale).astype(np.float64)
     m[:, 2] += np.array([PIP_CROP / 2 - cx, PIP_CROP / 2 - cy])
     src = frame
     if scale < 0.5:  # shrink a big die in steps so thin pips are not aliased away
