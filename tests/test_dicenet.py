@@ -183,3 +183,22 @@ def test_two_counts_that_disagree_ask_the_table() -> None:
     doubted = replace(sure, pips=4)
     assert doubted.confidence <= dicenet.DOUBT
     assert _from_net(sure).confident and not _from_net(doubted).confident
+
+
+TOMI = SHARED / "data" / "tomitomi-crops"
+
+
+@pytest.mark.skipif(not TOMI.is_dir(), reason="shared tomitomi crops not present")
+def test_a_middle_pip_found_surer_than_its_die_does_not_hide_it(monkeypatch) -> None:
+    """The finder may be surer of a one's middle pip than of the die around it: the die is
+    still read (and the pip, inside a surer die twice its size, is not a die of its own)."""
+    crop = cv2.imread(str(sorted((TOMI / "1").glob("*.png"))[1]))  # odd: held out
+    net = dicenet.default_net()
+    assert net is not None
+    (die,) = net.read(crop)
+    x0, y0, x1, y1 = die.box
+    cx, cy, s = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 5
+    pip = (cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2)
+    monkeypatch.setattr(net, "find", lambda frame: [(pip, 0.9), (die.box, 0.7)])
+    (seen,) = net.read(crop)
+    assert seen.box == die.box and seen.value == 1
