@@ -59,14 +59,16 @@ from vision.render_standard import ordinary_tray
 # ---------------------------------------------------------------- data
 
 
-def rendered_photos(count: int, rng: np.random.Generator) -> list[Photo]:
-    """``count`` rendered trays of 3-15 ordinary dice (dice of 18-70 px in 640 x 480)."""
+def rendered_photos(count: int, rng: np.random.Generator, tilted: float = 0.25
+                    ) -> list[Photo]:
+    """``count`` rendered trays of 3-15 ordinary dice (dice of 18-70 px in 640 x 480), up to
+    ``tilted`` of the crowded ones leaning on a neighbour."""
     out = []
     for _ in range(count):
         frame, truth = ordinary_tray(
             rng, int(rng.integers(3, 16)), 640, 480,
             die_size=float(np.exp(rng.uniform(np.log(18), np.log(70)))),
-            crowded=float(rng.uniform(0.2, 0.9)), tilted=float(rng.uniform(0.0, 0.25)),
+            crowded=float(rng.uniform(0.2, 0.9)), tilted=float(rng.uniform(0.0, tilted)),
             same_look=bool(rng.random() < 0.2))
         boxes = np.array([t.box for t in truth], np.float32).reshape(-1, 4)
         out.append(Photo(frame, boxes, np.array([t.value for t in truth], np.int64)))
@@ -605,6 +607,8 @@ def main() -> None:
     parser.add_argument("--pip-steps", type=int, default=4000)
     parser.add_argument("--renders", type=int, default=600,
                         help="rendered trays of ordinary dice to mix in")
+    parser.add_argument("--tilted", type=float, default=0.25,
+                        help="at most this share of a rendered tray's dice lean on another")
     parser.add_argument("--only", choices=("finder", "pips"))
     parser.add_argument("--pips-from", type=Path,
                         help="fine-tune this exported pip reader instead of starting afresh")
@@ -625,7 +629,7 @@ def main() -> None:
     photos, calib = calibration_split(load_byler("train", data / "byler-dev"))
     tomi = load_tomitomi(0, data / "tomitomi-crops")
     t0 = time.time()
-    renders = rendered_photos(args.renders, rng)
+    renders = rendered_photos(args.renders, rng, args.tilted)
     print(f"{len(renders)} rendered trays ({time.time() - t0:.0f} s); {len(photos)} photos "
           f"to train on, {len(calib)} to calibrate")
     if args.only != "pips":
