@@ -11,14 +11,17 @@ needs. Hands in the tray, a die still wobbling, or dice missing give no roll: th
 Dice already lying still when the detector starts are not a roll: a throw needs motion.
 Nor is a hand passing over the tray: when every die shows the same face in the same place
 as in the last roll, nothing was thrown. Kept dice stay where they lie; the player picks up
-and throws the others, so after every throw all six dice are in view.
+and throws the others, so after every throw all six dice are in view. A kept die does not
+change: a die lying exactly where a die of the last roll lay, and looking exactly as it
+did, is that die, so a reading of it that differs from the last one is a misread of one
+of them, and the die is marked for the table to check (:func:`keep_kept`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import cv2
@@ -90,6 +93,49 @@ def _unmoved(before: Sequence[DieReading], now: Sequence[DieReading]) -> bool:
     return True
 
 
+KEPT_SHIFT = 0.2
+"""A kept die lies within this many die sizes of where it lay."""
+KEPT_LEVEL = 10.0
+"""...and its picture differs from before by less than this many grey levels on average."""
+
+
+def _patch(frame: np.ndarray, r: DieReading) -> np.ndarray | None:
+    half = 0.6 * r.size
+    x0, y0 = round(r.center[0] - half), round(r.center[1] - half)
+    x1, y1 = round(r.center[0] + half), round(r.center[1] + half)
+    h, w = frame.shape[:2]
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h or x1 <= x0 or y1 <= y0:
+        return None
+    return frame[y0:y1, x0:x1].astype(np.int16)
+
+
+def keep_kept(readings: Sequence[DieReading], frame: np.ndarray,
+              before: Sequence[DieReading], before_frame: np.ndarray | None
+              ) -> list[DieReading]:
+    """``readings`` with the box's physics applied to the kept dice.
+
+    A die is kept when it lies within :data:`KEPT_SHIFT` die sizes of a die of the last roll
+    and the picture around it is unchanged: it was not picked up, so it shows what it
+    showed. Read the same, it is as sure as the surer of the two readings; read otherwise,
+    one of the two readings is wrong and the die is marked unsure (confidence 0).
+    """
+    if before_frame is None or before_frame.shape != frame.shape or not before:
+        return list(readings)
+    out = []
+    for r in readings:
+        prev = min(before, key=lambda b: np.hypot(b.center[0] - r.center[0],
+                                                  b.center[1] - r.center[1]))
+        near = np.hypot(prev.center[0] - r.center[0], prev.center[1] - r.center[1]) \
+            < KEPT_SHIFT * prev.size
+        if near and abs(r.size / max(prev.size, 1e-6) - 1) < 0.25:
+            a, b = _patch(frame, prev), _patch(before_frame, prev)
+            if a is not None and b is not None and float(np.abs(a - b).mean()) < KEPT_LEVEL:
+                same = (r.value, r.color) == (prev.value, prev.color)
+                r = replace(r, confidence=max(r.confidence, prev.confidence) if same else 0.0)
+        out.append(r)
+    return out
+
+
 def _signature(readings: Sequence[DieReading]) -> Counter[tuple[int, Color | None]]:
     return Counter((r.value, r.color) for r in readings)
 
@@ -117,6 +163,7 @@ class RollDetector:
         self.last_readings: tuple[DieReading, ...] = ()
         self.last_throw: tuple[DieReading, ...] = ()
         self.last_frame: np.ndarray | None = None
+        self._throw_frame: np.ndarray | None = None
 
     def request_reread(self) -> None:
         """Read the dice lying in the tray again (the re-read button)."""
@@ -153,6 +200,8 @@ class RollDetector:
 
     def _read(self, frame: np.ndarray) -> Throw | None:
         readings = list(self.read(frame))
+        if not self._reread:  # asked to read again: the dice as they look now, nothing kept
+            readings = keep_kept(readings, frame, self.last_throw, self._throw_frame)
         self.last_readings = tuple(readings)
         n = len(readings)
         wanted = self.dice() if callable(self.dice) else self.dice
@@ -183,6 +232,7 @@ class RollDetector:
         roll = to_roll(readings)
         ordered = reading_order(readings)
         self.last_throw = tuple(ordered) + (() if aside is None else tuple(split.aside))
+        self._throw_frame = frame
         unsure = tuple(i + 1 for i, r in enumerate(ordered)
                        if not r.confident or r in doubtful)
         message = "dice read" if not unsure else (

@@ -66,15 +66,21 @@ def make_reader(config: Config, colored: Callable[[], bool] = lambda: True
     dice (Um Krone und Kragen) is always read as standard dice.
 
     A palette named in the config must exist and be readable; without one, the palette
-    calibrated into the data dir is used, else the default colours.
+    calibrated into the data dir is used, else the box's colours (also when the data dir's
+    palette was made by an older kotd: calibrating is an option, never a must).
     """
-    from vision.palette import Palette
+    from vision.palette import OutdatedPalette, Palette
 
     palette_path = config.palette_path
     if config.palette is not None and not palette_path.is_file():
         raise _cannot(f"palette file {palette_path} does not exist (run 'kotd calibrate')")
     try:
         palette = Palette.load(palette_path) if palette_path.exists() else None
+    except OutdatedPalette as err:
+        if config.palette is not None:
+            raise _cannot(f"palette file {err}") from None
+        log.warning("%s; reading with the box's colours", err)
+        palette = None
     except (OSError, ValueError) as err:
         raise _cannot(f"palette file {palette_path}: {err}") from None
     if palette is not None:

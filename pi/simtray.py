@@ -26,11 +26,13 @@ from typing import Any
 import numpy as np
 
 from pi.frames import CameraError
-from rules.dice import Die, Roll, haba_pair
+from rules.dice import Die, Roll, haba_pair, haba_roll_problem
 from vision.render import TrayScene, random_scene, render_motion, render_tray
 from vision.strip import AsideStrip
 
 PAIRS = ("A", "A", "B", "B", "C", "C")
+SETTLE_TRIES = 8
+"""Dice are laid out again (up to this many times) until every one lies whole in view."""
 
 
 class SimulatedTray:
@@ -63,9 +65,14 @@ class SimulatedTray:
     # ---- what a test or the page can do with the tray --------------------------------
 
     def throw(self, dice: Roll | Sequence[Die] | str | None = None) -> None:
-        """Roll the dice: they tumble for ``roll_seconds``, then show ``dice`` (or random)."""
+        """Roll the dice: they tumble for ``roll_seconds``, then show ``dice`` (or random).
+
+        The tray holds one box of HABA dice: a roll no box can show (three dice of one
+        pair) is refused with ValueError."""
         if isinstance(dice, str):
             dice = Roll.parse(dice)
+        if dice is not None and (problem := haba_roll_problem(Roll(tuple(dice)))):
+            raise ValueError(f"no box of HABA dice can show that: {problem}")
         with self._lock:
             self._pending = tuple(dice) if dice is not None else None
             self._rolling_until = self.clock() + self.roll_seconds
@@ -123,17 +130,20 @@ class SimulatedTray:
             self._settle_ordinary(ordinary, dice)
             return
         self._ordinary_values = ()
-        scene = random_scene(self.rng, n_dice=6, width=self.width, height=self.height,
-                             level="clean", touching=0.2, distractors=0)
-        specs = []
-        for i, spec in enumerate(scene.dice):
-            if dice is not None and i < len(dice):
-                die = dice[i]
-                pair = haba_pair(die) or PAIRS[i % 6]
-                spec = replace(spec, value=die.value, pair=pair)
-            specs.append(spec)
-        self._scene = replace(scene, dice=tuple(specs))
-        frame, _ = render_tray(self._scene, self.rng)
+        for _ in range(SETTLE_TRIES):  # the tray's walls keep every die whole in view
+            scene = random_scene(self.rng, n_dice=6, width=self.width, height=self.height,
+                                 level="clean", touching=0.2, distractors=0)
+            specs = []
+            for i, spec in enumerate(scene.dice):
+                if dice is not None and i < len(dice):
+                    die = dice[i]
+                    pair = haba_pair(die) or PAIRS[i % 6]
+                    spec = replace(spec, value=die.value, pair=pair)
+                specs.append(spec)
+            self._scene = replace(scene, dice=tuple(specs))
+            frame, truth = render_tray(self._scene, self.rng)
+            if all(t.visible for t in truth):
+                break
         self._frame = frame
 
     def _settle_ordinary(self, throw: OrdinaryThrow, dice: Sequence[Die] | None) -> None:

@@ -3,6 +3,7 @@ saves it into the data dir and reads with it; over the API only with the table's
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ from webkit import TOKEN, FakeEye, new_app, new_table
 
 from pi.config import Config
 from pi.serve import DiceReader
+from rules.dice import Color
 from rules.errors import KotdError
 
 
@@ -18,7 +20,11 @@ def test_the_reader_learns_the_colours_from_a_tray_of_dice(tmp_path: Path) -> No
     from vision.render import random_scene, render_tray
 
     rng = np.random.default_rng(7)
-    frame, _truth = render_tray(random_scene(rng, level="clean"), rng)
+    scene = random_scene(rng, level="clean")  # laid out as calibration asks: every colour up
+    scene = replace(scene, dice=tuple(replace(d, value=1 + i // 3, pair="ABC"[i % 3])
+                                      for i, d in enumerate(scene.dice)))
+    frame, truth = render_tray(scene, rng)
+    assert {t.color for t in truth} == set(Color)
     reader = DiceReader(Config(data_dir=tmp_path), None)
     reader.calibrate(frame)
     path = Config(data_dir=tmp_path).palette_path

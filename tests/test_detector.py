@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from conftest import play
 
-from pi.detector import RollDetector
+from pi.detector import RollDetector, keep_kept
 from pi.eye import Eye
 from pi.simtray import SimulatedTray
 from rules.dice import Roll
@@ -55,14 +56,20 @@ def test_dice_lying_still_at_start_are_not_a_roll(sim) -> None:
     assert detector.sight.seeing == "waiting"
 
 
+def test_the_simulated_tray_holds_one_box_of_dice(sim) -> None:
+    tray, _, _ = sim
+    with pytest.raises(ValueError, match="pair B, which has only two dice"):
+        tray.throw("4r 4g 4b 1r 2g 6b")   # 4r, 2g and 6b are all of pair B
+
+
 def test_a_throw_settles_into_exactly_one_roll_of_the_thrown_dice(sim) -> None:
     tray, detector, clock = sim
     run_frames(tray, detector, clock, 0.5)
-    tray.throw("4r 4g 4b 1r 2g 6b")
+    tray.throw("4r 4g 4b 1r 2g 5r")
     throws = run_frames(tray, detector, clock, 3.0)
     assert len(throws) == 1
     at, throw = throws[0]
-    assert Counter(throw.roll) == Counter(Roll.parse("4r 4g 4b 1r 2g 6b"))
+    assert Counter(throw.roll) == Counter(Roll.parse("4r 4g 4b 1r 2g 5r"))
     # read within a second of the dice stopping
     assert tray.settled_at is not None and 0 < at - tray.settled_at <= 1.0
     assert detector.sight.seeing == "settled"
@@ -126,10 +133,10 @@ def test_eye_puts_the_roll_in_the_game_and_survives_the_camera_going_away(sim) -
             clock.tick()
 
     steps(0.5)
-    tray.throw("4r 4g 4b 1r 2g 6b")
+    tray.throw("4r 4g 4b 1r 2g 5r")
     steps(2.5)
     assert referee.state.rolls_used == 1
-    assert Counter(referee.state.roll) == Counter(Roll.parse("4r 4g 4b 1r 2g 6b"))
+    assert Counter(referee.state.roll) == Counter(Roll.parse("4r 4g 4b 1r 2g 5r"))
     assert referee.state.claimable_slots() == (2, 5)
     before = referee.record
     tray.unplug()
@@ -141,7 +148,7 @@ def test_eye_puts_the_roll_in_the_game_and_survives_the_camera_going_away(sim) -
     tray.plug()
     steps(0.5)
     assert eye.status().camera == "simulated"
-    tray.throw("1r 1g 1b 2r 2g 3b")
+    tray.throw("1r 1g 1b 2r 2g 3g")
     steps(2.5)
     assert referee.state.rolls_used == 2 and referee.state.roll.total == 10
     assert eye.annotated_jpeg()[:2] == b"\xff\xd8"
@@ -162,3 +169,33 @@ def test_a_hand_over_the_tray_that_moves_no_die_is_not_a_new_roll() -> None:
     detector.feed(frames[0], 1.0)
     detector.feed(frames[1], 1.1)
     assert detector.feed(frames[1], 1.4) is not None
+
+
+def test_a_kept_die_read_otherwise_is_marked_for_the_table() -> None:
+    """A die that lies where it lay and looks as it looked is the same die: read the same
+    it stays sure, read otherwise one reading is wrong and it is marked; a die that was
+    thrown again is read afresh."""
+    rng = np.random.default_rng(3)
+    before = rng.integers(0, 255, (240, 400, 3), dtype=np.uint8)
+    dice = [fake_reading(v, 60.0 * v) for v in (1, 2, 3, 4, 5, 6)]
+    now = before.copy()
+    x, y = round(dice[4].center[0]), round(dice[4].center[1])
+    now[y - 20:y + 20, x - 20:x + 20] = 0  # die 5 was picked up and thrown again
+    later = [replace(d, value=6, confidence=0.8) if d.value in (2, 5) else d for d in dice]
+    got = keep_kept(later, now, dice, before)
+    assert [g.value for g in got] == [1, 6, 3, 4, 6, 6]
+    assert [g.confident for g in got] == [True, False, True, True, True, True]
+    assert got[0].confidence == 0.9 and got[4].confidence == 0.8
+    assert keep_kept(later, now, [], before) == later  # no roll before: nothing is kept
+    moved = rng.integers(0, 255, before.shape, dtype=np.uint8)
+    assert [g.confident for g in keep_kept(later, moved, dice, before)] == [True] * 6
+    detector = RollDetector(lambda _f: dice, settle_seconds=0.2, stable_reads=1)
+    detector.feed(before, 0.0)
+    detector.feed(now, 0.1)
+    assert detector.feed(now, 0.4) is not None
+    detector.read = lambda _f: later  # the same tray read again by the button: as it is now
+    detector.request_reread()
+    throw = detector.feed(now, 0.5)
+    assert throw is not None and throw.reread
+    assert [r.value for r in throw.readings] == [1, 6, 3, 4, 6, 6]
+    assert all(r.confident for r in throw.readings)

@@ -160,7 +160,7 @@ def test_a_big_die_is_cut_from_the_part_of_the_frame_it_reaches(
 def test_missing_networks_are_one_clear_error(monkeypatch, tmp_path: Path, capsys) -> None:
     monkeypatch.setattr(dicenet, "FINDER_ONNX", tmp_path / "gone.onnx")
     dicenet.default_net.cache_clear()
-    monkeypatch.setattr("vision.reader.default_net", lambda: None)
+    monkeypatch.setattr("vision.reader.default_standard_net", lambda: None)
     with pytest.raises(OSError, match="ordinary-dice networks are missing"):
         read_dice(np.zeros((100, 100, 3), np.uint8), "standard")
     image = tmp_path / "tray.png"

@@ -67,10 +67,10 @@ def test_a_throw_becomes_a_roll_lights_the_slots_and_a_button_claims(assistant) 
     client.act("players Ann Ben")
     client.act("row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
     time.sleep(0.3)
-    tray.throw("4r 4g 4b 1r 2g 6b")
+    tray.throw("4r 4g 4b 1r 2g 5r")
     state = wait_for(lambda: (s := client.get("/api/state"))["rolls_used"] == 1 and s,
                      what="the roll in the game")
-    assert Counter(Roll.parse(state["dice"]["text"])) == Counter(Roll.parse("4r 4g 4b 1r 2g 6b"))
+    assert Counter(Roll.parse(state["dice"]["text"])) == Counter(Roll.parse("4r 4g 4b 1r 2g 5r"))
     assert state["claimable"] == [2, 5]
     pins = Pins()
     wait_for(lambda: a.panel.slot_leds[1].is_lit, what="the slot LEDs")
@@ -88,7 +88,7 @@ def test_the_camera_goes_away_mid_game_and_comes_back_nothing_lost(assistant, tm
     client.act("players Ann Ben")
     client.act("row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
     time.sleep(0.3)
-    tray.throw("1r 1g 1b 2r 2g 3b")
+    tray.throw("1r 1g 1b 2r 2g 3g")
     wait_for(lambda: client.get("/api/state")["rolls_used"] == 1, what="first roll")
     before = client.get("/api/state")
     tray.unplug()
@@ -98,7 +98,7 @@ def test_the_camera_goes_away_mid_game_and_comes_back_nothing_lost(assistant, tm
     client.act("draw orc-4")
     tray.plug()
     wait_for(lambda: a.eye.status().camera == "simulated", seconds=10, what="camera back")
-    tray.throw("6r 6g 6b 5r 5g 4b")
+    tray.throw("6r 6g 6b 5r 5g 4g")
     state = wait_for(lambda: (s := client.get("/api/state"))["rolls_used"] == 1
                      and s["current_player"] == "Ben" and s, what="Ben's roll")
     assert state["dice"]["dice"] and before["players"][0]["name"] == "Ann"
@@ -171,3 +171,18 @@ def _try(fn, *args):
         return fn(*args)
     except (urllib.error.URLError, ConnectionError):
         return None
+
+
+def test_an_outdated_palette_in_the_data_dir_is_passed_over_one_named_is_refused(
+        tmp_path, caplog) -> None:
+    """Calibration is an option: a palette an older kotd left in the data dir is set aside
+    with a warning (the box's colours are used); one the config names must be usable."""
+    from pi.serve import StartError, make_reader
+
+    old = tmp_path / "palette.json"
+    old.write_text('{"version": 1, "centroids_lab": {"red": [44, 62, 42]}}')
+    with caplog.at_level("WARNING"):
+        read = make_reader(Config(data_dir=tmp_path))
+    assert "older kotd" in caplog.text and callable(read)
+    with pytest.raises(StartError, match="older kotd"):
+        make_reader(Config(data_dir=tmp_path, palette=old))

@@ -13,9 +13,10 @@ import pytest
 from pi.cli import main
 from rules.dice import Color
 from vision.calibrate import calibrate
+from vision.facecolor import chroma_of
 from vision.palette import Palette
 from vision.reader import read_dice
-from vision.render import Nuisances, random_scene, render_tray
+from vision.render import Camera, random_scene, render_tray
 
 
 @pytest.fixture(scope="module")
@@ -68,32 +69,29 @@ def test_read_table_standard_and_annotate(tray, capsys, tmp_path) -> None:
     assert obj["dice"] and all(d["color"] is None for d in obj["dice"])
 
 
-def test_palette_round_trip_and_bad_file(tmp_path) -> None:
-    p = Palette({Color.RED: (40.0, 60.0, 40.0), Color.GREEN: (50.0, -40.0, 30.0),
-                 Color.BLUE: (35.0, 10.0, -50.0)})
-    p.save(tmp_path / "x" / "p.json")
-    assert Palette.load(tmp_path / "x" / "p.json") == p
-    (tmp_path / "bad.json").write_text('{"centroids_lab": {"red": [1, 2, 3]}}')
-    with pytest.raises(ValueError):
-        Palette.load(tmp_path / "bad.json")
-
-
 def test_calibration_under_a_colour_cast(tmp_path, capsys, monkeypatch) -> None:
-    """A strong cast with odd paint: the calibrated palette reads what the default misses."""
+    """Odd paint under a strong cast: calibration measures that paint, and reads with it."""
     rng = np.random.default_rng(5)
-    scene = random_scene(rng, level="clean", touching=0.0)
-    odd = {Color.RED: (40, 70, 215), Color.GREEN: (110, 160, 40), Color.BLUE: (150, 70, 60)}
-    dice = tuple(replace(d, face_bgr=odd) for d in scene.dice)
-    scene = replace(scene, dice=dice, nuisances=Nuisances(cast=(1.15, 0.95, 0.85), noise=2))
+    scene = random_scene(rng, level="clean", touching=0.0)  # every colour up, as asked
+    scene = replace(scene, dice=tuple(replace(d, value=1 + i // 3, pair="ABC"[i % 3])
+                                      for i, d in enumerate(scene.dice)))
+    odd = {Color.RED: (40.0, 70.0, 215.0), Color.GREEN: (110.0, 160.0, 40.0),
+           Color.BLUE: (150.0, 70.0, 60.0)}
+    cast = Camera(cast=(1.15, 0.95, 0.85), noise=2.0, height=40.0)
+    scene = replace(scene, look=replace(scene.look, paint=odd), camera=cast)
     frame, truth = render_tray(scene, np.random.default_rng(1))
     palette = calibrate(frame)
-    assert set(palette.centroids) == set(Color)
+    assert set(palette.colors) == set(Color)
+    default = Palette.default()
+    for color, paint in odd.items():  # the measured chroma is nearer the real paint's
+        real = chroma_of(paint, scene.look.pip_bgr)
+        assert np.linalg.norm(np.array(palette.chroma[color]) - real) < \
+            np.linalg.norm(np.array(default.chroma[color]) - real)
     want = sorted((t.value, t.color) for t in truth)
     assert sorted((r.value, r.color) for r in read_dice(frame, palette=palette)) == want
     # a second frame of the same dice and light, other values
     scene2 = random_scene(np.random.default_rng(6), level="clean", touching=0.0)
-    scene2 = replace(scene2, dice=tuple(replace(d, face_bgr=odd) for d in scene2.dice),
-                     nuisances=Nuisances(cast=(1.15, 0.95, 0.85), noise=2))
+    scene2 = replace(scene2, look=replace(scene2.look, paint=odd), camera=cast)
     frame2, truth2 = render_tray(scene2, np.random.default_rng(2))
     got = sorted((r.value, r.color) for r in read_dice(frame2, palette=palette))
     assert got == sorted((t.value, t.color) for t in truth2)

@@ -1,81 +1,120 @@
-"""The dice reader on rendered HABA frames, and its public types."""
+"""The HABA dice reader on rendered frames, its public types, and the renderer's truth."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.dice import Color, Die, Roll
+from vision.habanet import face_angle, face_crop
 from vision.reader import read_dice
 from vision.reading import DieReading, reading_order, to_roll
-from vision.render import DieSpec, Nuisances, TrayScene, random_scene, render_tray
+from vision.render import (
+    Camera,
+    Conditions,
+    DieSpec,
+    TrayScene,
+    random_scene,
+    render_tray,
+    scene_for,
+)
+from vision.render.score import score_frame
 
 
-def _match(readings, truth):
-    """Pairs (truth, reading or None) and the number of readings matching no die."""
-    used: set[int] = set()
-    pairs = []
-    for t in truth:
-        hit = None
-        for j, r in enumerate(readings):
-            if j not in used and math.dist(r.center, t.center) < 0.5 * t.size:
-                hit = j
-        if hit is not None:
-            used.add(hit)
-        pairs.append((t, readings[hit] if hit is not None else None))
-    return pairs, len(readings) - len(used)
+def _rolled(readings: list[DieReading]) -> list[tuple[int, Color | None]]:
+    return sorted(((r.value, r.color) for r in readings), key=str)
 
 
-@pytest.mark.parametrize("level", ["clean", "mixed", "hard"])
+def _truth(truth) -> list[tuple[int, Color]]:
+    return sorted(((t.value, t.color) for t in truth), key=str)
+
+
+@pytest.mark.parametrize("level", ["clean", "mixed"])
 def test_reads_rendered_frames(level: str) -> None:
-    frames = 12
-    dice = right = full = extra_total = 0
+    """Frames of every family (seeds of their own): nearly every die right, nothing extra,
+    and a frame that is not right is never six confident dice."""
+    frames, dice, right, silent, extra = 10, 0, 0, 0, 0
     for i in range(frames):
-        rng = np.random.default_rng(500 + i + 100 * ["clean", "mixed", "hard"].index(level))
+        rng = np.random.default_rng(4000 + i + 100 * (level == "mixed"))
         frame, truth = render_tray(random_scene(rng, level=level), rng)
-        pairs, extra = _match(read_dice(frame), truth)
-        extra_total += extra
-        ok = extra == 0
-        for t, r in pairs:
-            dice += 1
-            good = r is not None and r.value == t.value and r.color == t.color
-            right += good
-            ok &= good
-        full += ok
-    floor = {"clean": 0.98, "mixed": 0.95, "hard": 0.85}[level]
-    assert right / dice >= floor, (right, dice)
-    assert extra_total <= {"clean": 0, "mixed": 1, "hard": 2}[level]
+        s = score_frame(read_dice(frame), truth)
+        dice += s.dice
+        right += min(s.value, s.color)
+        silent += s.silent
+        extra += s.false
+    assert right / dice >= {"clean": 0.99, "mixed": 0.95}[level], (right, dice)
+    assert silent == 0 and extra <= 1
 
 
 def test_camera_height_does_not_matter() -> None:
-    """The same dice read right whether they are 40 or 110 pixels across."""
-    for size in (40.0, 70.0, 110.0):
-        dice = tuple(DieSpec(v, "ABC"[v % 3], 200 + 150 * v, 300 + 50 * (v % 2), 17.0 * v)
-                     for v in range(1, 7))
-        scene = TrayScene(dice, die_size=size * 0.55 if size < 50 else size * 0.9,
-                          nuisances=Nuisances(noise=2.0))
+    """The same dice read right whether they are 40 or 150 pixels across."""
+    for size in (40.0, 80.0, 150.0):
+        dice = tuple(DieSpec(v, "ABC"[v % 3], (120 + 180 * (v - 1)) * size / 80 + 80,
+                             330 + 200 * (v % 2) * size / 80, 17.0 * v) for v in range(1, 7))
+        dice = tuple(d for d in dice if d.x < 1280 - size and d.y < 960 - size)
+        scene = TrayScene(dice, die_size=size, camera=Camera(height=30.0))
         frame, truth = render_tray(scene, np.random.default_rng(1))
-        got = sorted((r.value, r.color) for r in read_dice(frame))
-        assert got == sorted((t.value, t.color) for t in truth)
+        assert _rolled(read_dice(frame)) == _truth(truth), size
+
+
+def _same_dice(a: list[DieReading], b: list[DieReading]) -> bool:
+    return _rolled(a) == _rolled(b)
+
+
+def test_turned_mirrored_shrunk_or_zoomed_photo_reads_the_same() -> None:
+    rng = np.random.default_rng(21)
+    scene = scene_for(rng, Conditions("wood-light", "daylight", "apart", "medium", "inset"),
+                      distractors=0, hand=0.0)
+    frame, truth = render_tray(scene, rng)
+    want = _truth(truth)
+    assert _rolled(read_dice(frame)) == want
+    h, w = frame.shape[:2]
+    views = {
+        "turned": np.ascontiguousarray(np.rot90(frame)),
+        "upside down": np.ascontiguousarray(frame[::-1, ::-1]),
+        "mirrored": np.ascontiguousarray(frame[:, ::-1]),
+        "shrunk": cv2.resize(frame, (w * 3 // 4, h * 3 // 4), interpolation=cv2.INTER_AREA),
+        "bigger": cv2.resize(frame, (w * 5 // 4, h * 5 // 4), interpolation=cv2.INTER_LINEAR),
+    }
+    for name, view in views.items():
+        assert _rolled(read_dice(view)) == want, name
+
+
+def test_coloured_tables_and_light_leave_the_colours_alone() -> None:
+    """The same dice on green felt under a warm lamp, on blue felt in cool light, on orange
+    wood: the colours come from the dice, not the table."""
+    for k, cond in enumerate([Conditions("felt-green", "warm", "apart", "medium", "solid"),
+                              Conditions("felt-blue", "cool", "touching", "medium", "solid"),
+                              Conditions("wood-orange", "daylight", "apart", "large", "inset")]):
+        rng = np.random.default_rng(60 + k)
+        frame, truth = render_tray(scene_for(rng, cond, distractors=0, hand=0.0), rng)
+        readings = read_dice(frame)
+        assert _rolled(readings) == _truth(truth), cond
 
 
 def test_empty_tray_and_distractors_give_no_dice() -> None:
-    rng = np.random.default_rng(42)
-    misses = 0
-    for i in range(6):
-        scene = random_scene(rng, n_dice=0, distractors=3)
-        frame, truth = render_tray(scene, np.random.default_rng(i))
+    found = 0
+    for i in range(4):
+        rng = np.random.default_rng(4200 + i)
+        scene = scene_for(rng, Conditions("card", "daylight", "apart", "medium", "solid"),
+                          n_dice=0, distractors=4, hand=0.0)
+        frame, truth = render_tray(scene, rng)
         assert truth == []
-        misses += len(read_dice(frame))
-    assert misses == 0
+        found += len(read_dice(frame))
+    assert found == 0
 
 
 def test_flat_grey_frame_and_bad_input() -> None:
     assert read_dice(np.full((480, 640, 3), 128, np.uint8)) == []
-    with pytest.raises(ValueError):
-        read_dice(np.zeros((10, 10), np.uint8))
+    for bad in (np.zeros((10, 10), np.uint8), np.zeros((10, 10, 3), np.float32), "frame"):
+        with pytest.raises(ValueError, match="8-bit BGR"):
+            read_dice(bad)  # type: ignore[arg-type]
 
 
 def test_reading_order_and_roll() -> None:
@@ -91,11 +130,22 @@ def test_reading_order_and_roll() -> None:
     assert low.to_json()["color"] is None
 
 
-def test_renderer_is_deterministic() -> None:
+def test_renderer_is_deterministic_and_its_truth_is_where_the_faces_are() -> None:
     a, ta = render_tray(random_scene(np.random.default_rng(9)), np.random.default_rng(9))
     b, tb = render_tray(random_scene(np.random.default_rng(9)), np.random.default_rng(9))
     assert np.array_equal(a, b) and ta == tb
     assert a.shape == (960, 1280, 3) and len(ta) == 6
+    rng = np.random.default_rng(5)
+    scene = replace(random_scene(rng, level="clean"), camera=Camera(height=25.0, tilt=15.0,
+                                                                     distortion=-0.1))
+    frame, truth = render_tray(scene, rng)
+    for t in truth:  # the face cut out at the truth's outline is that die's face colour
+        crop = face_crop(frame, t.center, t.size, face_angle(np.array(t.outline)))
+        mid = crop[18:30, 18:30].reshape(-1, 3).astype(float)
+        paint = np.array(scene.look.paint[t.color])
+        darkest = mid[np.argsort(mid.sum(axis=1))[: len(mid) // 2]].mean(axis=0)
+        assert np.argmax(darkest) == np.argmax(paint), (t, darkest, paint)
+        assert math.dist(t.center, np.mean(t.outline, axis=0)) < 1e-6
 
 
 def test_motion_frames_are_deterministic_and_blurred() -> None:
@@ -104,4 +154,62 @@ def test_motion_frames_are_deterministic_and_blurred() -> None:
     a, scene = render_motion(np.random.default_rng(3))
     b, _ = render_motion(np.random.default_rng(3))
     assert np.array_equal(a, b) and a.shape == (960, 1280, 3)
-    assert scene.nuisances.motion_blur > 0 and any(d.lift > 0 for d in scene.dice)
+    assert scene.camera.motion_blur > 0 and any(d.tumble for d in scene.dice)
+
+
+@settings(max_examples=40, deadline=None)
+@given(turn=st.floats(0, 89.9), side=st.floats(30, 160), value=st.integers(1, 6),
+       dx=st.floats(-0.1, 0.1), dy=st.floats(-0.1, 0.1))
+def test_a_face_turn_is_read_from_its_edges(turn: float, side: float, value: int,
+                                            dx: float, dy: float) -> None:
+    """A painted square with its pips on a wooden table, turned by any angle and found a
+    little off centre: its turn is measured within six degrees for the smallest dice (30 px),
+    within two and a half from 40 px on (modulo a quarter turn)."""
+    from vision.habanet import face_turn
+    from vision.render import PIP_SPOTS
+
+    frame = np.full((400, 400, 3), (90, 140, 180), np.uint8)
+    c = np.array([200.0, 200.0])
+    t = math.radians(turn)
+    u, v = np.array([math.cos(t), math.sin(t)]), np.array([-math.sin(t), math.cos(t)])
+    corners = [c + (sx * u + sy * v) * side / 2 for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    cv2.fillPoly(frame, [np.round(np.array(corners) * 16).astype(np.int32)], (40, 40, 190),
+                 cv2.LINE_AA, shift=4)
+    for px, py in PIP_SPOTS[value]:
+        p = c + (px * u + py * v) * side * 0.27
+        cv2.circle(frame, tuple(np.round(p * 16).astype(int)), round(side * 0.08 * 16),
+                   (200, 225, 235), -1, cv2.LINE_AA, shift=4)
+    measured = face_turn(frame, (c[0] + dx * side, c[1] + dy * side), side)
+    assert measured is not None
+    assert abs((measured - turn + 45) % 90 - 45) < (6.0 if side < 40 else 2.5)
+
+
+def test_a_face_turn_of_nothing_is_none() -> None:
+    from vision.habanet import face_turn
+
+    assert face_turn(np.full((100, 100, 3), 128, np.uint8), (50.0, 50.0), 40.0) is None
+    assert face_turn(np.full((100, 100, 3), 128, np.uint8), (-90.0, 50.0), 40.0) is None
+
+
+def test_a_roll_no_box_can_show_is_never_read_confidently() -> None:
+    """Three dice of pair B (4 red, 2 green, 6 blue): the box's physics cannot take all
+    three as seen, and the die it overrules is marked for the table, not silently changed."""
+    rng = np.random.default_rng(31)
+    scene = scene_for(rng, Conditions("wood-light", "daylight", "apart", "medium", "solid"),
+                      distractors=0, hand=0.0)
+    layout = ((4, "B"), (4, "C"), (4, "A"), (1, "C"), (2, "B"), (6, "B"))
+    scene = replace(scene, dice=tuple(replace(d, value=v, pair=p, lean=0.0, lift=0.0)
+                                      for d, (v, p) in zip(scene.dice, layout, strict=True)))
+    frame, truth = render_tray(scene, rng)
+    readings = read_dice(frame)
+    assert len(readings) == 6
+    assert not all(r.confident for r in readings)
+    for r in readings:  # every die the box did not overrule is read as it lies
+        if r.confident:
+            assert (r.value, r.color) in {(t.value, t.color) for t in truth}
+
+
+def test_missing_haba_networks_are_one_clear_error(monkeypatch) -> None:
+    monkeypatch.setattr("vision.reader.default_haba_net", lambda: None)
+    with pytest.raises(OSError, match="HABA dice networks are missing"):
+        read_dice(np.zeros((100, 100, 3), np.uint8))

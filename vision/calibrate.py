@@ -1,7 +1,9 @@
-"""Calibrating the palette: measure the face colours of HABA dice from one photo.
+"""``calibrate``: measure the palette from a frame of the table's own dice.
 
-Kept apart from :mod:`vision.palette` (the palette as data) because it drives the reader,
-which itself uses the palette: palette <- reader <- calibrate, no circle.
+Calibration is an option that makes colour reading better (the default palette is the
+box's paint), never a must: lay the dice so that every colour shows, take one frame. The
+dice are found and read as usual; each face's chroma relative to its pips is measured and
+grouped by the colour it is (named by you, in reading order, or as read).
 """
 
 from __future__ import annotations
@@ -9,37 +11,34 @@ from __future__ import annotations
 import numpy as np
 
 from rules.dice import Color
-from vision.palette import Palette
-from vision.reader import measure_faces
+from vision.consistency import most_probable
+from vision.palette import Palette, calibrated
+from vision.reader import see_faces, square
+from vision.reading import HABA_CONFIDENT, DieReading, reading_order
+
+
+def measure(frame: np.ndarray, palette: Palette | None = None
+            ) -> list[tuple[DieReading, np.ndarray]]:
+    """Each HABA die in reading order with its measured chroma."""
+    palette = palette or Palette.default()
+    seen = see_faces(frame, palette)
+    decisions = most_probable([s.belief for s in seen], palette.colors)
+    readings = [(DieReading(d.value, d.color, s.face.center, square(s.face),
+                            d.chance * s.is_die, s.face.side, HABA_CONFIDENT), s.chroma)
+                for s, d in zip(seen, decisions, strict=True)]
+    order = reading_order([r for r, _ in readings])
+    by_id = {id(r): c for r, c in readings}
+    return [(r, by_id[id(r)]) for r in order]
 
 
 def calibrate(frame: np.ndarray, colors: list[Color] | None = None) -> Palette:
-    """Measure a palette from a frame of HABA dice lying flat, all faces in view.
-
-    The dice are found with the default palette's hues (which only need to be roughly
-    right); each die's face colour is measured. With ``colors`` (the faces in reading
-    order, left to right, top to bottom) those names are used; otherwise the measured
-    colours are grouped by nearest default hue. Every colour must be seen at least once.
-    """
-    faces = measure_faces(frame)
+    """A palette measured from ``frame``; ``colors`` names the faces in reading order
+    (left to right, top to bottom), else each face's colour is taken as read."""
+    faces = measure(frame)
     if not faces:
         raise ValueError("no dice found in the calibration frame")
-    groups: dict[Color, list[np.ndarray]] = {c: [] for c in Color}
-    if colors is not None:
-        if len(colors) != len(faces):
-            raise ValueError(f"found {len(faces)} dice but {len(colors)} colours were given")
-        for c, (_, lab) in zip(colors, faces, strict=True):
-            groups[c].append(lab)
-    else:
-        base = Palette.default()
-        for _, lab in faces:
-            groups[base.classify(lab)[0]].append(lab)
-    missing = [c.value for c, labs in groups.items() if not labs]
-    if missing:
-        raise ValueError(f"no die showing {', '.join(missing)} in the calibration frame; "
-                         "lay the dice so that every colour faces up")
-    centroids: dict[Color, tuple[float, float, float]] = {}
-    for c, labs in groups.items():
-        lab = np.median(np.array(labs), axis=0)
-        centroids[c] = (float(lab[0]), float(lab[1]), float(lab[2]))
-    return Palette(centroids)
+    if colors is not None and len(colors) != len(faces):
+        raise ValueError(f"found {len(faces)} dice but {len(colors)} colours were given")
+    named = colors if colors is not None else [r.color for r, _ in faces]
+    return calibrated([(c, chroma) for c, (_, chroma) in zip(named, faces, strict=True)
+                       if c is not None])

@@ -133,6 +133,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as err:
         raise UsageError("calibrate", "{why}", why=str(err)) from None
     print(f"palette written to {out}")
-    for c, lab in palette.centroids.items():
-        print(f"  {c.value:<5} L={lab[0]:5.1f} a={lab[1]:6.1f} b={lab[2]:6.1f}")
+    for c, chroma in palette.chroma.items():
+        print(f"  {c.value:<5} chroma (B, G, R relative to the pips) "
+              + " ".join(f"{x:+.2f}" for x in chroma))
     return 0

@@ -1,74 +1,114 @@
-"""The face-colour palette: one Lab centroid per HABA face colour, calibrated per table.
+"""The face-colour palette: what each HABA face colour looks like *relative to its pips*.
 
-Centroids are measured after the reader's white balance (grey-world on the tray), in
-OpenCV's float Lab (L 0..100, a and b about -128..127), so a palette taken under one lamp
-keeps working when the light dims; a new lamp or a new set of dice needs ``kotd calibrate``.
+Each colour is a chroma (:func:`vision.facecolor.face_chroma`: log paint/pip per channel,
+brightness removed), so one palette holds under any lamp, white balance and table. Colours
+are told apart by the chroma's *direction* (its hue): blur, glare and a pip seen smaller
+than it is all make a face look paler, never of another hue; a face too pale to show a
+hue at all is not forced into one (its chances stay even). The
+default comes from the box's data (its ``[dice]`` paint and pips: the colour names and
+their number are the box's, not this module's); ``kotd calibrate`` measures the real dice
+under the table's camera and makes it better, never a must.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from rules.dice import Color
+from vision.facecolor import chroma_of
 
-DEFAULT_CENTROIDS: dict[Color, tuple[float, float, float]] = {
-    Color.RED: (44.0, 62.0, 42.0),
-    Color.GREEN: (55.0, -48.0, 42.0),
-    Color.BLUE: (40.0, 12.0, -55.0),
-}
-"""Typical painted red, green and blue faces under white light (Lab)."""
+SPREAD = 0.3
+"""How far (radians of hue) a face's measured hue typically lies from its colour's."""
+PALE = 0.35
+"""Chroma below which a face shows its hue only weakly (its chances are evened out)."""
+_PLANE = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array([[np.sqrt(2)], [np.sqrt(6)]])
+
+
+def hue(chroma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(angle in radians, strength) of chromas (..., 3) in the plane where they lie."""
+    xy = np.asarray(chroma, np.float64) @ _PLANE.T
+    return np.arctan2(xy[..., 1], xy[..., 0]), np.hypot(xy[..., 0], xy[..., 1])
+
+
+class OutdatedPalette(ValueError):
+    """A palette file written by an older kotd, which measured colours another way."""
 
 
 @dataclass(frozen=True)
 class Palette:
-    """Lab centroids of the face colours."""
+    """The chroma of each face colour, and how widely faces spread around it."""
 
-    centroids: dict[Color, tuple[float, float, float]]
+    chroma: Mapping[Color, tuple[float, float, float]]
+    spread: float = SPREAD
 
     @classmethod
     def default(cls) -> Palette:
-        return cls(dict(DEFAULT_CENTROIDS))
-
-    def hue_angles(self) -> dict[Color, float]:
-        """Hue angle (radians) of each centroid in the a-b plane."""
-        return {c: float(np.arctan2(lab[2], lab[1])) for c, lab in self.centroids.items()}
-
-    def classify(self, lab: tuple[float, float, float] | np.ndarray) -> tuple[Color, float]:
-        """The nearest colour to ``lab`` and a margin 0..1 (0: halfway to the runner-up).
-
-        Distance is in the a-b plane with lightness down-weighted, because shading on a
-        face changes L far more than hue.
-        """
-        v = np.asarray(lab, dtype=np.float64)
-        dist = []
-        for c, cen in self.centroids.items():
-            d = v - np.asarray(cen)
-            dist.append((float(np.hypot(np.hypot(d[1], d[2]), 0.3 * d[0])), c))
-        dist.sort(key=lambda t: t[0])
-        (d1, c1), (d2, _) = dist[0], dist[1]
-        margin = 1.0 - d1 / max(d2, 1e-6)
-        return c1, margin
-
-    def to_json(self) -> dict[str, object]:
-        return {"version": 1,
-                "centroids_lab": {c.value: [round(x, 2) for x in lab]
-                                  for c, lab in self.centroids.items()}}
+        """The palette of the box's own paint and pips (its data file)."""
+        return _box_palette()
 
     @classmethod
-    def from_json(cls, data: dict[str, object]) -> Palette:
-        raw = data.get("centroids_lab")
-        if not isinstance(raw, dict) or {k for k in raw} != {c.value for c in Color}:
-            raise ValueError("palette needs centroids_lab for red, green and blue")
-        cents = {}
-        for name, lab in raw.items():
-            if not (isinstance(lab, list) and len(lab) == 3):
-                raise ValueError(f"palette colour {name!r} needs three Lab numbers")
-            cents[Color(name)] = (float(lab[0]), float(lab[1]), float(lab[2]))
-        return cls(cents)
+    def of_paint(cls, paint: Mapping[Color, tuple[float, float, float]],
+                 pips: tuple[float, float, float]) -> Palette:
+        """The palette of faces of this paint (B, G, R under white light) with these pips."""
+        return cls({c: tuple(float(x) for x in chroma_of(p, pips))  # type: ignore[misc]
+                    for c, p in paint.items()})
+
+    @property
+    def colors(self) -> tuple[Color, ...]:
+        return tuple(self.chroma)
+
+    def centroids(self) -> np.ndarray:
+        return np.array([self.chroma[c] for c in self.colors], np.float64)
+
+    def probabilities(self, chroma: np.ndarray) -> np.ndarray:
+        """(n, k) chance of each palette colour for n measured chromas (k colours): a von
+        Mises weighing of the hue, evened out for pale faces."""
+        angle, strength = hue(np.atleast_2d(np.asarray(chroma, np.float64)))
+        centre, _ = hue(self.centroids())
+        weight = np.minimum(1.0, strength / PALE)[:, None] ** 2
+        logp = weight * np.cos(angle[:, None] - centre[None, :]) / self.spread ** 2
+        logp -= logp.max(axis=1, keepdims=True)
+        p = np.exp(logp)
+        out: np.ndarray = p / p.sum(axis=1, keepdims=True)
+        return out
+
+    def classify(self, chroma: np.ndarray) -> tuple[Color, float]:
+        """The most likely colour of one chroma and its probability."""
+        p = self.probabilities(chroma)[0]
+        k = int(np.argmax(p))
+        return self.colors[k], float(p[k])
+
+    def to_json(self) -> dict[str, object]:
+        return {"version": 2, "spread": round(self.spread, 4),
+                "chroma": {c.value: [round(float(x), 4) for x in v]
+                           for c, v in self.chroma.items()}}
+
+    @classmethod
+    def from_json(cls, data: object) -> Palette:
+        if not isinstance(data, dict):
+            raise ValueError("not a palette (expected a JSON object)")
+        if data.get("version") != 2:
+            raise OutdatedPalette("made by an older kotd (colours were measured "
+                                  "differently); run 'kotd calibrate' again or delete it")
+        raw = data.get("chroma")
+        if not isinstance(raw, dict) or set(raw) != {c.value for c in Color}:
+            raise ValueError("needs a chroma for red, green and blue")
+        chroma = {}
+        for name, v in raw.items():
+            if not (isinstance(v, list) and len(v) == 3
+                    and all(isinstance(x, int | float) for x in v)):
+                raise ValueError(f"colour {name!r} needs three numbers")
+            chroma[Color(name)] = (float(v[0]), float(v[1]), float(v[2]))
+        spread = data.get("spread", SPREAD)
+        if not isinstance(spread, int | float) or not 0.01 <= spread <= 2:
+            raise ValueError("spread must be a number from 0.01 to 2 (radians)")
+        return cls(chroma, float(spread))
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -76,16 +116,54 @@ class Palette:
 
     @classmethod
     def load(cls, path: Path) -> Palette:
+        """The palette in ``path``; ValueError naming the file when it is not one."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path}: not a palette file ({err.msg})") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as err:
+            raise ValueError(f"{path}: not a palette file ({err})") from None
         try:
             return cls.from_json(data)
         except ValueError as err:
-            raise ValueError(f"{path}: {err}") from None
+            raise type(err)(f"{path}: {err}") from None
 
 
 PALETTE_FILE = "palette.json"
 """The palette's file name in the data directory (the directory is the config's to decide:
 :func:`pi.config.default_data_dir`)."""
+
+
+def bgr(hex_colour: str) -> tuple[float, float, float]:
+    """``#rrggbb`` as (B, G, R)."""
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return float(b), float(g), float(r)
+
+
+@cache
+def _box_palette() -> Palette:
+    from rules.kotd.cards import load_box
+
+    box = load_box()
+    if not box.paint or box.pips is None:
+        raise ValueError("the box's data has no [dice] paint and pips: the reader needs "
+                         "them, or a palette from 'kotd calibrate'")
+    return Palette.of_paint({Color(k): bgr(v) for k, v in box.paint.items()}, bgr(box.pips))
+
+
+def calibrated(faces: list[tuple[Color, np.ndarray]], base: Palette | None = None) -> Palette:
+    """A palette from measured faces (colour, chroma): each colour's median chroma, and the
+    spread they show (never tighter than a quarter of the default, so one frame does not
+    make the palette brittle). Every colour must be among them."""
+    base = base or Palette.default()
+    groups: dict[Color, list[np.ndarray]] = {c: [] for c in base.colors}
+    for color, chroma in faces:
+        groups[color].append(np.asarray(chroma, np.float64))
+    missing = [c.value for c, g in groups.items() if not g]
+    if missing:
+        raise ValueError(f"no die showing {', '.join(missing)}; lay the dice so that every "
+                         "colour faces up")
+    middle = {c: np.median(np.array(g), axis=0) for c, g in groups.items()}
+    gaps = [abs(float(np.angle(np.exp(1j * (hue(x)[0] - hue(middle[c])[0])))))
+            for c, g in groups.items() for x in g]
+    spread = max(0.25 * SPREAD, min(SPREAD, 2.0 * float(np.median(gaps)) + 0.05))
+    return Palette({c: (float(m[0]), float(m[1]), float(m[2])) for c, m in middle.items()},
+                   spread)

@@ -1,11 +1,14 @@
 """``read_dice``: every die in a frame with its value, face colour and confidence.
 
-HABA dice: white-balance and shrink the frame (:mod:`vision.locate`), find each die's top
-face, warp it to a small square from the full-size frame, count the pips
-(:mod:`vision.pips`) and name the face colour (:mod:`vision.color`). A region with no
-pip-like blobs is not reported (it is not a die); a reading whose pips do not sit on a
-standard layout, or whose colour is near two palette colours, gets a low confidence
-rather than being dropped.
+HABA dice (:mod:`vision.habanet`): a learned finder marks each top face (centre, size,
+turn) whatever the table and light; each face is cut from the full-size frame, turned
+upright, and a learned pip reader gives the chance of each value (or "not a die"); the
+face's colour is named against its own pips (:mod:`vision.facecolor`, :mod:`vision.palette`);
+a face beside a bigger one, too close to be another die, is that die's side and is dropped;
+then the box's physics (:mod:`vision.consistency`: no more than two dice per colour layout)
+chooses the most probable reading of all dice together and gives each die the chance that
+it is right, never more than its own face gives that reading (:func:`own_chance`). A die
+below :data:`vision.reading.HABA_CONFIDENT` is marked for the table to check.
 
 Ordinary dice (any body and pip colour, marbled, translucent, touching) are found and read
 by the two small learned networks of :mod:`vision.dicenet`; their confidence is the
@@ -15,26 +18,98 @@ the pips disagrees (:attr:`vision.dicenet.FoundDie.confidence`).
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
-from vision.color import face_color
-from vision.dicenet import FoundDie, default_net
-from vision.locate import Candidate, WorkFrame, find_faces, to_lab
+from vision.consistency import Belief, Decision, most_probable
+from vision.dicenet import FoundDie
+from vision.dicenet import default_net as default_standard_net
+from vision.facecolor import face_chroma
+from vision.habanet import CROP, CROP_MARGIN, FoundFace, HabaNet, face_crop
+from vision.habanet import default_net as default_haba_net
 from vision.palette import Palette
-from vision.pips import count_pips, face_crop
-from vision.reading import DieReading
+from vision.reading import HABA_CONFIDENT, DieReading
 
 Kind = Literal["haba", "standard"]
 
-MIN_FIT = 0.2
-"""Blobs that fit a pip layout worse than this are not a die (printed art, a coin)."""
+NOT_A_DIE = 0.5
+"""A face the pip reader calls "not a die" at least this surely is dropped."""
+NEAR = 0.6
+"""Two finds closer than this many face sides are one die (the surer is kept)."""
+SIDE_SHRINK = 0.75
+SIDE_REACH = 0.75
+"""A face narrower than :data:`SIDE_SHRINK` of a neighbour's and closer to it than
+:data:`SIDE_REACH` of its side is that die's side face, not a die (:func:`_side_of`): a
+side face's centre lies half a side plus half its foreshortened width from the top's
+centre, a touching die's at least a whole side (the finder may overrate a side by a
+fifth in a cluster)."""
+VALUE_TEMPERATURE = 0.5
+"""The pip reader's probabilities are raised to the power 1/T so that they mean what they
+say (fitted by likelihood on the tuning renders by ``tools/fit_haba_confidence.py``; below
+1, the reader is surer than its raw numbers)."""
 
 
-def _overlaps(a: Candidate, b: Candidate) -> bool:
-    return np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < 0.6 * min(
-        a.side, b.side)
+@dataclass(frozen=True)
+class SeenFace:
+    """One HABA face as measured, before the box's physics: for calibration and tests."""
+
+    face: FoundFace
+    belief: Belief
+    chroma: np.ndarray
+    is_die: float
+
+
+def _check(frame: np.ndarray) -> None:
+    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 \
+            or frame.dtype != np.uint8:
+        raise ValueError("read_dice needs an 8-bit BGR frame (height x width x 3)")
+
+
+def square(face: FoundFace) -> tuple[tuple[float, float], ...]:
+    (cx, cy), h = face.center, face.side / 2
+    t = math.radians(face.angle)
+    ux, uy = (math.cos(t) * h, math.sin(t) * h), (-math.sin(t) * h, math.cos(t) * h)
+    return tuple((cx + sx * ux[0] + sy * uy[0], cy + sx * ux[1] + sy * uy[1])
+                 for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
+
+
+def _side_of(face: FoundFace, top: FoundFace) -> bool:
+    """True when ``face`` is a side of the die whose top is ``top``: a die seen from
+    above at a slant shows a side face beside its top, foreshortened; a touching die's
+    top face is as big as this one's."""
+    return (face.side < SIDE_SHRINK * top.side
+            and math.dist(face.center, top.center) < SIDE_REACH * top.side)
+
+
+def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
+              temperature: float = VALUE_TEMPERATURE) -> list[SeenFace]:
+    """Every HABA face in the frame with what each tells on its own."""
+    _check(frame)
+    net = net or default_haba_net()
+    if net is None:
+        raise OSError("the HABA dice networks are missing from vision/models/: reinstall "
+                      "kotd, or make them with tools/train_haba_net.py")
+    kept: list[FoundFace] = []
+    for f in net.find(frame):
+        if all(math.dist(f.center, k.center) >= NEAR * min(f.side, k.side) for k in kept):
+            kept.append(f)
+    crops = [face_crop(frame, f.center, f.side, f.angle) for f in kept]
+    probs = net.read(crops)
+    dice = [(f, crop, p) for f, crop, p in zip(kept, crops, probs, strict=True)
+            if p[0] < NOT_A_DIE]
+    seen = []
+    for f, crop, p in dice:
+        if any(_side_of(f, k) for k, _, _ in dice):
+            continue
+        chroma, _ = face_chroma(crop, CROP / CROP_MARGIN)
+        values = np.power(np.maximum(p[1:], 1e-12), 1.0 / temperature)
+        values /= values.sum()
+        seen.append(SeenFace(f, Belief(values, palette.probabilities(chroma)[0]), chroma,
+                             float(1.0 - p[0])))
+    return seen
 
 
 def _from_net(found: FoundDie) -> DieReading:
@@ -44,62 +119,37 @@ def _from_net(found: FoundDie) -> DieReading:
                       float(np.sqrt((x1 - x0) * (y1 - y0))))
 
 
-def _read(frame: np.ndarray, kind: Kind, palette: Palette
-          ) -> list[tuple[DieReading, np.ndarray]]:
-    if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-        raise ValueError("read_dice needs an 8-bit BGR frame (height x width x 3)")
-    if kind == "standard":
-        net = default_net()
-        if net is None:
-            raise OSError("the ordinary-dice networks are missing from vision/models/: "
-                          "reinstall kotd, or make them with tools/train_dice_net.py")
-        return [(_from_net(f), np.zeros(3)) for f in net.read(frame)]
-    work = WorkFrame.of(frame)
-    cands = find_faces(work, palette)
-    cands.sort(key=lambda c: -c.side)
-    out: list[tuple[DieReading, np.ndarray]] = []
-    kept: list[Candidate] = []
-    h, w = frame.shape[:2]
-    for cand in cands:
-        box = cand.box()
-        if box.min() < 1 or box[:, 0].max() > w - 2 or box[:, 1].max() > h - 2:
-            continue  # cut by the frame edge: not a whole die (or a card's edge)
-        if any(_overlaps(cand, k) for k in kept):
-            continue
-        crop = to_lab(face_crop(frame, cand), work.gains_at(*cand.center))
-        pips = count_pips(crop)
-        if pips.value is None or pips.fit < MIN_FIT:
-            continue  # no pips, or blobs on no die layout: not a die
-        color, margin, lab = face_color(crop, pips.pip_mask, palette)
-        conf = pips.fit * (0.4 + 0.6 * min(1.0, margin / 0.3))
-        value = pips.value
-        kept.append(cand)
-        out.append((DieReading(value, color, cand.center,
-                               tuple((float(x), float(y)) for x, y in box),
-                               float(conf), cand.side), lab))
-    return out
+def own_chance(belief: Belief, decision: Decision, palette: Palette) -> float:
+    """The chance a face gives, on its own, to the value and colour chosen for it."""
+    return float(belief.value[decision.value - 1]
+                 * belief.color[palette.colors.index(decision.color)])
 
 
 def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = None
               ) -> list[DieReading]:
     """Read every die in a BGR ``frame`` (any size; the die size is measured from it).
 
-    ``kind="haba"`` finds coloured HABA faces and names their colour with ``palette``
-    (default: :meth:`Palette.default`); ``"standard"`` reads ordinary dice of any colour
-    and reports no colour. Readings are in no particular order (see ``to_roll``).
+    ``kind="haba"`` finds HABA faces and names their colour with ``palette`` (default:
+    :meth:`Palette.default`); ``"standard"`` reads ordinary dice of any colour and reports
+    no colour. Readings are in no particular order (see ``to_roll``).
     """
-    return [r for r, _ in _read(frame, kind, palette or Palette.default())]
+    if kind == "standard":
+        _check(frame)
+        net = default_standard_net()
+        if net is None:
+            raise OSError("the ordinary-dice networks are missing from vision/models/: "
+                          "reinstall kotd, or make them with tools/train_dice_net.py")
+        return [_from_net(f) for f in net.read(frame)]
+    palette = palette or Palette.default()
+    seen = see_faces(frame, palette)
+    # A die's confidence is its chance under the box's physics, but never more than its
+    # own face says for that reading: when the box overrules a face's clear colour or
+    # value, something is off and the table is asked.
+    decisions = most_probable([s.belief for s in seen], palette.colors)
+    return [DieReading(d.value, d.color, s.face.center, square(s.face),
+                       min(d.chance, own_chance(s.belief, d, palette)) * s.is_die,
+                       s.face.side, HABA_CONFIDENT)
+            for s, d in zip(seen, decisions, strict=True)]
 
 
-def measure_faces(frame: np.ndarray, palette: Palette | None = None
-                  ) -> list[tuple[DieReading, np.ndarray]]:
-    """HABA readings with each face's measured Lab colour, in reading order (calibration)."""
-    from vision.reading import reading_order
-
-    found = _read(frame, "haba", palette or Palette.default())
-    order = reading_order([r for r, _ in found])
-    by_id = {id(r): lab for r, lab in found}
-    return [(r, by_id[id(r)]) for r in order]
-
-
-__all__ = ["measure_faces", "read_dice"]
+__all__ = ["SeenFace", "own_chance", "read_dice", "see_faces", "square"]

@@ -8,7 +8,13 @@ from dataclasses import dataclass
 from rules.dice import Color, Die, Roll
 
 CONFIDENT = 0.5
-"""Readings with a confidence below this are flagged (``confident`` is False)."""
+"""Ordinary dice: readings with a confidence below this are flagged (``confident`` is
+False); chosen from the confidence curve in BENCHMARKS.md."""
+HABA_CONFIDENT = 0.7
+"""HABA dice: a reading less sure than this is flagged. The HABA reader's confidence is the
+calibrated chance that the die is read right (value and colour); on the tuning renders this
+threshold caught 15 of 26 wrong dice for 0.8% of right dice flagged, where 0.9 flagged 5.6%
+(``tools/fit_haba_confidence.py``, BENCHMARKS.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,7 +23,9 @@ class DieReading:
 
     ``center`` and ``outline`` (the corners of the top face, in order) are in pixels of the
     frame that was read; ``size`` is the side of the top face in pixels; ``color`` is None
-    for ordinary dice or when the face colour could not be told; ``confidence`` is 0..1.
+    for ordinary dice or when the face colour could not be told; ``confidence`` is 0..1;
+    ``sure_at`` is the confidence from which the reader that made it trusts it
+    (:data:`CONFIDENT` for ordinary dice, :data:`HABA_CONFIDENT` for HABA dice).
     """
 
     value: int
@@ -26,11 +34,12 @@ class DieReading:
     outline: tuple[tuple[float, float], ...]
     confidence: float
     size: float
+    sure_at: float = CONFIDENT
 
     @property
     def confident(self) -> bool:
         """True when the reading can be trusted without a human look."""
-        return self.confidence >= CONFIDENT
+        return self.confidence >= self.sure_at
 
     @property
     def die(self) -> Die:

@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rules.dice import Color
 from rules.errors import DataError, KotdError, UnknownCardError
 from rules.inputs import read_text
 from rules.kotd.requirements import Requirement, RequirementError, Verdict, from_dict
@@ -103,6 +104,10 @@ class Box:
     citizens: tuple[Card, ...]
     villages: tuple[Card, ...]
     penalties: tuple[Card, ...]
+    paint: Mapping[str, str] = field(default_factory=dict)
+    """Each face colour's look under white light (``#rrggbb``), from the ``[dice]`` table."""
+    pips: str | None = None
+    """The pips' colour (``#rrggbb``)."""
     _by_id: dict[str, Card] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -243,6 +248,7 @@ def parse_box(data: Mapping[str, Any], source: str = "<data>") -> Box:
     slots = sorted({v.slot for v in villages if v.slot is not None})
     if villages and slots != list(range(1, row_size + 1)):
         raise _bad(f"{source}: village slots must be 1-{row_size}, got {slots}")
+    paint, pips = _dice_look(data.get("dice", {}), source)
     return Box(
         name=_name(game.get("name", {"en": source}), f"{source}: game"),
         dice=game.get("dice", 6),
@@ -251,7 +257,32 @@ def parse_box(data: Mapping[str, Any], source: str = "<data>") -> Box:
         citizens=tuple(citizens),
         villages=tuple(villages),
         penalties=tuple(penalties),
+        paint=paint,
+        pips=pips,
     )
+
+
+def _hex(value: Any, where: str) -> str:
+    if not (isinstance(value, str) and len(value) == 7 and value[0] == "#"
+            and all(c in "0123456789abcdefABCDEF" for c in value[1:])):
+        raise _bad(f"{where}: a colour is written #rrggbb, not {value!r}")
+    return value.lower()
+
+
+def _dice_look(dice: Any, source: str) -> tuple[dict[str, str], str | None]:
+    """The ``[dice]`` table: the paint of each face colour the cards name, and the pips."""
+    if not isinstance(dice, Mapping):
+        raise _bad(f"{source}: [dice] must be a table")
+    paint = dice.get("paint", {})
+    if not isinstance(paint, Mapping):
+        raise _bad(f"{source}: [dice] paint must be a table of colours")
+    names = {c.value for c in Color}
+    if paint and set(paint) != names:
+        raise _bad(f"{source}: [dice] paint names {sorted(paint)}; the cards use "
+                   f"{sorted(names)}")
+    pips = dice.get("pips")
+    return ({str(k): _hex(v, f"{source}: [dice] paint.{k}") for k, v in paint.items()},
+            None if pips is None else _hex(pips, f"{source}: [dice] pips"))
 
 
 def load_box(path: str | Path | None = None) -> Box:

@@ -1,0 +1,120 @@
+"""The HABA dice reader on rendered frames, per family of conditions.
+
+Run: .venv/bin/python benchmarks/bench_haba.py [--set stress|tune] [--frames N]
+Prints the overall figures (also for frames of six flat dice all in view: a frame with a
+leaning or hidden die rightly asks the table), then one table per axis (table, light,
+spacing, size, dice) and the table x spacing cross, so a weak corner cannot hide in an
+average. ``asks``: the table would be asked (a die marked unsure, or not six dice);
+``silent``: six confident dice, not all right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from haba_sets import HELD_OUT, frames  # noqa: E402
+
+from vision.reader import read_dice  # noqa: E402
+from vision.render.score import FrameScore, score_frame  # noqa: E402
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.n = self.dice = self.found = self.value = self.color = self.false = 0
+        self.right = self.asks = self.silent = self.sure_right = self.wrong_sure = 0
+
+    def add(self, s: FrameScore) -> None:
+        self.n += 1
+        self.dice += s.dice
+        self.found += s.found
+        self.value += s.value
+        self.color += s.color
+        self.false += s.false
+        self.right += s.right
+        self.asks += s.asks
+        self.silent += s.silent
+        self.sure_right += s.right and not s.asks
+        self.wrong_sure += s.wrong_sure
+
+    def row(self) -> str:
+        d = max(self.dice, 1)
+        n = max(self.n, 1)
+        die = min(self.value, self.color) / d
+        return (f"| {self.n} | {self.dice} | {100 * self.found / d:.1f} | "
+                f"{100 * self.value / d:.1f} | {100 * self.color / d:.1f} | {100 * die:.1f} | "
+                f"{100 * self.false / d:.2f} | {100 * self.right / n:.1f} | "
+                f"{100 * self.asks / n:.1f} | {100 * self.silent / n:.1f} |")
+
+
+HEADER = ("| frames | dice | found % | value % | colour % | min(value, colour) % | false % | "
+          "frames right % | asks % | silent % |\n|" + "---|" * 10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--set", default="stress", choices=["stress", "tune"])
+    parser.add_argument("--frames", type=int, default=1100)
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--show", type=int, default=0, help="print the first N wrong frames")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    total = Tally()
+    held = Tally()
+    seen = Tally()
+    six = Tally()
+    by: dict[tuple[str, str], Tally] = defaultdict(Tally)
+    times, cpu = [], []
+    shown = 0
+    for i, img, truth, scene in frames(args.set, args.frames, args.start, args.workers):
+        t, c = time.perf_counter(), time.thread_time()
+        readings = read_dice(img)
+        times.append(time.perf_counter() - t)
+        cpu.append(time.thread_time() - c)
+        s = score_frame(readings, truth)
+        fam = dict(scene.family)
+        total.add(s)
+        is_held = any(fam[a] in v for a, v in HELD_OUT.items())
+        (held if is_held else seen).add(s)
+        if s.dice == len(truth) == 6:  # a clean roll: no die leaning, hidden or out of view
+            six.add(s)
+        for axis, name in scene.family:
+            by[(axis, name)].add(s)
+        by[("table x spacing", f"{fam['table']} / {fam['spacing']}")].add(s)
+        if (not s.right or s.silent) and shown < args.show:
+            shown += 1
+            print(f"frame {i} {fam}: right={s.right} asks={s.asks} silent={s.silent} "
+                  f"found {s.found}/{s.dice} value {s.value} colour {s.color} false {s.false}")
+    times.sort()
+    cpu.sort()
+    print(f"set {args.set}, frames {args.start}..{args.start + args.frames - 1}; "
+          f"held-out families: {HELD_OUT}")
+    print(f"read time per {img.shape[1]}x{img.shape[0]} frame, one thread: CPU time median "
+          f"{1000 * cpu[len(cpu) // 2]:.1f} ms, p95 {1000 * cpu[int(0.95 * len(cpu))]:.1f} ms;"
+          f" wall time median {1000 * times[len(times) // 2]:.1f} ms (the machine is shared)")
+    print(HEADER)
+    print("| **all** " + total.row())
+    print("| held-out families " + held.row())
+    print("| tuned-on families " + seen.row())
+    print("| six dice flat and in view " + six.row())
+    axes: dict[str, list[str]] = defaultdict(list)
+    for axis, name in sorted(by):
+        axes[axis].append(name)
+    for axis, names in axes.items():
+        print(f"\n**{axis}**\n\n| family " + HEADER)
+        for name in names:
+            print(f"| {name} " + by[(axis, name)].row())
+
+
+if __name__ == "__main__":
+    main()

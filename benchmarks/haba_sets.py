@@ -1,0 +1,69 @@
+"""The rendered HABA frame sets the dice reader is tuned and judged on.
+
+* ``tune``: seeds from 100000, every family except the held-out ones. Thresholds, training
+  data and choices are made on these (and on other seeds in the same families).
+* ``stress``: the frozen judging set, seeds from 900000, every family on every axis,
+  including :data:`HELD_OUT` (a table family and a light family never used while tuning).
+
+A frame is made from its seed alone, so a set is the same on every machine; rendered
+frames are kept in ``.cache/haba-sets`` (PNG, lossless) to save rendering them again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.render import random_conditions, render_tray, scene_for
+from vision.render.scene import TrayScene, TruthDie
+
+HELD_OUT: dict[str, tuple[str, ...]] = {"table": ("cloth",), "light": ("warm",)}
+"""Families never used while tuning: reported on, never tuned on."""
+
+SETS = {"tune": (100_000, HELD_OUT), "stress": (900_000, None)}
+ROOT = Path(__file__).resolve().parents[1]
+_SOURCES = sorted((ROOT / "vision" / "render").glob("*.py"))
+RENDERER = hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES)).hexdigest()[:10]
+CACHE = ROOT / ".cache" / "haba-sets" / RENDERER
+"""Frames of this version of the renderer (a changed renderer starts a new cache)."""
+
+
+def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]:
+    seed, exclude = SETS[set_name]
+    png = CACHE / set_name / f"{i:05d}.png"
+    meta = png.with_suffix(".pickle")
+    if png.exists() and meta.exists():
+        img = cv2.imread(str(png), cv2.IMREAD_COLOR)
+        truth, scene = pickle.loads(meta.read_bytes())
+        return img, truth, scene
+    rng = np.random.default_rng(seed + i)
+    scene = scene_for(rng, random_conditions(rng, exclude))
+    img, truth = render_tray(scene, rng)
+    png.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(png), img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    meta.write_bytes(pickle.dumps((truth, scene)))
+    return img, truth, scene
+
+
+def _frame(args: tuple[str, int]) -> tuple[np.ndarray, list[TruthDie], TrayScene]:
+    return frame(*args)
+
+
+def frames(set_name: str, count: int, start: int = 0, workers: int = 2
+           ) -> Iterator[tuple[int, np.ndarray, list[TruthDie], TrayScene]]:
+    """Frames ``start .. start+count-1`` of a set, rendered by ``workers`` processes."""
+    jobs = [(set_name, i) for i in range(start, start + count)]
+    if workers <= 1:
+        for i, job in zip(range(start, start + count), jobs, strict=True):
+            yield (i, *_frame(job))
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        for i, out in zip(range(start, start + count), pool.map(_frame, jobs, chunksize=4),
+                          strict=True):
+            yield (i, *out)

@@ -1,0 +1,168 @@
+"""Face colour against in-frame references, the palette, and the box's physics."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.dice import HABA_LAYOUTS, Color
+from rules.errors import DataError
+from rules.kotd.cards import load_box, parse_box
+from vision.consistency import KEEP, MAX_OPTIONS, Belief, most_probable
+from vision.facecolor import chroma_of, face_chroma
+from vision.palette import Palette, bgr, calibrated
+
+COLORS = (Color.RED, Color.GREEN, Color.BLUE)
+BOX = load_box()
+BOX_PAINT = {Color(k): bgr(v) for k, v in BOX.paint.items()}
+BOX_PIPS = bgr(BOX.pips or "#ffffff")
+
+
+def _face(paint: tuple[float, float, float], pip: tuple[float, float, float], value: int = 5,
+          side: int = 37, crop: int = 48) -> np.ndarray:
+    """A flat upright face crop: paint all over, pips of ``value`` in the standard places."""
+    img = np.empty((crop, crop, 3), np.float32)
+    img[:] = paint
+    spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+             4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+             5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+             6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[value]
+    ys, xs = np.mgrid[0:crop, 0:crop]
+    for px, py in spots:
+        cx, cy = crop / 2 + 0.27 * side * px, crop / 2 + 0.27 * side * py
+        img[(xs + 0.5 - cx) ** 2 + (ys + 0.5 - cy) ** 2 <= (0.085 * side) ** 2] = pip
+    return img
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.tuples(*[st.floats(0.35, 1.6)] * 3), st.integers(1, 6), st.sampled_from(COLORS))
+def test_chroma_does_not_see_the_light(gains, value, color) -> None:
+    """Any lamp colour or white balance (a gain per channel) leaves the chroma alone."""
+    paint, pip = BOX_PAINT[color], BOX_PIPS
+    plain = face_chroma(np.clip(_face(paint, pip, value), 0, 255).astype(np.uint8), 37)[0]
+    lit = _face(tuple(p * g for p, g in zip(paint, gains, strict=True)),
+                tuple(p * g for p, g in zip(pip, gains, strict=True)), value)
+    seen = face_chroma(np.clip(lit, 0, 255).astype(np.uint8), 37)[0]
+    unclipped = max(g * c for g, c in zip(gains, pip, strict=True)) < 255
+    if unclipped:
+        assert np.abs(seen - plain).max() < 0.06
+    assert Palette.default().classify(seen)[0] is color or not unclipped
+
+
+def test_default_palette_is_the_box_paint() -> None:
+    """The colours come from the box's data file, not from the reader's code."""
+    palette = Palette.default()
+    assert set(palette.colors) == set(BOX_PAINT) == set(Color)
+    for color, paint in BOX_PAINT.items():
+        got, p = palette.classify(chroma_of(paint, BOX_PIPS))
+        assert got is color and p > 0.95
+    assert abs(sum(palette.chroma[Color.RED])) < 1e-9  # brightness taken out
+    assert bgr("#c42a30") == (48.0, 42.0, 196.0)
+
+
+def test_box_data_refuses_dice_colours_the_cards_do_not_use() -> None:
+    import tomllib
+    from importlib import resources
+
+    base = tomllib.loads(resources.files("rules.kotd").joinpath(
+        "data/king-of-the-dice.toml").read_text(encoding="utf-8"))
+    for dice, why in [({"paint": {"red": "#ff0000", "yellow": "#ffff00"}}, "the cards use"),
+                      ({"paint": {"red": "red", "green": "#00ff00", "blue": "#0000ff"}},
+                       "#rrggbb"),
+                      ({"pips": "#fff"}, "#rrggbb"), ("red", "must be a table")]:
+        with pytest.raises(DataError, match=why):
+            parse_box({**base, "dice": dice}, "box.toml")
+
+
+def test_palette_file_round_trip_and_refusals(tmp_path) -> None:
+    p = calibrated([(c, chroma_of(paint, BOX_PIPS) + 0.01) for c, paint in BOX_PAINT.items()])
+    p.save(tmp_path / "x" / "p.json")
+    back = Palette.load(tmp_path / "x" / "p.json")
+    assert back.colors == p.colors and back.spread == pytest.approx(p.spread, abs=1e-4)
+    for bad, why in [('{"version": 1, "centroids_lab": {}}', "older kotd"),
+                     ('{"version": 2, "chroma": {"red": [1, 2, 3]}}', "red, green and blue"),
+                     ("not json", "not a palette"), ("[1, 2]", "not a palette")]:
+        (tmp_path / "bad.json").write_text(bad)
+        with pytest.raises(ValueError, match=why):
+            Palette.load(tmp_path / "bad.json")
+    with pytest.raises(ValueError, match="no die showing blue"):
+        calibrated([(Color.RED, np.zeros(3)), (Color.GREEN, np.ones(3))])
+    assert json.loads((tmp_path / "x" / "p.json").read_text())["version"] == 2
+
+
+def _brute(beliefs: list[Belief]) -> tuple[tuple[tuple[int, Color], ...], list[float]]:
+    """Every reading of every die, the box's rule checked directly (no pair thrice)."""
+    pair = {(v, c): n for n, lay in HABA_LAYOUTS.items() for v, c in lay.items()}
+    options = [(v, c) for v in range(1, 7) for c in COLORS]
+    readings = list(itertools.product(range(len(options)), repeat=len(beliefs)))
+    ok = [all([pair[options[k]] for k in r].count(pair[options[k]]) <= 2 for k in r)
+          for r in readings]
+    table = np.array([[b.value[v - 1] * b.color[COLORS.index(c)] for v, c in options]
+                      for b in beliefs])
+    idx = np.array(readings)
+    w = np.prod(table[np.arange(len(beliefs)), idx], axis=1) * np.array(ok)
+    best = idx[int(np.argmax(w))]
+    chances = [float(w[idx[:, i] == best[i]].sum() / w.sum()) for i in range(len(beliefs))]
+    return tuple(options[k] for k in best), chances
+
+
+def _belief(draw_v: list[float], draw_c: list[float]) -> Belief:
+    v = np.array(draw_v) + 1e-3
+    c = np.array(draw_c) + 1e-3
+    return Belief(v / v.sum(), c / c.sum())
+
+
+beliefs = st.builds(_belief, st.lists(st.floats(0, 1), min_size=6, max_size=6),
+                    st.lists(st.floats(0, 1), min_size=3, max_size=3))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(beliefs, min_size=1, max_size=3))
+def test_most_probable_agrees_with_brute_force(dice: list[Belief]) -> None:
+    """Small cases against every reading: the same best reading, and the same chances
+    whenever the search weighs every option of every die (it keeps a die's likeliest few)."""
+    best, chances = _brute(dice)
+    got = most_probable(dice, COLORS)
+    got_best = tuple((d.value, d.color) for d in got)
+    brute_w = math.prod(b.value[v - 1] * b.color[COLORS.index(c)]
+                        for b, (v, c) in zip(dice, best, strict=True))
+    got_w = math.prod(b.value[v - 1] * b.color[COLORS.index(c)]
+                      for b, (v, c) in zip(dice, got_best, strict=True))
+    exhaustive = all(
+        (np.outer(b.value, b.color) >= KEEP * np.outer(b.value, b.color).max()).sum()
+        <= MAX_OPTIONS for b in dice)
+    pairs = [next(n for n, lay in HABA_LAYOUTS.items() if lay[v] is c) for v, c in got_best]
+    assert all(pairs.count(p) <= 2 for p in pairs)
+    if exhaustive:
+        assert got_w == pytest.approx(brute_w, rel=1e-9)
+    if got_best == best and exhaustive:
+        for d, want in zip(got, chances, strict=True):
+            assert d.chance == pytest.approx(want, abs=0.02)
+
+
+def test_three_dice_on_one_layout_are_impossible() -> None:
+    """Three dice read as pair A's colours: the least sure one must move to another pair."""
+    sure = Belief(np.eye(6)[1], np.array([0.98, 0.01, 0.01]))  # 2, red: pair A
+    shaky = Belief(np.eye(6)[1], np.array([0.55, 0.001, 0.449]))  # 2: red (A) or blue (C)
+    got = most_probable([sure, sure, shaky], COLORS)
+    assert [(d.value, d.color) for d in got] == [(2, Color.RED), (2, Color.RED), (2, Color.BLUE)]
+    assert got[2].chance > 0.9 and got[0].chance > 0.95
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(COLORS), st.floats(0.02, 1.0))
+def test_a_paler_face_keeps_its_hue_and_a_grey_one_is_not_forced(color, paler) -> None:
+    """Blur and glare make a face paler: it never becomes another colour, and a face with
+    hardly any colour left gets even chances instead of a confident wrong name."""
+    palette = Palette.default()
+    c = np.array(palette.chroma[color]) * paler
+    p = palette.probabilities(c)[0]
+    assert palette.colors[int(np.argmax(p))] is color or paler < 0.05
+    if paler * np.linalg.norm(palette.chroma[color]) < 0.08:
+        assert p.max() < 0.6

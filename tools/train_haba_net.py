@@ -1,0 +1,460 @@
+"""Train the two small networks that find and read HABA dice (:mod:`vision.habanet`).
+
+    .venv/bin/python tools/train_haba_net.py data --frames 4000   # render training frames
+    .venv/bin/python tools/train_haba_net.py finder --steps 3000  # train + export the finder
+    .venv/bin/python tools/train_haba_net.py pips --steps 4000    # train + export the reader
+
+Needs PyTorch (``pip install torch==2.13.0 onnx onnxscript``; the CPU build is enough); the
+assistant itself never imports it. Training frames come from :mod:`vision.render` with
+seeds of their own (from :data:`SEED`) and never from the held-out families of
+``benchmarks/haba_sets.py``, so the judging set's seeds and its held-out table and light
+families are never seen while training. Rendered frames are kept in ``.cache/haba-train``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from haba_sets import HELD_OUT  # noqa: E402
+
+from vision.habanet import (  # noqa: E402
+    CROP,
+    CROP_MARGIN,
+    FINDER_ONNX,
+    FINDER_STRIDE,
+    PIPS_ONNX,
+    face_angle,
+    face_crop,
+    finder_input,
+    normalise,
+)
+from vision.render import random_conditions, render_tray, scene_for  # noqa: E402
+
+SEED = 300_000
+CACHE = ROOT / ".cache" / "haba-train"
+SHARD = 50
+PATCH = 96
+"""Stored patches are this wide, the face :data:`PATCH_FACE` pixels across, upright."""
+PATCH_FACE = CROP / CROP_MARGIN
+COUNTED, LEANING, HIDDEN = 0, 1, 2
+
+# ---------------------------------------------------------------- data
+
+
+def _patch(frame: np.ndarray, center, side: float, angle: float) -> np.ndarray:
+    return face_crop(frame, center, side, angle, PATCH, PATCH / PATCH_FACE)
+
+
+def _render_one(i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One training frame: finder input, its dice, and upright patches with labels."""
+    rng = np.random.default_rng(SEED + i)
+    n = int(rng.choice([6] * 8 + [0, 1, 2, 3, 4, 5]))
+    scene = scene_for(rng, random_conditions(rng, HELD_OUT), n_dice=n)
+    frame, truth = render_tray(scene, rng)
+    small, scale = finder_input(frame)
+    dice, patches, labels = [], [], []
+    sides = [t.size for t in truth] or [scene.die_size]
+    for t in truth:
+        kind = HIDDEN if not t.visible else (LEANING if t.leaning else COUNTED)
+        a = face_angle(np.array(t.outline))
+        dice.append((t.center[0] * scale, t.center[1] * scale, t.size * scale, a, t.value, kind))
+        if kind != HIDDEN:
+            patches.append(_patch(frame, t.center, t.size, a))
+            labels.append(t.value)
+    h, w = frame.shape[:2]
+    centres = np.array([t.center for t in truth]).reshape(-1, 2)
+    side = float(np.median(sides))
+    negatives = []
+    for d in scene.distractors:  # things that are not dice
+        if d.kind in ("coin", "token", "card"):
+            from vision.render.camera import Projector
+
+            p = Projector(scene).project(np.array([[d.x, d.y, 0.0]]))[0]
+            negatives.append((p, side * rng.uniform(0.8, 1.3)))
+    for t in truth[:3]:  # a die's corner, a piece of a face
+        c = np.array(t.outline[int(rng.integers(4))])
+        negatives.append((c, t.size * rng.uniform(0.8, 1.2)))
+        inner = np.array(t.center) + rng.uniform(-0.25, 0.25, 2) * t.size
+        negatives.append((inner, t.size * rng.uniform(0.35, 0.5)))
+    for a in range(len(truth)):  # between touching dice
+        for b in range(a + 1, len(truth)):
+            if math.dist(truth[a].center, truth[b].center) < 1.3 * side:
+                negatives.append(((np.array(truth[a].center) + truth[b].center) / 2, side))
+    for _ in range(4):  # the table
+        for _try in range(20):
+            p = rng.uniform([0, 0], [w, h])
+            if len(centres) == 0 or np.min(np.hypot(*(centres - p).T)) > 1.3 * side:
+                negatives.append((p, side * rng.uniform(0.8, 1.3)))
+                break
+    for p, s in negatives:
+        patches.append(_patch(frame, tuple(p), float(s), float(rng.uniform(0, 90))))
+        labels.append(0)
+    return (small, np.array(dice, np.float32).reshape(-1, 6),
+            np.array(patches, np.uint8).reshape(-1, PATCH, PATCH, 3), np.array(labels, np.int64))
+
+
+def make_data(frames: int, workers: int) -> None:
+    CACHE.mkdir(parents=True, exist_ok=True)
+    shards = math.ceil(frames / SHARD)
+    for k in range(shards):
+        path = CACHE / f"shard{k:03d}.npz"
+        if path.exists():
+            continue
+        t = time.time()
+        ids = range(k * SHARD, min(frames, (k + 1) * SHARD))
+        with ProcessPoolExecutor(workers) as pool:
+            out = list(pool.map(_render_one, ids, chunksize=2))
+        offsets = np.cumsum([0] + [len(o[1]) for o in out])
+        np.savez(path.with_suffix(".tmp.npz"),
+                 images=np.stack([o[0] for o in out]),
+                 dice=np.concatenate([o[1] for o in out]), offsets=offsets,
+                 patches=np.concatenate([o[2] for o in out]),
+                 labels=np.concatenate([o[3] for o in out]))
+        path.with_suffix(".tmp.npz").rename(path)
+        print(f"shard {k + 1}/{shards}: {time.time() - t:.0f} s", flush=True)
+
+
+MINE_SEED = 400_000
+MINED_WEIGHT = 3
+
+
+def _mine_one(i: int) -> tuple[np.ndarray, np.ndarray]:
+    """Patches where the current networks' finder looks, on a frame of its own seed: every
+    peak on no die is a hard "not a die", every peak on a die that die's value as found."""
+    from vision.habanet import HINT_PEAK, HabaNet
+
+    net = _MINER.get("net") or _MINER.setdefault("net", HabaNet())
+    rng = np.random.default_rng(MINE_SEED + i)
+    n = int(rng.choice([6] * 8 + [0, 1, 2, 3, 4, 5]))
+    frame, truth = render_tray(scene_for(rng, random_conditions(rng, HELD_OUT), n_dice=n), rng)
+    patches, labels = [], []
+    for f in net.find(frame, HINT_PEAK):
+        near = min(truth, key=lambda t: math.dist(t.center, f.center), default=None)
+        if near is not None and math.dist(near.center, f.center) < 0.4 * near.size:
+            if not near.visible or near.leaning:
+                continue  # a reader may skip it or read it: no lesson either way
+            label = near.value
+        else:
+            label = 0
+        patches.append(_patch(frame, f.center, f.side, f.angle))
+        labels.append(label)
+    return (np.array(patches, np.uint8).reshape(-1, PATCH, PATCH, 3),
+            np.array(labels, np.int64))
+
+
+_MINER: dict[str, object] = {}
+
+
+def mine(frames: int, workers: int) -> None:
+    """Hard examples for the pip reader from the finder as trained (``mine###.npz``)."""
+    shards = math.ceil(frames / SHARD)
+    for k in range(shards):
+        path = CACHE / f"mine{k:03d}.npz"
+        if path.exists():
+            continue
+        t = time.time()
+        ids = range(k * SHARD, min(frames, (k + 1) * SHARD))
+        with ProcessPoolExecutor(workers) as pool:
+            out = list(pool.map(_mine_one, ids, chunksize=2))
+        np.savez(path.with_suffix(".tmp.npz"), patches=np.concatenate([o[0] for o in out]),
+                 labels=np.concatenate([o[1] for o in out]))
+        path.with_suffix(".tmp.npz").rename(path)
+        print(f"mined {k + 1}/{shards}: {time.time() - t:.0f} s", flush=True)
+
+
+def load_data() -> dict[str, list[np.ndarray]]:
+    data: dict[str, list[np.ndarray]] = {"images": [], "dice": [], "patches": [], "labels": []}
+    for path in sorted(CACHE.glob("shard???.npz")):
+        with np.load(path) as z:
+            images, dice, offsets = z["images"], z["dice"], z["offsets"]
+            data["patches"].append(z["patches"])
+            data["labels"].append(z["labels"])
+        for i in range(len(images)):
+            data["images"].append(images[i])
+            data["dice"].append(dice[offsets[i]:offsets[i + 1]])
+    for path in sorted(CACHE.glob("mine???.npz")):
+        with np.load(path) as z:  # the finder's own mistakes weigh more: seen MINED_WEIGHT
+            data["patches"] += [z["patches"]] * MINED_WEIGHT
+            data["labels"] += [z["labels"]] * MINED_WEIGHT
+    return data
+
+
+# ---------------------------------------------------------------- networks
+
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+from torch.nn import functional as F  # noqa: E402
+
+
+def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+class Finder(nn.Module):
+    """Stride-32 encoder with lateral connections back to stride 4; six output maps."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.s2 = conv(3, 12, 2)
+        self.s4 = nn.Sequential(conv(12, 24, 2), conv(24, 24))
+        self.s8 = nn.Sequential(conv(24, 40, 2), conv(40, 40))
+        self.s16 = nn.Sequential(conv(40, 56, 2), conv(56, 56))
+        self.s32 = nn.Sequential(conv(56, 72, 2), conv(72, 72))
+        self.lat32 = nn.Conv2d(72, 48, 1)
+        self.lat16 = nn.Conv2d(56, 48, 1)
+        self.up16 = conv(48, 40)
+        self.lat8 = nn.Conv2d(40, 40, 1)
+        self.up8 = conv(40, 32)
+        self.lat4 = nn.Conv2d(24, 32, 1)
+        self.up4 = conv(32, 24)
+        self.head = nn.Conv2d(24, 6, 1)
+        nn.init.constant_(self.head.bias, 0.0)
+        with torch.no_grad():
+            self.head.bias[0] = -4.0
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x4 = self.s4(self.s2(x))
+        x8 = self.s8(x4)
+        x16 = self.s16(x8)
+        x32 = self.s32(x16)
+        y = self.up16(F.interpolate(self.lat32(x32), scale_factor=2.0) + self.lat16(x16))
+        y = self.up8(F.interpolate(y, scale_factor=2.0) + self.lat8(x8))
+        y = self.up4(F.interpolate(y, scale_factor=2.0) + self.lat4(x4))
+        return self.head(y)
+
+
+class PipNet(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            conv(3, 24, 2), conv(24, 32), nn.MaxPool2d(2), conv(32, 48), nn.MaxPool2d(2),
+            conv(48, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+            nn.Linear(64, 7))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+
+def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
+    net.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, (torch.zeros(shape),), str(path), input_names=["image"],
+                      output_names=["out"], opset_version=11, dynamo=False,
+                      dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "out": {0: "n"}})
+    print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
+
+
+# ---------------------------------------------------------------- augmentation
+
+
+def jitter_light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A global gain, per-channel cast and gamma, as another camera might add."""
+    f = img.astype(np.float32) / 255.0
+    f = f ** rng.uniform(0.8, 1.25)
+    f *= rng.uniform(0.7, 1.3) * rng.uniform(0.85, 1.15, 3)
+    if rng.random() < 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.0))
+    f += rng.normal(0, rng.uniform(0, 0.02), f.shape)
+    return np.clip(f * 255, 0, 255).astype(np.uint8)
+
+
+def _dihedral(img: np.ndarray, dice: np.ndarray, k: int, flip: bool
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Turn the finder image by k quarter turns (and mirror it) with its dice."""
+    d = dice.copy()
+    h, w = img.shape[:2]
+    if flip:
+        img = img[:, ::-1]
+        d[:, 0] = w - d[:, 0]
+        d[:, 3] = (-d[:, 3]) % 90
+    for _ in range(k % 4):  # 90 degrees clockwise on screen
+        h, w = img.shape[:2]
+        img = np.rot90(img, -1)
+        x, y = d[:, 0].copy(), d[:, 1].copy()
+        d[:, 0], d[:, 1] = h - y, x
+    return np.ascontiguousarray(img), d
+
+
+def finder_target(dice: np.ndarray, shape: tuple[int, int]
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Heat map, regression targets and their weights on the output grid."""
+    gh, gw = shape[0] // FINDER_STRIDE, shape[1] // FINDER_STRIDE
+    heat = np.zeros((gh, gw), np.float32)
+    ignore = np.zeros((gh, gw), np.float32)
+    reg = np.zeros((5, gh, gw), np.float32)
+    wreg = np.zeros((gh, gw), np.float32)
+    ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    for cx, cy, side, angle, _value, kind in dice:
+        gx, gy = cx / FINDER_STRIDE, cy / FINDER_STRIDE
+        r = max(0.7, side / FINDER_STRIDE / 5)
+        g = np.exp(-((xs + 0.5 - gx) ** 2 + (ys + 0.5 - gy) ** 2) / (2 * r * r))
+        if kind == HIDDEN:
+            ignore = np.maximum(ignore, (g > 0.05).astype(np.float32))
+            continue
+        heat = np.maximum(heat, g)
+        i, j = int(gy), int(gx)
+        if 0 <= i < gh and 0 <= j < gw:
+            heat[i, j] = 1.0  # the cell holding the centre is the peak
+        t = math.radians(angle) * 4
+        for di in (-1, 0, 1):
+            for dj in (-1, 0, 1):
+                ii, jj = i + di, j + dj
+                if 0 <= ii < gh and 0 <= jj < gw:
+                    reg[:, ii, jj] = (gx - jj - 0.5, gy - ii - 0.5, math.log(side), math.cos(t),
+                                      math.sin(t))
+                    wreg[ii, jj] = 1.0 if (di, dj) == (0, 0) else 0.3
+    return np.stack([heat, ignore]), reg, wreg
+
+
+def focal(logit: torch.Tensor, heat: torch.Tensor, ignore: torch.Tensor) -> torch.Tensor:
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = heat.ge(0.99).float()
+    neg = (1 - pos) * (1 - ignore)
+    lp = -torch.log(p) * (1 - p) ** 2 * pos
+    ln = -torch.log(1 - p) * p ** 2 * (1 - heat) ** 4 * neg
+    return (lp.sum() + ln.sum()) / pos.sum().clamp(min=1)
+
+
+def _window(img: np.ndarray, dice: np.ndarray, rng: np.random.Generator,
+            size: tuple[int, int] = (192, 256)) -> tuple[np.ndarray, np.ndarray]:
+    """A random window of the finder image (the network is fully convolutional)."""
+    h, w = img.shape[:2]
+    y0 = int(rng.integers(0, h - size[0] + 1)) // FINDER_STRIDE * FINDER_STRIDE
+    x0 = int(rng.integers(0, w - size[1] + 1)) // FINDER_STRIDE * FINDER_STRIDE
+    d = dice.copy()
+    d[:, 0] -= x0
+    d[:, 1] -= y0
+    return img[y0:y0 + size[0], x0:x0 + size[1]], d
+
+
+def train_finder(data: dict, steps: int, batch: int = 8, seed: int = 1) -> None:
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    images, dice = data["images"], data["dice"]
+    net = Finder()
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
+    t0 = time.time()
+    for step in range(steps):
+        xs, heats, regs, wregs = [], [], [], []
+        for _ in range(batch):
+            k = int(rng.integers(len(images)))
+            img, d = _dihedral(images[k], dice[k], int(rng.integers(4)), bool(rng.random() < .5))
+            if img.shape[0] > img.shape[1]:  # keep batches one shape: landscape
+                img, d = _dihedral(img, d, 1, False)
+            img, d = _window(img, d, rng)
+            img = jitter_light(img, rng)
+            xs.append(normalise(img).transpose(2, 0, 1))
+            hm, reg, wreg = finder_target(d, img.shape[:2])
+            heats.append(hm)
+            regs.append(reg)
+            wregs.append(wreg)
+        x = torch.from_numpy(np.stack(xs))
+        hm = torch.from_numpy(np.stack(heats))
+        reg = torch.from_numpy(np.stack(regs))
+        wreg = torch.from_numpy(np.stack(wregs))
+        out = net(x)
+        loss_h = focal(out[:, 0], hm[:, 0], hm[:, 1])
+        wsum = wreg.sum().clamp(min=1)
+        loss_o = (F.smooth_l1_loss(out[:, 1:3], reg[:, 0:2], reduction="none").sum(1)
+                  * wreg).sum() / wsum
+        loss_s = (F.smooth_l1_loss(out[:, 3], reg[:, 2], reduction="none") * wreg).sum() / wsum
+        loss_a = (F.smooth_l1_loss(out[:, 4:6], reg[:, 3:5], reduction="none").sum(1)
+                  * wreg).sum() / wsum
+        loss = loss_h + loss_o + 2 * loss_s + loss_a
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            print(f"finder {step}/{steps}: heat {loss_h.item():.3f} off {loss_o.item():.3f} "
+                  f"size {loss_s.item():.3f} angle {loss_a.item():.3f} "
+                  f"({time.time() - t0:.0f} s)", flush=True)
+        if step % 250 == 249:  # a snapshot to look at while training goes on
+            export(net, (1, 3, 288, 384), CACHE / "finder-latest.onnx")
+            net.train()
+    export(net, (1, 3, 288, 384), FINDER_ONNX)
+
+
+def _pip_sample(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A crop as the reader sees it, from a stored upright patch, found a little off."""
+    c = PATCH / 2 + rng.normal(0, 0.08, 2) * PATCH_FACE
+    side = PATCH_FACE * math.exp(rng.uniform(-0.29, 0.29))  # the finder's size: 0.75-1.33
+    turn = rng.normal(0, 4) if rng.random() < 0.9 else rng.uniform(-20, 20)
+    angle = turn + 90 * int(rng.integers(4))
+    img = patch[:, ::-1] if rng.random() < 0.5 else patch
+    crop = face_crop(np.ascontiguousarray(img), (float(c[0]), float(c[1])), side, angle)
+    return jitter_light(crop, rng)
+
+
+def train_pips(data: dict, steps: int, batch: int = 96, seed: int = 2) -> None:
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    patches = np.concatenate(data["patches"])
+    labels = np.concatenate(data["labels"])
+    print(f"pip patches: {len(labels)}, classes {np.bincount(labels, minlength=7).tolist()}")
+    net = PipNet()
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
+    t0 = time.time()
+    dice_idx, other_idx = np.nonzero(labels > 0)[0], np.nonzero(labels == 0)[0]
+    for step in range(steps):
+        n_other = batch * 3 // 10  # a third of each batch is "not a die"
+        idx = np.concatenate([rng.choice(dice_idx, batch - n_other),
+                              rng.choice(other_idx, n_other)])
+        x = np.stack([normalise(_pip_sample(patches[i], rng)).transpose(2, 0, 1) for i in idx])
+        out = net(torch.from_numpy(x))
+        loss = F.cross_entropy(out, torch.from_numpy(labels[idx]), label_smoothing=0.02)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            acc = (out.argmax(1).numpy() == labels[idx]).mean()
+            print(f"pips {step}/{steps}: loss {loss.item():.3f} acc {acc:.3f} "
+                  f"({time.time() - t0:.0f} s)", flush=True)
+        if step % 250 == 249:
+            export(net, (1, 3, CROP, CROP), CACHE / "pips-latest.onnx")
+            net.train()
+    export(net, (1, 3, CROP, CROP), PIPS_ONNX)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("what", choices=["data", "finder", "mine", "pips"])
+    parser.add_argument("--frames", type=int, default=4000)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    torch.set_num_threads(args.threads)
+    if args.what == "data":
+        make_data(args.frames, args.workers)
+        return
+    if args.what == "mine":
+        mine(args.frames, args.workers)
+        return
+    data = load_data()
+    print(f"{len(data['images'])} frames loaded")
+    if args.what == "finder":
+        train_finder(data, args.steps)
+    else:
+        train_pips(data, args.steps)
+
+
+if __name__ == "__main__":
+    main()

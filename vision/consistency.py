@@ -1,0 +1,95 @@
+"""The box's physics: the most probable reading of all the dice together.
+
+The six HABA dice are three pairs of fixed colour layouts (:data:`rules.dice.HABA_LAYOUTS`):
+a die's value and colour name its pair, and no pair has more than two dice. So a reading
+that puts three dice on one layout is impossible, and where one die's colour is unclear
+the others often settle it. :func:`most_probable` weighs every reading of all dice that
+obeys this and gives each die's value, colour and the chance that it is right (its
+marginal over all those readings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from rules.dice import HABA_LAYOUTS, Color
+
+PER_PAIR = 2
+"""Dice of one layout in the box."""
+KEEP = 1e-4
+"""Options of a die less likely than this (relative to its best) are not weighed."""
+MAX_OPTIONS = 6
+MAX_READINGS = 200_000
+
+
+@dataclass(frozen=True)
+class Belief:
+    """What the reader believes of one die on its own: P(value 1..6), P(each colour)."""
+
+    value: np.ndarray
+    color: np.ndarray
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The reading chosen for one die and the chance that it is right."""
+
+    value: int
+    color: Color
+    chance: float
+
+
+def _pair_of(layouts: Mapping[str, Mapping[int, Color]]) -> dict[tuple[int, Color], str]:
+    return {(v, c): name for name, layout in layouts.items() for v, c in layout.items()}
+
+
+def most_probable(beliefs: Sequence[Belief], colors: Sequence[Color],
+                  layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
+                  per_pair: int = PER_PAIR) -> list[Decision]:
+    """The most probable reading of all dice in which no layout shows more than ``per_pair``
+    dice, each die with its marginal chance. Without any such reading (more dice than the
+    box holds) each die is read on its own."""
+    pair_of = _pair_of(layouts)
+    options: list[list[tuple[int, Color, float]]] = []
+    kept: list[float] = []  # share of each die's belief that the options weighed cover
+    for b in beliefs:
+        joint = np.outer(np.asarray(b.value, np.float64), np.asarray(b.color, np.float64))
+        top = joint.max()
+        opts = [(v + 1, colors[k], float(joint[v, k])) for v in range(6)
+                for k in range(len(colors)) if joint[v, k] >= KEEP * top]
+        opts.sort(key=lambda o: -o[2])
+        options.append(opts[:MAX_OPTIONS])
+        kept.append(sum(o[2] for o in options[-1]) / max(float(joint.sum()), 1e-12))
+    if not options:
+        return []
+    alone = [Decision(o[0][0], o[0][1], o[0][2] / max(sum(x[2] for x in o), 1e-12) * share)
+             for o, share in zip(options, kept, strict=True)]
+    count = int(np.prod([len(o) for o in options], dtype=np.float64))
+    if len(beliefs) > per_pair * len(layouts) or count > MAX_READINGS:
+        return alone
+    names = sorted(layouts)
+    pair_ids = [np.array([names.index(pair_of[(v, c)]) if (v, c) in pair_of else -1
+                          for v, c, _ in o]) for o in options]
+    probs = [np.array([q for _, _, q in o]) for o in options]
+    grid = np.stack(np.meshgrid(*(np.arange(len(o)) for o in options), indexing="ij"),
+                    axis=-1).reshape(-1, len(options))
+    pairs = np.stack([pair_ids[d][grid[:, d]] for d in range(len(options))], axis=1)
+    counts = np.stack([(pairs == k).sum(axis=1) for k in range(len(names))], axis=1)
+    valid = (counts <= per_pair).all(axis=1)
+    p = np.prod(np.stack([probs[d][grid[:, d]] for d in range(len(options))], axis=1), axis=1)
+    p = np.where(valid, p, 0.0)
+    total = float(p.sum())
+    if total <= 0:
+        return alone
+    best = grid[int(np.argmax(p))]
+    out = []
+    for die, k in enumerate(best):
+        v, c, _ = options[die][int(k)]
+        out.append(Decision(v, c, float(p[grid[:, die] == k].sum()) / total * kept[die]))
+    return out
+
+
+__all__ = ["Belief", "Decision", "most_probable"]

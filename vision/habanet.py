@@ -1,0 +1,242 @@
+"""HABA dice found and read by two small networks trained on widened renders.
+
+A HABA die is a square body of a known size with a saturated face (painted all over, or a
+painted inset with a wooden border) and light pips in a die's layout: that is what the
+networks look for, whatever the table, the light or the camera. Colour is *not* asked of
+them (it is named against references inside the frame, :mod:`vision.facecolor`).
+
+* the **finder** sees the frame scaled to :data:`FINDER_SIZE` on its longer side, each
+  channel divided by its mean (so a coloured light or table shifts nothing), and gives on a
+  grid of stride :data:`FINDER_STRIDE`: the chance that a top face's centre lies there, the
+  centre's offset within the cell, the face's side (log pixels) and its turn (the square's
+  angle, as cos 4θ and sin 4θ);
+* each face's turn is then measured from its own edges on the full-size frame
+  (:func:`face_turn`: the finder's guess is coarse on small dice);
+* the **pip reader** looks at each found face cut from the full-size frame, turned upright
+  and scaled to :data:`CROP` pixels (:func:`face_crop`), each channel divided by its mean,
+  and says "not a die" or the value 1-6.
+
+Both run on OpenCV's DNN module (ONNX files in ``vision/models/``), re-made by
+``tools/train_haba_net.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODELS = Path(__file__).with_name("models")
+FINDER_ONNX = MODELS / "haba_finder.onnx"
+PIPS_ONNX = MODELS / "haba_pips.onnx"
+FINDER_SIZE = 384
+"""The frame's longer side as the finder sees it."""
+FINDER_STRIDE = 4
+"""Finder input pixels per cell of its output grid."""
+CROP = 48
+"""Side of the square crop the pip reader reads."""
+CROP_MARGIN = 1.3
+"""The crop is this many face sides wide (room for a face found a little off)."""
+MIN_PEAK = 0.3
+"""A finder peak below this is not a die."""
+TURN_WINDOW = 48
+"""A face's turn is measured on a window this many pixels wide (:func:`face_turn`)."""
+HINT_PEAK = 0.1
+"""Weaker peaks are not dice but tell where to look again closer."""
+ZOOM_BELOW = 18.0
+"""Faces narrower than this many finder pixels (a 60-pixel die in a 1280-pixel frame) are
+looked at a second time, closer."""
+ZOOM_SIDE = 24.0
+"""The second look scales the dice to this many finder pixels."""
+ZOOM_BUDGET = 0.6
+"""The second look costs at most this share of the first look's pixels."""
+
+
+def normalise(img: np.ndarray) -> np.ndarray:
+    """Float32 image with each channel divided by its mean (a colour cast or a coloured
+    table then changes little), as both networks see their input."""
+    f = img.astype(np.float32)
+    mean = f.reshape(-1, 3).mean(axis=0) + 8.0
+    out: np.ndarray = f / mean - 1.0
+    return out
+
+
+def face_crop(frame: np.ndarray, center: tuple[float, float], side: float, angle: float,
+              size: int = CROP, margin: float = CROP_MARGIN) -> np.ndarray:
+    """The face at ``center`` (``side`` pixels, turned ``angle`` degrees), turned upright and
+    scaled into a ``size`` square crop ``margin`` face sides wide (BGR, uint8)."""
+    cx, cy = center
+    scale = size / max(side * margin, 1.0)
+    m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(angle), scale)
+    m[:, 2] += np.array([size / 2 - cx, size / 2 - cy])
+    src = frame
+    if scale < 0.5:  # shrink a big face in steps so thin pips are not aliased away
+        f = max(1, int(0.5 / scale))
+        src = cv2.resize(frame, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
+        m[:, :2] *= f
+    return cv2.warpAffine(src, m, (size, size), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def face_angle(outline: np.ndarray) -> float:
+    """The turn (degrees, 0..90) of a face from its corners in order."""
+    d = np.asarray(outline[1], np.float64) - np.asarray(outline[0], np.float64)
+    return math.degrees(math.atan2(d[1], d[0])) % 90.0
+
+
+def face_turn(frame: np.ndarray, center: tuple[float, float], side: float) -> float | None:
+    """The turn (degrees, 0..90) of the square face at ``center``, from its own edges.
+
+    Every edge of a square runs at its turn or a quarter-turn from it, so the gradients
+    on a ring around the face (where its edges lie, outside the pips), each counted at four
+    times its direction, add up along the turn. Measured on the full-size frame (a window
+    scaled to :data:`TURN_WINDOW` pixels), this is far surer than the finder's guess on
+    small dice. None when the window holds no edges at all.
+    """
+    cx, cy = center
+    r = side * 0.75
+    h, w = frame.shape[:2]
+    x0, y0 = int(max(0.0, cx - r)), int(max(0.0, cy - r))
+    x1, y1 = int(min(w, cx + r + 1)), int(min(h, cy + r + 1))
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    f = TURN_WINDOW / max(y1 - y0, x1 - x0)
+    win = cv2.resize(frame[y0:y1, x0:x1].astype(np.float32), None, fx=f, fy=f,
+                     interpolation=cv2.INTER_AREA if f < 1.0 else cv2.INTER_CUBIC)
+    gx = cv2.Scharr(win, cv2.CV_32F, 1, 0)
+    gy = cv2.Scharr(win, cv2.CV_32F, 0, 1)
+    strongest = (gx * gx + gy * gy).argmax(axis=2)[..., None]  # the channel with the edge
+    gx = np.take_along_axis(gx, strongest, 2)[..., 0]
+    gy = np.take_along_axis(gy, strongest, 2)[..., 0]
+    ys, xs = np.mgrid[0:gx.shape[0], 0:gx.shape[1]].astype(np.float32)
+    s = side * f
+    ring = np.hypot(xs - (cx - x0) * f, ys - (cy - y0) * f) - 0.58 * s  # where edges lie
+    weight = np.hypot(gx, gy) * np.exp(-ring * ring / (2 * (0.16 * s) ** 2))
+    if weight.sum() < 1e-3 * weight.size:
+        return None
+    z = complex((weight * np.exp(4j * np.arctan2(gy, gx))).sum())
+    return math.degrees(math.atan2(z.imag, z.real)) / 4 % 90.0
+
+
+def finder_input(frame: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
+    """The frame as the finder sees it (scaled to :data:`FINDER_SIZE` on its longer side,
+    or by ``scale``; padded to a multiple of 32) and its scale."""
+    h, w = frame.shape[:2]
+    if scale is None:
+        scale = FINDER_SIZE / max(h, w)
+    sw, sh = max(32, round(w * scale)), max(32, round(h * scale))
+    small = cv2.resize(frame, (sw, sh),
+                       interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    pw, ph = -sw % 32, -sh % 32
+    if pw or ph:
+        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    return small, scale
+
+
+@dataclass(frozen=True)
+class FoundFace:
+    """A top face as the finder sees it, in frame pixels."""
+
+    center: tuple[float, float]
+    side: float
+    angle: float  # degrees, 0..90
+    found: float  # 0..1
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-x))
+    return out
+
+
+class HabaNet:
+    """The two networks, loaded once; safe to call from several threads."""
+
+    def __init__(self, finder: Path = FINDER_ONNX, pips: Path = PIPS_ONNX) -> None:
+        self._finder = cv2.dnn.readNetFromONNX(str(finder))
+        self._pips = cv2.dnn.readNetFromONNX(str(pips))
+        self._lock = threading.Lock()  # a cv2.dnn.Net is not re-entrant
+
+    def _look(self, image: np.ndarray, scale: float | None = None) -> list[FoundFace]:
+        small, scale = finder_input(image, scale)
+        blob = cv2.dnn.blobFromImage(normalise(small))
+        with self._lock:
+            self._finder.setInput(blob)
+            out = self._finder.forward()[0]
+        return decode(out, scale, image.shape[1], image.shape[0], HINT_PEAK)
+
+    def find(self, frame: np.ndarray, min_peak: float = MIN_PEAK) -> list[FoundFace]:
+        """Every top face the finder sees (peaks of its map of at least ``min_peak``),
+        surest first.
+
+        Small dice are looked at a second time, closer: when the faces found span fewer
+        than :data:`ZOOM_BELOW` finder pixels, the part of the frame around them (around
+        the weaker peaks of :data:`HINT_PEAK` when none is sure) is scaled so that they
+        span :data:`ZOOM_SIDE` (two touching small dice are then two peaks, not one),
+        within a budget of :data:`ZOOM_BUDGET` of the first look's pixels.
+        """
+        hints = self._look(frame)
+        found = [f for f in hints if f.found >= min_peak]
+        h, w = frame.shape[:2]
+        scale = FINDER_SIZE / max(h, w)
+        if hints:
+            side = float(np.median([f.side for f in found or hints]))
+            if side * scale < ZOOM_BELOW:
+                pts = np.array([f.center for f in found or hints])
+                x0, y0 = np.maximum(pts.min(axis=0) - 2 * side, 0).astype(int)
+                x1, y1 = np.minimum(pts.max(axis=0) + 2 * side, (w, h)).astype(int)
+                budget = ZOOM_BUDGET * FINDER_SIZE * FINDER_SIZE * min(h, w) / max(h, w)
+                zoom = min(ZOOM_SIDE / side, math.sqrt(budget / ((x1 - x0) * (y1 - y0))))
+                if zoom > 1.2 * scale:
+                    found = [replace(f, center=(f.center[0] + x0, f.center[1] + y0))
+                             for f in self._look(frame[y0:y1, x0:x1], zoom)
+                             if f.found >= min_peak]
+        return [replace(f, angle=a) if (a := face_turn(frame, f.center, f.side)) is not None
+                else f for f in found]
+
+    def read(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities (n, 7) of upright face crops: "not a die" and 1-6."""
+        if not crops:
+            return np.zeros((0, 7), np.float32)
+        blob = cv2.dnn.blobFromImages([normalise(c) for c in crops])
+        with self._lock:
+            self._pips.setInput(blob)
+            logits = self._pips.forward().reshape(len(crops), 7)
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+        return out
+
+
+def decode(out: np.ndarray, scale: float, width: int, height: int,
+           min_peak: float = MIN_PEAK) -> list[FoundFace]:
+    """The finder's map (6, h, w) as faces in frame pixels (peaks of at least
+    ``min_peak``), surest first."""
+    heat = _sigmoid(out[0])
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_peak)
+    found = []
+    for i, j in zip(*np.nonzero(peaks), strict=True):
+        cx = (j + 0.5 + float(out[1, i, j])) * FINDER_STRIDE / scale
+        cy = (i + 0.5 + float(out[2, i, j])) * FINDER_STRIDE / scale
+        if not (0 <= cx < width and 0 <= cy < height):
+            continue  # in the padding
+        side = float(np.exp(out[3, i, j])) / scale
+        angle = math.degrees(math.atan2(float(out[5, i, j]), float(out[4, i, j]))) / 4 % 90
+        found.append(FoundFace((cx, cy), side, angle, float(heat[i, j])))
+    found.sort(key=lambda f: -f.found)
+    return found
+
+
+@lru_cache(maxsize=1)
+def default_net() -> HabaNet | None:
+    """The shipped networks, or None when they have not been trained."""
+    if FINDER_ONNX.is_file() and PIPS_ONNX.is_file():
+        return HabaNet()
+    return None
+
+
+__all__ = ["CROP", "FoundFace", "HabaNet", "decode", "default_net", "face_angle", "face_crop",
+           "face_turn", "finder_input", "normalise"]

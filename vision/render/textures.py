@@ -1,0 +1,200 @@
+"""Surfaces for the renderer: table textures (wood, felt, card, cloth) and die faces.
+
+Every texture is an albedo image (BGR, float32, 0..255 for a white lit at full strength);
+light and camera come later. Everything is deterministic given the random generator.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.render.scene import BGR, DieLook, Table
+
+PIP_SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+}
+"""Pip positions on a face in units of the pip spacing (x right, y down)."""
+
+
+def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cell: float) -> np.ndarray:
+    """Zero-mean, unit-ish noise with features about ``cell`` pixels wide."""
+    h, w = shape
+    gh, gw = max(2, int(h / max(cell, 1.0)) + 2), max(2, int(w / max(cell, 1.0)) + 2)
+    small = rng.normal(0.0, 1.0, (gh, gw)).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def soft_blur(img: np.ndarray, sigma: float) -> np.ndarray:
+    """A Gaussian blur of ``sigma`` pixels, done on a shrunk copy when ``sigma`` is large."""
+    if sigma <= 4.0:
+        return cv2.GaussianBlur(img, (0, 0), sigma)
+    h, w = img.shape[:2]
+    k = sigma / 3.0
+    small = cv2.resize(img, (max(2, round(w / k)), max(2, round(h / k))),
+                       interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), 3.0)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def gauss_noise(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Standard normal float32 noise, fast (OpenCV's generator, seeded from ``rng``)."""
+    cv2.setRNGSeed(int(rng.integers(2**31 - 1)))
+    out = np.empty(shape, np.float32)
+    cv2.randn(out, np.zeros(1), np.ones(1))
+    return out
+
+
+def _fine(rng: np.random.Generator, shape: tuple[int, int], sigma: float = 0.8) -> np.ndarray:
+    return cv2.GaussianBlur(gauss_noise(rng, shape), (0, 0), sigma) * 2.0
+
+
+def _rotated_coords(shape: tuple[int, int], angle: float) -> tuple[np.ndarray, np.ndarray]:
+    h, w = shape
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    t = math.radians(angle)
+    u = xs * math.cos(t) + ys * math.sin(t)
+    v = -xs * math.sin(t) + ys * math.cos(t)
+    return u, v
+
+
+def _tint(base: BGR, shape: tuple[int, int]) -> np.ndarray:
+    return np.full((*shape, 3), base, np.float32)
+
+
+def table_texture(table: Table, shape: tuple[int, int], die: float,
+                  rng: np.random.Generator) -> np.ndarray:
+    """The table's albedo on a canvas of ``shape`` table pixels (``die`` pixels a die edge)."""
+    kind = table.kind if table.kind != "tray" else "plain"
+    img = _tint(table.bgr, shape)
+    mottle = smooth_noise(rng, shape, 1.5 * die)
+    if kind == "plain":
+        img *= (1.0 + 0.025 * mottle + 0.012 * _fine(rng, shape))[..., None]
+    elif kind == "felt":
+        fibres = _fine(rng, shape, 0.7)
+        img *= (1.0 + 0.05 * mottle + 0.07 * fibres)[..., None]
+    elif kind == "card":
+        img *= (1.0 + 0.015 * mottle + 0.02 * _fine(rng, shape, 1.0))[..., None]
+    elif kind == "wood":
+        img = _wood(table, shape, die, rng)
+    elif kind == "cloth":
+        img = _cloth(table, shape, die, rng)
+    else:
+        raise ValueError(f"unknown table kind {table.kind!r}")
+    return img
+
+
+def _wood(table: Table, shape: tuple[int, int], die: float,
+          rng: np.random.Generator) -> np.ndarray:
+    _, v = _rotated_coords(shape, table.angle)
+    period = die * table.scale * float(rng.uniform(0.25, 0.6))
+    warp = (smooth_noise(rng, shape, 3.0 * die) * 0.9
+            + smooth_noise(rng, shape, 1.2 * die) * 0.05)
+    rings = 0.5 + 0.5 * np.sin(2 * np.pi * (v / period + warp))
+    rings = rings ** 3
+    # fine streaks across the grain: 1-D noise in v, stretched along u
+    n = max(16, int(np.abs(v).max()) + 4)
+    line = cv2.GaussianBlur(rng.normal(0, 1, (1, 2 * n)).astype(np.float32), (0, 0), 1.2)[0]
+    streak = line[np.clip((v + n).astype(np.int32), 0, 2 * n - 1)]
+    plank = die * float(rng.uniform(3.0, 7.0))
+    seam = np.abs(((v + plank * 0.3) % plank) - plank / 2) > plank / 2 - 1.2
+    dark = np.array(table.bgr, np.float32) * np.array([0.55, 0.62, 0.72], np.float32)
+    t = (0.55 * rings + 0.08 * streak)[..., None]
+    img = np.array(table.bgr, np.float32) * (1 - t) + dark * t
+    img *= (1.0 + 0.04 * smooth_noise(rng, shape, 2 * die))[..., None]
+    img[seam] *= 0.55
+    out: np.ndarray = img.astype(np.float32)
+    return out
+
+
+def _cloth(table: Table, shape: tuple[int, int], die: float,
+           rng: np.random.Generator) -> np.ndarray:
+    u, v = _rotated_coords(shape, table.angle)
+    a = np.array(table.bgr, np.float32)
+    b = np.array(table.second_bgr, np.float32)
+    pattern = int(rng.integers(3))
+    period = die * table.scale * float(rng.uniform(0.6, 1.6))
+    if pattern == 0:  # plaid: stripes both ways
+        su = ((u % period) < 0.35 * period).astype(np.float32)
+        sv = ((v % period) < 0.35 * period).astype(np.float32)
+        t = np.clip(0.55 * su + 0.55 * sv, 0, 1)
+    elif pattern == 1:  # stripes one way
+        t = ((u % period) < 0.5 * period).astype(np.float32)
+    else:  # dots / flowers of the second colour
+        t = np.zeros(shape, np.float32)
+        count = int(shape[0] * shape[1] / (period * period) * 0.8)
+        for _ in range(count):
+            c = (int(rng.uniform(0, shape[1])), int(rng.uniform(0, shape[0])))
+            cv2.circle(t, c, max(2, int(period * rng.uniform(0.12, 0.3))), 1.0, -1, cv2.LINE_AA)
+    t = cv2.GaussianBlur(t, (0, 0), 0.8)[..., None]
+    img = a * (1 - t) + b * t
+    weave = (((np.floor(u / 2.0) + np.floor(v / 2.0)) % 2) - 0.5).astype(np.float32)
+    img *= (1.0 + 0.10 * weave + 0.03 * smooth_noise(rng, shape, die))[..., None]
+    return img.astype(np.float32)
+
+
+def face_texture(value: int, paint: BGR, look: DieLook, size: int, turn: int,
+                 rng: np.random.Generator) -> np.ndarray:
+    """A die face (``size`` pixels square): paint or inset, grain, wear, bevel and pips.
+
+    ``turn`` quarter-turns the pip layout (the 2, 3 and 6 have a direction).
+    """
+    n = size
+    ys, xs = (np.mgrid[0:n, 0:n].astype(np.float32) + 0.5) / n
+    edge = np.minimum(np.minimum(xs, 1 - xs), np.minimum(ys, 1 - ys))
+    wood = np.array(look.wood_bgr, np.float32)
+    col = np.array(paint, np.float32)
+    if look.style == "inset":
+        # painted square with slightly rounded corners, anti-aliased
+        b = look.border
+        dx = np.maximum(np.abs(xs - 0.5) - (0.5 - b - 0.04), 0)
+        dy = np.maximum(np.abs(ys - 0.5) - (0.5 - b - 0.04), 0)
+        dist = np.sqrt(dx * dx + dy * dy) - 0.04
+        painted = np.clip(0.5 - dist * n, 0, 1)
+    else:
+        painted = np.ones((n, n), np.float32)
+    if look.wood_edges:  # the rounded edge is bare wood
+        painted = painted * np.clip((edge - look.bevel * 0.9) / 0.02, 0, 1)
+    if look.wear > 0:
+        blot = smooth_noise(rng, (n, n), 0.12 * n)
+        worn = np.clip((look.wear * 0.18 - edge) / 0.04 + 0.6 * blot - 0.3, 0, 1)
+        painted = painted * (1 - worn * (0.6 + 0.4 * look.wear))
+    img = wood * (1 - painted[..., None]) + col * painted[..., None]
+    if look.grain > 0:
+        t = rng.uniform(0, np.pi)
+        period = rng.uniform(0.05, 0.12)
+        warp = smooth_noise(rng, (n, n), 0.4 * n) * 0.6
+        g = np.sin(2 * np.pi * ((xs * np.cos(t) + ys * np.sin(t)) / period + warp)) ** 2
+        strength = look.grain * (0.2 - 0.14 * painted)
+        img *= (1 - strength * g)[..., None]
+    # bevel: the rounded edge turns away from the light
+    bevel = np.clip(edge / max(look.bevel, 1e-3), 0, 1)
+    img *= (0.72 + 0.28 * np.sqrt(bevel))[..., None]
+    # pips
+    spots = np.array(PIP_SPOTS[value], np.float32)
+    for _ in range(turn % 4):
+        spots = np.stack([-spots[:, 1], spots[:, 0]], axis=1)
+    r = look.pip_radius * n
+    pip = np.array(look.pip_bgr, np.float32)
+    sh = 4
+    for px, py in spots:
+        c = (0.5 + look.pip_spacing * px) * n, (0.5 + look.pip_spacing * py) * n
+        ci = (round(c[0] * (1 << sh)), round(c[1] * (1 << sh)))
+        if look.engraved:  # a hollow: the rim on the light's side is in shadow
+            rim = np.zeros((n, n), np.float32)
+            cv2.circle(rim, ci, round(r * 1.08 * (1 << sh)), 1.0, -1, cv2.LINE_AA, sh)
+            img *= (1 - 0.45 * rim)[..., None]
+            ci = (ci[0] + round(0.12 * r * (1 << sh)), ci[1] + round(0.12 * r * (1 << sh)))
+        mask = np.zeros((n, n), np.float32)
+        cv2.circle(mask, ci, round(r * (1 << sh)), 1.0, -1, cv2.LINE_AA, sh)
+        shade = 0.85 if look.engraved else 1.0
+        img = img * (1 - mask[..., None]) + (pip * shade) * mask[..., None]
+    out: np.ndarray = img.astype(np.float32)
+    return out
