@@ -1,10 +1,12 @@
 """Train the two small networks that find and read HABA dice (:mod:`vision.habanet`).
 
-    .venv/bin/python tools/train_haba_net.py data --frames 4000   # render training frames
+    .venv/bin/python tools/train_haba_net.py data --frames 1650   # render training frames
     .venv/bin/python tools/train_haba_net.py finder --steps 3000  # train + export the finder
-    .venv/bin/python tools/train_haba_net.py pips --steps 4000    # train + export the reader
+    .venv/bin/python tools/train_haba_net.py mine --frames 1200   # the finder's own mistakes
+    .venv/bin/python tools/train_haba_net.py pips --steps 2000    # train + export the reader
 
-Needs PyTorch (``pip install torch==2.13.0 onnx onnxscript``; the CPU build is enough); the
+(the figures that made the shipped models). Needs PyTorch (``pip install -e '.[train]'``:
+torch 2.13.0 CPU build, onnx, onnxscript); the
 assistant itself never imports it. Training frames come from :mod:`vision.render` with
 seeds of their own (from :data:`SEED`) and never from the held-out families of
 ``benchmarks/haba_sets.py``, so the judging set's seeds and its held-out table and light
