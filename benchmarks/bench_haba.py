@@ -111,7 +111,7 @@ def main() -> None:
     for axis, name in sorted(by):
         axes[axis].append(name)
     for axis, names in axes.items():
-        print(f"\n**{axis}**\n\n| family " + HEADER)
+        print(f"\n**{axis}**\n\n| family " + HEADER + "---|")
         for name in names:
             print(f"| {name} " + by[(axis, name)].row())
 
