@@ -62,6 +62,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    stop.wait()
+    # Wait in short steps: a signal the kernel hands to another thread (OpenCV's, the web
+    # server's) only runs its Python handler when the main thread next wakes, and a wait
+    # without a timeout may never wake.
+    while not stop.wait(0.5):
+        pass
     assistant.stop()
     return 0
