@@ -497,7 +497,8 @@ def api_lang(request: Request) -> str:
 
 
 # The referee's refusals in the page's language: an error's stable code (rules.errors)
-# and its params fill these templates; a code not listed here is said in English.
+# and its params fill these templates. Every code the page can meet has one
+# (tests/test_i18n_errors.py); the few said only on the command line are in English.
 ERRORS: dict[str, dict[str, str]] = {
     "de": {
         "rule.no_game": "Noch kein Spiel: zuerst ein Spiel beginnen (Aufbau).",
@@ -544,6 +545,36 @@ ERRORS: dict[str, dict[str, str]] = {
         "usage.no_action": "Keine Aktion geschickt.",
         "usage.long_action": "Eine Aktion hat höchstens {most} Zeichen.",
         "usage.lines": "Eine Aktion nach der anderen.",
+        "action.arrows": "Höchstens ein Pfeil; so: {usage}",
+        "action.claim_option": "Nehmen: unbekannte Angabe {options}; so: {usage}",
+        "action.die": "{verb}: {word} ist kein Würfel; ein Würfel ist eine Zahl 1–6.",
+        "action.name": "Dieser Name geht nicht: {why}",
+        "action.number": "{what} muss eine ganze Zahl sein, nicht {word}; so: {usage}",
+        "card.not_citizen": "{id} ist keine Bürgerkarte.",
+        "card.no_requirement": "{id} ist keine Bürgerkarte und hat keine Bedingung.",
+        "card.unknown_court_card": "Unbekannte Hofkarte {card}{hint}",
+        "roll.colour": ("Würfel {position} ({die}): Um Krone und Kragen wird mit normalen "
+                        "Würfeln gespielt; nur die Zahl schreiben."),
+        "roll.count": "Ein Wurf hat {count} Würfel, nicht {got} ({text}).",
+        "roll.die_color": "{token}: die Farbe ist r, g oder b.",
+        "roll.die_start": "{token} muss mit einer Augenzahl 1–6 beginnen.",
+        "roll.die_value": "{token}: die Augenzahl ist 1–6.",
+        "roll.empty": "Ein Wurf braucht mindestens einen Würfel.",
+        "roll.empty_die": "Ein leerer Würfel.",
+        "rule.not_a_move": "{action} ist kein Spielzug.",
+        "rule.starts_with_players": "Ein Spiel beginnt mit den Spielern, nicht mit {action}.",
+        "rule.unknown_action": "Würfelkönig kennt die Aktion {action} nicht.",
+        "usage.bad_id": ("Die Kennung („id“) hat 1–{most} Buchstaben, Ziffern oder -_.: "
+                         "(dieselbe Kennung für eine wiederholte Aktion)."),
+        "usage.body": "So schicken: {{\"action\": \"claim 2\"}}",
+        "usage.colors": ("So schicken: {{\"colors\": {{\"Ann\": \"#e53935\"}}}} (bis zu 12 "
+                         "Spieler, Farben als #rrggbb)."),
+        "usage.fix_held": "Eine Korrektur ist „PLATZ WÜRFEL“, z. B. „3 5b“.",
+        "usage.held": "So schicken: {{\"confirm\": true}} oder {{\"fix\": \"3 5b\"}}",
+        "usage.no_calibration": "Diese Kamera lässt sich nicht von der Seite aus einstellen.",
+        "usage.no_picture": "Noch kein Kamerabild: die Würfel unter die Kamera legen.",
+        "usage.too_large": "Zu viel auf einmal: {message}",
+        "usage.unknown_game": "Unbekanntes Spiel {game} (bekannt: {known}).",
     },
 }
 
