@@ -42,6 +42,7 @@ import torch
 from dice_data import SHARED, Photo, calibration_split, load_byler, load_tomitomi
 from torch import nn
 from torch.nn import functional as F
+from torch_parts import conv, export
 
 from vision.dicenet import (
     FINDER_ONNX,
@@ -209,11 +210,6 @@ def to_tensor(imgs: list[np.ndarray]) -> torch.Tensor:
 
 
 # ---------------------------------------------------------------- networks
-
-
-def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
-                         nn.ReLU(inplace=True))
 
 
 class Finder(nn.Module):
@@ -592,14 +588,6 @@ def fit_temperature(net: PipNet, calib: list[Photo], rng: np.random.Generator) -
     return t
 
 
-def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, (torch.zeros(shape),), str(path), input_names=["image"],
-                      output_names=["out"], opset_version=13, dynamo=False,
-                      dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "out": {0: "n"}})
-    print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=SHARED)
@@ -637,12 +625,12 @@ def main() -> None:
         print(f"close-ups for the finder: {len(close)} of {len(tomi)} tomitomi crops")
         finder = train_finder(photos, close, renders, args.finder_steps, rng,
                               start=args.finder_from, checkpoint=Checkpoint(args.checkpoint))
-        export(finder, (1, 3, FINDER_SIZE, FINDER_SIZE), FINDER_ONNX)
+        export(finder, (1, 3, FINDER_SIZE, FINDER_SIZE), FINDER_ONNX, 13)
     if args.only != "finder":
         pips = train_pips(photos, tomi, renders, args.pip_steps, rng, start=args.pips_from,
                           checkpoint=Checkpoint(args.checkpoint))
         fit_temperature(pips, calib, rng)
-        export(pips, (1, 3, PIP_CROP, PIP_CROP), PIPS_ONNX)
+        export(pips, (1, 3, PIP_CROP, PIP_CROP), PIPS_ONNX, 13)
 
 
 if __name__ == "__main__":

@@ -19,8 +19,10 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -51,6 +53,8 @@ PATCH = 96
 """Stored patches are this wide, the face :data:`PATCH_FACE` pixels across, upright."""
 PATCH_FACE = CROP / CROP_MARGIN
 COUNTED, LEANING, HIDDEN = 0, 1, 2
+OPSET = 11
+"""The ONNX opset the HABA networks are exported in (Debian's OpenCV 4.6 reads it)."""
 
 # ---------------------------------------------------------------- data
 
@@ -107,25 +111,33 @@ def _render_one(i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
             np.array(patches, np.uint8).reshape(-1, PATCH, PATCH, 3), np.array(labels, np.int64))
 
 
-def make_data(frames: int, workers: int) -> None:
+def _in_shards(name: str, frames: int, workers: int, job: Callable[[int], Any],
+               arrays: Callable[[list[Any]], dict[str, np.ndarray]]) -> None:
+    """Run ``job`` on frames ``0 .. frames-1`` in shards of :data:`SHARD`, each saved as
+    ``<name>###.npz`` (the ``arrays`` of its results); a shard already saved is skipped."""
     CACHE.mkdir(parents=True, exist_ok=True)
     shards = math.ceil(frames / SHARD)
     for k in range(shards):
-        path = CACHE / f"shard{k:03d}.npz"
+        path = CACHE / f"{name}{k:03d}.npz"
         if path.exists():
             continue
         t = time.time()
         ids = range(k * SHARD, min(frames, (k + 1) * SHARD))
         with ProcessPoolExecutor(workers) as pool:
-            out = list(pool.map(_render_one, ids, chunksize=2))
-        offsets = np.cumsum([0] + [len(o[1]) for o in out])
-        np.savez(path.with_suffix(".tmp.npz"),
-                 images=np.stack([o[0] for o in out]),
-                 dice=np.concatenate([o[1] for o in out]), offsets=offsets,
-                 patches=np.concatenate([o[2] for o in out]),
-                 labels=np.concatenate([o[3] for o in out]))
+            out = list(pool.map(job, ids, chunksize=2))
+        np.savez(path.with_suffix(".tmp.npz"), **arrays(out))
         path.with_suffix(".tmp.npz").rename(path)
-        print(f"shard {k + 1}/{shards}: {time.time() - t:.0f} s", flush=True)
+        print(f"{name} {k + 1}/{shards}: {time.time() - t:.0f} s", flush=True)
+
+
+def make_data(frames: int, workers: int) -> None:
+    """Training frames with their dice and pip patches (``shard###.npz``)."""
+    _in_shards("shard", frames, workers, _render_one, lambda out: {
+        "images": np.stack([o[0] for o in out]),
+        "dice": np.concatenate([o[1] for o in out]),
+        "offsets": np.cumsum([0] + [len(o[1]) for o in out]),
+        "patches": np.concatenate([o[2] for o in out]),
+        "labels": np.concatenate([o[3] for o in out])})
 
 
 MINE_SEED = 400_000
@@ -161,19 +173,9 @@ _MINER: dict[str, object] = {}
 
 def mine(frames: int, workers: int) -> None:
     """Hard examples for the pip reader from the finder as trained (``mine###.npz``)."""
-    shards = math.ceil(frames / SHARD)
-    for k in range(shards):
-        path = CACHE / f"mine{k:03d}.npz"
-        if path.exists():
-            continue
-        t = time.time()
-        ids = range(k * SHARD, min(frames, (k + 1) * SHARD))
-        with ProcessPoolExecutor(workers) as pool:
-            out = list(pool.map(_mine_one, ids, chunksize=2))
-        np.savez(path.with_suffix(".tmp.npz"), patches=np.concatenate([o[0] for o in out]),
-                 labels=np.concatenate([o[1] for o in out]))
-        path.with_suffix(".tmp.npz").rename(path)
-        print(f"mined {k + 1}/{shards}: {time.time() - t:.0f} s", flush=True)
+    _in_shards("mine", frames, workers, _mine_one, lambda out: {
+        "patches": np.concatenate([o[0] for o in out]),
+        "labels": np.concatenate([o[1] for o in out])})
 
 
 def load_data() -> dict[str, list[np.ndarray]]:
@@ -198,11 +200,7 @@ def load_data() -> dict[str, list[np.ndarray]]:
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
 from torch.nn import functional as F  # noqa: E402
-
-
-def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
-                         nn.ReLU(inplace=True))
+from torch_parts import conv, export  # noqa: E402
 
 
 class Finder(nn.Module):
@@ -248,15 +246,6 @@ class PipNet(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.body(x)
-
-
-def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
-    net.eval()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, (torch.zeros(shape),), str(path), input_names=["image"],
-                      output_names=["out"], opset_version=11, dynamo=False,
-                      dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "out": {0: "n"}})
-    print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
 
 
 # ---------------------------------------------------------------- augmentation
@@ -386,9 +375,9 @@ def train_finder(data: dict, steps: int, batch: int = 8, seed: int = 1) -> None:
                   f"size {loss_s.item():.3f} angle {loss_a.item():.3f} "
                   f"({time.time() - t0:.0f} s)", flush=True)
         if step % 250 == 249:  # a snapshot to look at while training goes on
-            export(net, (1, 3, 288, 384), CACHE / "finder-latest.onnx")
+            export(net, (1, 3, 288, 384), CACHE / "finder-latest.onnx", OPSET)
             net.train()
-    export(net, (1, 3, 288, 384), FINDER_ONNX)
+    export(net, (1, 3, 288, 384), FINDER_ONNX, OPSET)
 
 
 def _pip_sample(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -429,9 +418,9 @@ def train_pips(data: dict, steps: int, batch: int = 96, seed: int = 2) -> None:
             print(f"pips {step}/{steps}: loss {loss.item():.3f} acc {acc:.3f} "
                   f"({time.time() - t0:.0f} s)", flush=True)
         if step % 250 == 249:
-            export(net, (1, 3, CROP, CROP), CACHE / "pips-latest.onnx")
+            export(net, (1, 3, CROP, CROP), CACHE / "pips-latest.onnx", OPSET)
             net.train()
-    export(net, (1, 3, CROP, CROP), PIPS_ONNX)
+    export(net, (1, 3, CROP, CROP), PIPS_ONNX, OPSET)
 
 
 def main() -> None:
