@@ -8,11 +8,13 @@ through here, reads at most a little over its limit, and refuses the rest in one
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, TextIO, TypeVar
 
-from rules.errors import UsageError
+from rules.errors import UnknownCardError, UsageError
+
+T = TypeVar("T")
 
 MAX_TEXT_BYTES = 1 << 20
 """A card data file or a game script: at most 1 MiB (the box's own file is 20 KiB)."""
@@ -75,3 +77,18 @@ def bounded_lines(stream: TextIO, max_chars: int = MAX_LINE_CHARS,
             raise _too_large(f"{what}: line {line_no} is longer than {max_chars} "
                                 "characters (is it the right input?)")
         yield line
+
+
+def card_list(ids: str, card: Callable[[str], T], flag: str = "--cards") -> list[T]:
+    """The cards of a comma-separated id list, each looked up by ``card`` (which raises
+    UnknownCardError); errors name the flag and the position in the list."""
+    cards = []
+    for position, cid in enumerate((s.strip() for s in ids.split(",")), start=1):
+        if not cid:
+            raise UsageError("empty_card", "{flag}: card {position} is empty", flag=flag,
+                             position=position)
+        try:
+            cards.append(card(cid))
+        except UnknownCardError as err:
+            raise err.within("{flag}: card {position}: ", flag=flag, position=position) from None
+    return cards

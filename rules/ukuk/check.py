@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules.dice import Roll
-from rules.errors import RollSyntaxError, UnknownCardError, UsageError
+from rules.errors import RollSyntaxError
+from rules.inputs import card_list
 from rules.ukuk.costs import counts_of
 from rules.ukuk.court import Court, CourtCard
 
@@ -33,17 +34,7 @@ def parse_result(court: Court, text: str) -> tuple[int, ...]:
 
 def parse_card_ids(court: Court, ids: str, flag: str = "--cards") -> list[CourtCard]:
     """Court cards from a comma-separated id list; errors name the flag and position."""
-    cards = []
-    for position, cid in enumerate((s.strip() for s in ids.split(",")), start=1):
-        if not cid:
-            raise UsageError("empty_card", "{flag}: card {position} is empty", flag=flag,
-                             position=position)
-        try:
-            cards.append(court.card(cid))
-        except UnknownCardError as err:
-            raise err.within("{flag}: card {position}: ", flag=flag, position=position) \
-                from None
-    return cards
+    return card_list(ids, court.card, flag)
 
 
 def check_result(court: Court, values: tuple[int, ...], cards: list[CourtCard]
