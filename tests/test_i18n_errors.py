@@ -9,16 +9,26 @@ import re
 import string
 from pathlib import Path
 
+from rules.errors import (
+    ActionSyntaxError,
+    RollSyntaxError,
+    RuleError,
+    UnknownCardError,
+    UsageError,
+)
+from rules.inputs import InputTooLarge
+from rules.table import ActionIdReused
 from web.i18n import ERRORS, say_error
 
 ROOT = Path(__file__).resolve().parents[1]
-FAMILIES = {"UsageError": "usage", "RuleError": "rule", "ActionSyntaxError": "action",
-            "RollSyntaxError": "roll", "UnknownCardError": "card", "InputTooLarge": "usage",
-            "ActionIdReused": "usage"}
+FAMILIES = {cls.__name__: cls.family for cls in (UsageError, RuleError, ActionSyntaxError,
+                                                 RollSyntaxError, UnknownCardError,
+                                                 InputTooLarge)}
 COMMAND_LINE_ONLY = {"usage.advise", "usage.empty_card", "usage.empty_row", "usage.not_citizen",
                      "usage.fairies", "usage.penalty", "usage.rolls", "usage.rolls_left",
-                     "usage.script"}
-"""Refusals of `kotd advise`, `kotd check` and `kotd play` only: the page never says them."""
+                     "usage.script", "input.too_large"}
+"""Refusals of `kotd advise`, `kotd check` and `kotd play`, and of input files and standard
+input too large: the page never says them."""
 RAISED = re.compile(r"\b(" + "|".join(FAMILIES) + r')\(\s*"([a-z_.]+)"\s*,(.*?)\)\s*(?:from|$)',
                     re.S | re.M)
 
@@ -39,6 +49,12 @@ def test_every_refusal_the_page_can_say_has_german_words() -> None:
     assert len(codes) > 50  # the scan finds the refusals at all
     missing = sorted(c for c in codes if c not in ERRORS["de"] and c not in COMMAND_LINE_ONLY)
     assert missing == []
+
+
+def test_a_reused_action_id_is_refused_in_german() -> None:
+    err = ActionIdReused("a1", "claim 2")  # raised by its own class, not by a code literal
+    assert say_error(err.code, err.params, err.message, "de") == \
+        "Die Aktionskennung a1 gehört schon zu „claim 2“."
 
 
 def test_german_templates_ask_only_for_the_params_their_error_gives() -> None:

@@ -573,7 +573,7 @@ ERRORS: dict[str, dict[str, str]] = {
         "usage.held": "So schicken: {{\"confirm\": true}} oder {{\"fix\": \"3 5b\"}}",
         "usage.no_calibration": "Diese Kamera lässt sich nicht von der Seite aus einstellen.",
         "usage.no_picture": "Noch kein Kamerabild: die Würfel unter die Kamera legen.",
-        "usage.too_large": "Zu viel auf einmal: {message}",
+        "usage.id_reused": "Die Aktionskennung {id} gehört schon zu „{action}“.",
         "usage.unknown_game": "Unbekanntes Spiel {game} (bekannt: {known}).",
     },
 }
