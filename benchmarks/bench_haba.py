@@ -1,6 +1,6 @@
 """The HABA dice reader on rendered frames, per family of conditions.
 
-Run: .venv/bin/python benchmarks/bench_haba.py [--set stress|tune] [--frames N]
+Run: .venv/bin/python benchmarks/bench_haba.py [--set stress|tune|print] [--frames N]
 Prints the overall figures (also for frames of six flat dice all in view: a frame with a
 leaning or hidden die rightly asks the table), then one table per axis (table, light,
 spacing, size, dice) and the table x spacing cross, so a weak corner cannot hide in an
@@ -62,7 +62,7 @@ HEADER = ("| frames | dice | found % | value % | colour % | min(value, colour) %
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--set", default="stress", choices=["stress", "tune"])
+    parser.add_argument("--set", default="stress", choices=["stress", "tune", "print"])
     parser.add_argument("--frames", type=int, default=1100)
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)

@@ -1,16 +1,20 @@
 """Train the two small networks that find and read HABA dice (:mod:`vision.habanet`).
 
     .venv/bin/python tools/train_haba_net.py data --frames 1650   # render training frames
-    .venv/bin/python tools/train_haba_net.py finder --steps 3000  # train + export the finder
-    .venv/bin/python tools/train_haba_net.py mine --frames 1200   # the finder's own mistakes
+    .venv/bin/python tools/train_haba_net.py data --table print --frames 450  # printed tables
+    .venv/bin/python tools/train_haba_net.py finder --steps 6000  # train + export the finder
+    .venv/bin/python tools/train_haba_net.py mine --frames 2400   # the finder's own mistakes
+    .venv/bin/python tools/train_haba_net.py mine --table print --frames 600
     .venv/bin/python tools/train_haba_net.py pips --steps 2000    # train + export the reader
 
 (the figures that made the shipped models). Needs PyTorch (``pip install -e '.[train]'``:
 torch 2.13.0 CPU build, onnx, onnxscript); the
 assistant itself never imports it. Training frames come from :mod:`vision.render` with
-seeds of their own (from :data:`SEED`) and never from the held-out families of
+seeds of their own (:data:`SEEDS`) and never from the held-out families of
 ``benchmarks/haba_sets.py``, so the judging set's seeds and its held-out table and light
-families are never seen while training. Rendered frames are kept in ``.cache/haba-train``.
+families are never seen while training. ``--table F`` draws every frame on table family ``F``
+(its own seeds and shards), e.g. the training-only printed tables
+(``vision.render.TRAINING_ONLY``). Rendered frames are kept in ``.cache/haba-train``.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +51,11 @@ from vision.habanet import (  # noqa: E402
     normalise,
 )
 from vision.render import random_conditions, render_tray, scene_for  # noqa: E402
+from vision.render.generate import Conditions  # noqa: E402
 
-SEED = 300_000
+SEEDS = {("data", None): 300_000, ("mine", None): 400_000,
+         ("data", "print"): 500_000, ("mine", "print"): 600_000}
+"""The first seed of each kind of training frame (per step and table family)."""
 CACHE = ROOT / ".cache" / "haba-train"
 SHARD = 50
 PATCH = 96
@@ -63,11 +72,23 @@ def _patch(frame: np.ndarray, center, side: float, angle: float) -> np.ndarray:
     return face_crop(frame, center, side, angle, PATCH, PATCH / PATCH_FACE)
 
 
-def _render_one(i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One training frame: finder input, its dice, and upright patches with labels."""
-    rng = np.random.default_rng(SEED + i)
+def _conditions(rng: np.random.Generator, table: str | None) -> tuple[Conditions, int]:
+    """A training frame's families (never a held-out one) and how many dice it shows."""
     n = int(rng.choice([6] * 8 + [0, 1, 2, 3, 4, 5]))
-    scene = scene_for(rng, random_conditions(rng, HELD_OUT), n_dice=n)
+    cond = random_conditions(rng, HELD_OUT)
+    return (cond if table is None else replace(cond, table=table)), n
+
+
+def _shard_name(step: str, table: str | None) -> str:
+    return step if table is None else step + table
+
+
+def _render_one(table: str | None, i: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One training frame: finder input, its dice, and upright patches with labels."""
+    rng = np.random.default_rng(SEEDS["data", table] + i)
+    cond, n = _conditions(rng, table)
+    scene = scene_for(rng, cond, n_dice=n)
     frame, truth = render_tray(scene, rng)
     small, scale = finder_input(frame)
     dice, patches, labels = [], [], []
@@ -130,9 +151,11 @@ def _in_shards(name: str, frames: int, workers: int, job: Callable[[int], Any],
         print(f"{name} {k + 1}/{shards}: {time.time() - t:.0f} s", flush=True)
 
 
-def make_data(frames: int, workers: int) -> None:
-    """Training frames with their dice and pip patches (``shard###.npz``)."""
-    _in_shards("shard", frames, workers, _render_one, lambda out: {
+def make_data(frames: int, workers: int, table: str | None) -> None:
+    """Training frames with their dice and pip patches (``shard###.npz``, ``data<table>###``
+    for frames on one table family)."""
+    name = "shard" if table is None else _shard_name("data", table)
+    _in_shards(name, frames, workers, partial(_render_one, table), lambda out: {
         "images": np.stack([o[0] for o in out]),
         "dice": np.concatenate([o[1] for o in out]),
         "offsets": np.cumsum([0] + [len(o[1]) for o in out]),
@@ -140,19 +163,18 @@ def make_data(frames: int, workers: int) -> None:
         "labels": np.concatenate([o[3] for o in out])})
 
 
-MINE_SEED = 400_000
 MINED_WEIGHT = 3
 
 
-def _mine_one(i: int) -> tuple[np.ndarray, np.ndarray]:
+def _mine_one(table: str | None, i: int) -> tuple[np.ndarray, np.ndarray]:
     """Patches where the current networks' finder looks, on a frame of its own seed: every
     peak on no die is a hard "not a die", every peak on a die that die's value as found."""
     from vision.habanet import HINT_PEAK, HabaNet
 
     net = _MINER.get("net") or _MINER.setdefault("net", HabaNet())
-    rng = np.random.default_rng(MINE_SEED + i)
-    n = int(rng.choice([6] * 8 + [0, 1, 2, 3, 4, 5]))
-    frame, truth = render_tray(scene_for(rng, random_conditions(rng, HELD_OUT), n_dice=n), rng)
+    rng = np.random.default_rng(SEEDS["mine", table] + i)
+    cond, n = _conditions(rng, table)
+    frame, truth = render_tray(scene_for(rng, cond, n_dice=n), rng)
     patches, labels = [], []
     for f in net.find(frame, HINT_PEAK):
         near = min(truth, key=lambda t: math.dist(t.center, f.center), default=None)
@@ -171,16 +193,17 @@ def _mine_one(i: int) -> tuple[np.ndarray, np.ndarray]:
 _MINER: dict[str, object] = {}
 
 
-def mine(frames: int, workers: int) -> None:
-    """Hard examples for the pip reader from the finder as trained (``mine###.npz``)."""
-    _in_shards("mine", frames, workers, _mine_one, lambda out: {
+def mine(frames: int, workers: int, table: str | None) -> None:
+    """Hard examples for the pip reader from the finder as trained (``mine###.npz``,
+    ``mine<table>###`` for frames on one table family)."""
+    _in_shards(_shard_name("mine", table), frames, workers, partial(_mine_one, table), lambda out: {
         "patches": np.concatenate([o[0] for o in out]),
         "labels": np.concatenate([o[1] for o in out])})
 
 
 def load_data() -> dict[str, list[np.ndarray]]:
     data: dict[str, list[np.ndarray]] = {"images": [], "dice": [], "patches": [], "labels": []}
-    for path in sorted(CACHE.glob("shard???.npz")):
+    for path in sorted(CACHE.glob("shard???.npz")) + sorted(CACHE.glob("data*[0-9].npz")):
         with np.load(path) as z:
             images, dice, offsets = z["images"], z["dice"], z["offsets"]
             data["patches"].append(z["patches"])
@@ -188,7 +211,7 @@ def load_data() -> dict[str, list[np.ndarray]]:
         for i in range(len(images)):
             data["images"].append(images[i])
             data["dice"].append(dice[offsets[i]:offsets[i + 1]])
-    for path in sorted(CACHE.glob("mine???.npz")):
+    for path in sorted(CACHE.glob("mine*[0-9].npz")):
         with np.load(path) as z:  # the finder's own mistakes weigh more: seen MINED_WEIGHT
             data["patches"] += [z["patches"]] * MINED_WEIGHT
             data["labels"] += [z["labels"]] * MINED_WEIGHT
@@ -331,11 +354,14 @@ def _window(img: np.ndarray, dice: np.ndarray, rng: np.random.Generator,
     return img[y0:y0 + size[0], x0:x0 + size[1]], d
 
 
-def train_finder(data: dict, steps: int, batch: int = 8, seed: int = 1) -> None:
+def train_finder(data: dict, steps: int, batch: int = 8, seed: int = 1,
+                 start: Path | None = None) -> None:
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     images, dice = data["images"], data["dice"]
     net = Finder()
+    if start is not None:  # go on from weights saved by an earlier run
+        net.load_state_dict(torch.load(start))
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
     t0 = time.time()
@@ -377,6 +403,7 @@ def train_finder(data: dict, steps: int, batch: int = 8, seed: int = 1) -> None:
         if step % 250 == 249:  # a snapshot to look at while training goes on
             export(net, (1, 3, 288, 384), CACHE / "finder-latest.onnx", OPSET)
             net.train()
+    torch.save(net.state_dict(), CACHE / "finder.pt")
     export(net, (1, 3, 288, 384), FINDER_ONNX, OPSET)
 
 
@@ -391,13 +418,16 @@ def _pip_sample(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return jitter_light(crop, rng)
 
 
-def train_pips(data: dict, steps: int, batch: int = 96, seed: int = 2) -> None:
+def train_pips(data: dict, steps: int, batch: int = 96, seed: int = 2,
+               start: Path | None = None) -> None:
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     patches = np.concatenate(data["patches"])
     labels = np.concatenate(data["labels"])
     print(f"pip patches: {len(labels)}, classes {np.bincount(labels, minlength=7).tolist()}")
     net = PipNet()
+    if start is not None:
+        net.load_state_dict(torch.load(start))
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
     t0 = time.time()
@@ -420,6 +450,7 @@ def train_pips(data: dict, steps: int, batch: int = 96, seed: int = 2) -> None:
         if step % 250 == 249:
             export(net, (1, 3, CROP, CROP), CACHE / "pips-latest.onnx", OPSET)
             net.train()
+    torch.save(net.state_dict(), CACHE / "pips.pt")
     export(net, (1, 3, CROP, CROP), PIPS_ONNX, OPSET)
 
 
@@ -430,21 +461,25 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--table", default=None, help="data, mine: every frame on this table")
+    parser.add_argument("--start", type=Path, default=None,
+                        help="finder, pips: start from these weights (finder.pt, pips.pt in "
+                        "the cache, saved by every run) instead of from scratch")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     torch.set_num_threads(args.threads)
     if args.what == "data":
-        make_data(args.frames, args.workers)
+        make_data(args.frames, args.workers, args.table)
         return
     if args.what == "mine":
-        mine(args.frames, args.workers)
+        mine(args.frames, args.workers, args.table)
         return
     data = load_data()
     print(f"{len(data['images'])} frames loaded")
     if args.what == "finder":
-        train_finder(data, args.steps)
+        train_finder(data, args.steps, start=args.start)
     else:
-        train_pips(data, args.steps)
+        train_pips(data, args.steps, start=args.start)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ random scenes in named families of conditions.
 from vision.render.draw import kelvin_bgr, render_tray
 from vision.render.generate import (
     AXES,
+    TRAINING_ONLY,
     Conditions,
     random_conditions,
     random_scene,
@@ -27,6 +28,6 @@ from vision.render.scene import (
 )
 from vision.render.textures import PIP_SPOTS
 
-__all__ = ["AXES", "PIP_SPOTS", "Camera", "Conditions", "DieLook", "DieSpec", "Distractor",
-           "Light", "Table", "TrayScene", "TruthDie", "kelvin_bgr", "random_conditions",
-           "random_scene", "render_motion", "render_tray", "scene_for"]
+__all__ = ["AXES", "PIP_SPOTS", "TRAINING_ONLY", "Camera", "Conditions", "DieLook", "DieSpec",
+           "Distractor", "Light", "Table", "TrayScene", "TruthDie", "kelvin_bgr",
+           "random_conditions", "random_scene", "render_motion", "render_tray", "scene_for"]

@@ -33,13 +33,17 @@ from vision.render.scene import (
 
 AXES: dict[str, tuple[str, ...]] = {
     "table": ("neutral", "wood-light", "wood-orange", "wood-dark", "felt-green", "felt-blue",
-              "felt-red", "felt-black", "card", "cloth", "tray"),
+              "felt-red", "felt-black", "card", "cloth", "tray", "stone"),
     "light": ("daylight", "warm", "cool", "dim", "glare"),
     "spacing": ("apart", "touching", "cluster", "leaning"),
     "size": ("small", "medium", "large"),
     "dice": ("solid", "inset"),
 }
-"""The condition families, per axis."""
+"""The condition families, per axis: the world the reader is judged on."""
+
+TRAINING_ONLY: dict[str, tuple[str, ...]] = {"table": ("print",)}
+"""Families drawn only for training, never judged: printed oilcloths and play mats (checks,
+patchwork, spots, blossoms), so the networks learn that a die-sized shape of ink is no die."""
 
 SIZES = {"small": (30.0, 60.0), "medium": (60.0, 100.0), "large": (100.0, 160.0)}
 """Die edge in pixels of a 1280-wide frame, per size family."""
@@ -59,6 +63,14 @@ _TABLE_BGR: dict[str, tuple[BGR, ...]] = {
 }
 _CLOTH_BGR: tuple[BGR, ...] = ((40, 40, 160), (160, 80, 30), (50, 140, 60), (210, 220, 225),
                                (40, 160, 220), (120, 60, 120), (30, 30, 30), (170, 170, 170))
+_PRINT_GROUND: tuple[BGR, ...] = ((225, 235, 240), (200, 230, 245), (235, 220, 200),
+                                  (190, 225, 205), (40, 45, 170), (45, 120, 40), (140, 70, 25),
+                                  (60, 60, 64))
+_STONE_BGR: tuple[tuple[BGR, BGR], ...] = (((190, 192, 195), (120, 122, 125)),
+                                           ((175, 195, 210), (110, 130, 150)),
+                                           ((60, 62, 66), (190, 190, 190)),
+                                           ((225, 228, 230), (140, 145, 150)),
+                                           ((120, 135, 150), (50, 55, 60)))
 _SKIN: tuple[BGR, ...] = ((120, 150, 205), (90, 125, 180), (60, 85, 130), (150, 180, 225))
 
 
@@ -77,11 +89,14 @@ class Conditions:
 
 
 def random_conditions(rng: np.random.Generator,
-                      exclude: dict[str, tuple[str, ...]] | None = None) -> Conditions:
-    """A family on each axis, uniformly among those not in ``exclude``."""
+                      exclude: dict[str, tuple[str, ...]] | None = None,
+                      extra: dict[str, tuple[str, ...]] | None = None) -> Conditions:
+    """A family on each axis, uniformly among those of :data:`AXES` not in ``exclude`` and
+    those in ``extra`` (e.g. :data:`TRAINING_ONLY`)."""
     picked = {}
     for axis, options in AXES.items():
-        allowed = [o for o in options if o not in (exclude or {}).get(axis, ())]
+        allowed = [o for o in options + (extra or {}).get(axis, ())
+                   if o not in (exclude or {}).get(axis, ())]
         picked[axis] = str(allowed[int(rng.integers(len(allowed)))])
     return Conditions(**picked)
 
@@ -174,6 +189,12 @@ def _table(rng: np.random.Generator, family: str) -> Table:
     if family == "cloth":
         i, j = rng.choice(len(_CLOTH_BGR), 2, replace=False)
         return Table("cloth", _CLOTH_BGR[int(i)], _CLOTH_BGR[int(j)], _u(rng, 0.6, 2.0), angle)
+    if family == "print":
+        ground = _PRINT_GROUND[int(rng.integers(len(_PRINT_GROUND)))]
+        return Table("print", ground, (0, 0, 0), 1.0, angle)
+    if family == "stone":
+        top, vein = _STONE_BGR[int(rng.integers(len(_STONE_BGR)))]
+        return Table("stone", top, vein, 1.0, angle, gloss=_u(rng, 0, 0.5))
     if family == "tray":
         floor = _TABLE_BGR[str(rng.choice(["felt-green", "felt-blue", "felt-black", "felt-red"]))]
         wood = _TABLE_BGR[str(rng.choice(["wood-light", "wood-orange"]))]

@@ -1,4 +1,5 @@
-"""Surfaces for the renderer: table textures (wood, felt, card, cloth) and die faces.
+"""Surfaces for the renderer: table textures (wood, felt, card, cloth, print, stone) and die
+faces.
 
 Every texture is an albedo image (BGR, float32, 0..255 for a white lit at full strength);
 light and camera come later. Everything is deterministic given the random generator.
@@ -86,6 +87,10 @@ def table_texture(table: Table, shape: tuple[int, int], die: float,
         img = _wood(table, shape, die, rng)
     elif kind == "cloth":
         img = _cloth(table, shape, die, rng)
+    elif kind == "print":
+        img = _print(table, shape, die, rng)
+    elif kind == "stone":
+        img = _stone(table, shape, die, rng)
     else:
         raise ValueError(f"unknown table kind {table.kind!r}")
     return img
@@ -138,6 +143,93 @@ def _cloth(table: Table, shape: tuple[int, int], die: float,
     weave = (((np.floor(u / 2.0) + np.floor(v / 2.0)) % 2) - 0.5).astype(np.float32)
     img *= (1.0 + 0.10 * weave + 0.03 * smooth_noise(rng, shape, die))[..., None]
     return img.astype(np.float32)
+
+
+PRINT_BGR: tuple[BGR, ...] = ((35, 40, 190), (40, 150, 50), (170, 90, 30), (40, 200, 235),
+                              (235, 238, 240), (25, 25, 28), (150, 90, 200), (60, 120, 220),
+                              (160, 160, 60), (110, 60, 40), (200, 170, 230), (80, 160, 140))
+"""Inks of printed tablecloths and play mats: saturated (red, green, blue among them), light
+and dark."""
+
+
+def _print(table: Table, shape: tuple[int, int], die: float,
+           rng: np.random.Generator) -> np.ndarray:
+    """A printed oilcloth or play mat: checks, patchwork, spots or blossoms in several inks on
+    a ground of ``table.bgr``; shapes about a die's size and colour, some with light specks."""
+    h, w = shape
+    ground = np.array(table.bgr, np.float32)
+    inks = [np.array(PRINT_BGR[int(k)], np.float32)
+            for k in rng.choice(len(PRINT_BGR), 3, replace=False)]
+    img: np.ndarray = np.empty((h, w, 3), np.float32)
+    img[:] = ground
+    pattern = int(rng.integers(4))
+    size = die * float(rng.uniform(0.5, 1.6))
+    if pattern == 0:  # checks, turned by the table's angle
+        u, v = _rotated_coords(shape, table.angle)
+        cells = (np.floor(u / size) + np.floor(v / size)) % 2 == 1
+        img[cells] = inks[0]
+    elif pattern == 1:  # patchwork: squares and oblongs, each turned its own way
+        count = int(h * w / (size * size) * 0.5)
+        for _ in range(count):
+            c = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
+            wh = (size * float(rng.uniform(0.6, 1.4)), size * float(rng.uniform(0.6, 1.4)))
+            box = cv2.boxPoints((c, wh, float(rng.uniform(0, 90)))).astype(np.int32)
+            ink = inks[int(rng.integers(3))] * float(rng.uniform(0.85, 1.1))
+            cv2.fillConvexPoly(img, box, ink.tolist(), cv2.LINE_AA)
+    elif pattern == 2:  # blossoms: soft blobs of ink
+        blob = smooth_noise(rng, shape, size * 0.8)
+        img[blob > 0.6] = inks[0]
+        img[blob < -0.8] = inks[1]
+    else:  # spots in rows, like a polka-dot cloth
+        u, v = _rotated_coords(shape, table.angle)
+        r = size * float(rng.uniform(0.15, 0.35))
+        du = (u % size) - size / 2
+        dv = (v % size) - size / 2
+        img[du * du + dv * dv < r * r] = inks[0]
+    if rng.random() < 0.5:  # light specks, a pip's size, scattered over the print
+        count = int(h * w / (die * die) * float(rng.uniform(0.5, 3.0)))
+        speck = PRINT_BGR[4] if rng.random() < 0.7 else tuple(inks[2].tolist())
+        for _ in range(count):
+            c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+            cv2.circle(img, c, max(1, int(die * float(rng.uniform(0.05, 0.1)))), speck, -1,
+                       cv2.LINE_AA)
+    soft: np.ndarray = cv2.GaussianBlur(img, (0, 0), 0.7)
+    grain = 1.0 + 0.03 * smooth_noise(rng, shape, die) + 0.02 * _fine(rng, shape)
+    return (soft * grain[..., None]).astype(np.float32)
+
+
+def _stone(table: Table, shape: tuple[int, int], die: float,
+           rng: np.random.Generator) -> np.ndarray:
+    """A stone or terrazzo table top: a ground of ``table.bgr`` with veins, speckles of
+    several tones from pip-sized to a die's third, and (terrazzo) coloured chips."""
+    h, w = shape
+    img: np.ndarray = np.empty((h, w, 3), np.float32)
+    img[:] = np.array(table.bgr, np.float32)
+    img *= (1.0 + 0.06 * smooth_noise(rng, shape, 2 * die))[..., None]
+    if rng.random() < 0.5:  # marble veins: thin lines where a warped field crosses zero
+        field = smooth_noise(rng, shape, 4 * die) + 0.3 * smooth_noise(rng, shape, die)
+        vein = np.exp(-np.square(field / 0.04))
+        tone = np.array(table.second_bgr, np.float32)
+        img = img * (1 - 0.8 * vein[..., None]) + tone * (0.8 * vein[..., None])
+    tones = [np.array(table.second_bgr, np.float32), np.full(3, 235.0, np.float32),
+             np.full(3, 30.0, np.float32), np.array((60, 80, 150), np.float32)]
+    count = int(h * w / (die * die) * float(rng.uniform(4, 16)))
+    chips = rng.random() < 0.4
+    for _ in range(count):
+        c = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
+        r = die * float(rng.uniform(0.03, 0.16 if chips else 0.09))
+        tone = tones[int(rng.integers(len(tones)))] * float(rng.uniform(0.8, 1.1))
+        if chips:  # a broken chip: a small irregular polygon
+            k = int(rng.integers(4, 7))
+            a = np.sort(rng.uniform(0, 2 * np.pi, k))
+            rr = r * rng.uniform(0.6, 1.3, k)
+            pts = np.stack([c[0] + rr * np.cos(a), c[1] + rr * np.sin(a)], 1).astype(np.int32)
+            cv2.fillPoly(img, [pts], tone.tolist(), cv2.LINE_AA)
+        else:
+            cv2.circle(img, (int(c[0]), int(c[1])), max(1, int(r)), tone.tolist(), -1,
+                       cv2.LINE_AA)
+    soft: np.ndarray = cv2.GaussianBlur(img, (0, 0), 0.6)
+    return (soft * (1.0 + 0.02 * _fine(rng, shape))[..., None]).astype(np.float32)
 
 
 def face_texture(value: int, paint: BGR, look: DieLook, size: int, turn: int,

@@ -1,0 +1,49 @@
+"""The renderer's families of conditions: every table draws, the same seed draws the same
+frame, and the families only training sees are never in a judged set."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.render import AXES, TRAINING_ONLY, Conditions, random_conditions, render_tray, scene_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from haba_sets import HELD_OUT, SETS
+
+
+@pytest.mark.parametrize("table", AXES["table"] + TRAINING_ONLY["table"])
+def test_every_table_draws_the_same_frame_from_the_same_seed(table: str) -> None:
+    frames = []
+    for _ in range(2):
+        rng = np.random.default_rng(77)
+        cond = replace(Conditions(), table=table, size="small")
+        frame, truth = render_tray(scene_for(rng, cond, width=640, height=480), rng)
+        frames.append(frame)
+        assert frame.shape == (480, 640, 3) and len(truth) == 6
+    assert np.array_equal(*frames)
+    assert frames[0].std() > 5  # a surface was drawn, not a blank
+
+
+def test_training_only_families_are_never_judged_and_held_out_ones_never_tuned() -> None:
+    for axis, names in TRAINING_ONLY.items():
+        assert not set(names) & set(AXES[axis])
+    for axis, names in HELD_OUT.items():
+        assert set(names) <= set(AXES[axis])
+    seen: dict[str, set[str]] = {axis: set() for axis in AXES}
+    for seed in range(400):
+        cond = random_conditions(np.random.default_rng(seed), HELD_OUT, TRAINING_ONLY)
+        for axis, name in cond.families():
+            seen[axis].add(name)
+    for axis, names in AXES.items():  # tuning and training draw everything else
+        want = (set(names) | set(TRAINING_ONLY.get(axis, ()))) - set(HELD_OUT.get(axis, ()))
+        assert seen[axis] == want, axis
+    for name, (_, exclude, table) in SETS.items():
+        if name == "stress":  # the judging set draws every judged family
+            assert exclude is None and table is None
+        else:  # the others never draw a held-out one; one on a single table is training's
+            assert exclude == HELD_OUT and table in (None, *TRAINING_ONLY["table"])
