@@ -49,7 +49,7 @@ def collect(count: int) -> list[list[dict]]:
                          "truth": None if t is None else (t.value, t.color),
                          "counted": t is not None and t.visible and not t.leaning})
         n_counted = sum(t.visible and not t.leaning for t in truth)
-        out.append([*rows, {"frame_counted": n_counted}])
+        out.append([*rows, {"frame_counted": n_counted, "thrown": len(truth)}])
     return out
 
 
@@ -93,7 +93,7 @@ def main() -> None:
     palette = replace(palette, spread=spread)
     per_frame = []
     for f in data:
-        rows, counted = f[:-1], f[-1]["frame_counted"]
+        rows, counted, thrown = f[:-1], f[-1]["frame_counted"], f[-1]["thrown"]
         beliefs = []
         for r in rows:
             v = np.power(np.maximum(r["value"], 1e-12), 1 / t)
@@ -101,18 +101,19 @@ def main() -> None:
         decisions = most_probable(beliefs, palette.colors)
         per_frame.append([(d.value, d.color, min(d.chance, own_chance(b, d, palette))
                            * r["is_die"], r["truth"], r["counted"])
-                          for d, b, r in zip(decisions, beliefs, rows, strict=True)] + [counted])
+                          for d, b, r in zip(decisions, beliefs, rows, strict=True)]
+                         + [(counted, thrown)])
     print("| threshold | wrong dice caught | right dice flagged | frames asking | "
           "frames silently wrong |\n|---|---|---|---|---|")
     for thr in (0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98):
         wrong = caught = right = flagged = asks = silent = 0
         for f in per_frame:
-            rows, counted = f[:-1], f[-1]
+            rows, (counted, thrown) = f[:-1], f[-1]
             unsure = any(c < thr for _, _, c, _, _ in rows)
             ok = all(tr is not None and (v, col) == tr for v, col, _, tr, _ in rows) \
                 and sum(cn for *_, cn in rows) == counted
-            asks += unsure or len(rows) != 6
-            silent += not unsure and len(rows) == 6 and not ok
+            asks += unsure or len(rows) != thrown  # as vision.render.score counts them
+            silent += not unsure and len(rows) == thrown and not ok
             for v, col, c, tr, _ in rows:
                 if tr is None or (v, col) != tr:
                     wrong += 1

@@ -4,9 +4,10 @@ A die *counts* when its top face lies flat, whole in the frame and in view; dice
 or are partly hidden are *optional*: a reader may skip them, read them right, or read them
 and mark them unsure, but a confident wrong reading of one is still wrong. A frame is
 ``right`` when every counted die is read right and nothing else is reported, ``asks`` when
-the table would be asked (a reading marked unsure, or not the six dice a roll needs), and
-``silent`` when six confident readings are not all right: the one outcome the table
-never sees coming.
+the table would be asked (a reading marked unsure, or not as many dice as were thrown: the
+game tells the roll detector how many it expects, six less the dice kept), and ``silent``
+when that many confident readings are not all right: the one outcome the table never sees
+coming.
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ from dataclasses import dataclass
 
 from vision.reading import DieReading
 from vision.render.scene import TruthDie
-
-ROLL = 6
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,10 @@ def match(readings: Sequence[DieReading], truth: Sequence[TruthDie]
     return pairs
 
 
-def score_frame(readings: Sequence[DieReading], truth: Sequence[TruthDie]) -> FrameScore:
+def score_frame(readings: Sequence[DieReading], truth: Sequence[TruthDie],
+                thrown: int | None = None) -> FrameScore:
+    """How ``readings`` of a frame with ``truth`` went, when ``thrown`` dice (default: every
+    die of the frame) were thrown."""
     pairs = match(readings, truth)
     counted = [(t, r) for t, r in pairs if t.visible and not t.leaning]
     matched = sum(r is not None for _, r in pairs)
@@ -70,7 +72,7 @@ def score_frame(readings: Sequence[DieReading], truth: Sequence[TruthDie]) -> Fr
     optional_ok = all(r is None or (r.value, r.color) == (t.value, t.color)
                       for t, r in pairs if not (t.visible and not t.leaning))
     right = all_counted_right and optional_ok and false == 0
-    asks = unsure > 0 or len(readings) != ROLL
+    asks = unsure > 0 or len(readings) != (len(truth) if thrown is None else thrown)
     silent = not asks and not right
     return FrameScore(len(counted), found, value, color, false, wrong_sure, unsure, right, asks,
                       silent)
