@@ -20,6 +20,7 @@ from vision.render import (
     Conditions,
     DieSpec,
     TrayScene,
+    random_conditions,
     random_scene,
     render_tray,
     scene_for,
@@ -213,3 +214,32 @@ def test_missing_haba_networks_are_one_clear_error(monkeypatch) -> None:
     monkeypatch.setattr("vision.reader.default_haba_net", lambda: None)
     with pytest.raises(OSError, match="HABA dice networks are missing"):
         read_dice(np.zeros((100, 100, 3), np.uint8))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 1279), st.floats(0, 959)), min_size=1, max_size=12),
+       st.floats(10, 200))
+def test_zoom_windows_cover_every_die_and_never_overlap(points, margin) -> None:
+    from vision.habanet import zoom_windows
+
+    boxes = zoom_windows(points, margin, 1280, 960)
+    for x0, y0, x1, y1 in boxes:
+        assert 0 <= x0 < x1 <= 1280 and 0 <= y0 < y1 <= 960
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+    for x, y in points:  # each die's surroundings lie whole in one window
+        assert any(x0 <= max(0, x - margin) and min(1280, x + margin) <= x1
+                   and y0 <= max(0, y - margin) and min(960, y + margin) <= y1
+                   for x0, y0, x1, y1 in boxes)
+
+
+def test_small_dice_in_clumps_far_apart_are_all_found() -> None:
+    """Small dice in clumps far from each other: the closer look zooms in on each clump,
+    not on one window spanning the tray (that one found four of these six)."""
+    rng = np.random.default_rng(5012)
+    cond = replace(random_conditions(rng, {"table": ("cloth", "stone"), "light": ("warm",)}),
+                   size="small", spacing="touching")
+    frame, truth = render_tray(scene_for(rng, cond), rng)
+    s = score_frame(read_dice(frame), truth)
+    assert s.dice == 6 and s.found == 6 and s.right

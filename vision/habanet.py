@@ -174,10 +174,11 @@ class HabaNet:
         surest first.
 
         Small dice are looked at a second time, closer: when the faces found span fewer
-        than :data:`ZOOM_BELOW` finder pixels, the part of the frame around them (around
-        the weaker peaks of :data:`HINT_PEAK` when none is sure) is scaled so that they
-        span :data:`ZOOM_SIDE` (two touching small dice are then two peaks, not one),
-        within a budget of :data:`ZOOM_BUDGET` of the first look's pixels.
+        than :data:`ZOOM_BELOW` finder pixels, the parts of the frame around them (around
+        the weaker peaks of :data:`HINT_PEAK` when none is sure; one window per clump of
+        dice, :func:`zoom_windows`) are scaled so that they span :data:`ZOOM_SIDE` (two
+        touching small dice are then two peaks, not one), within a budget of
+        :data:`ZOOM_BUDGET` of the first look's pixels.
         """
         hints = self._look(frame)
         found = [f for f in hints if f.found >= min_peak]
@@ -186,13 +187,13 @@ class HabaNet:
         if hints:
             side = float(np.median([f.side for f in found or hints]))
             if side * scale < ZOOM_BELOW:
-                pts = np.array([f.center for f in found or hints])
-                x0, y0 = np.maximum(pts.min(axis=0) - 2 * side, 0).astype(int)
-                x1, y1 = np.minimum(pts.max(axis=0) + 2 * side, (w, h)).astype(int)
+                boxes = zoom_windows([f.center for f in found or hints], 2 * side, w, h)
+                area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
                 budget = ZOOM_BUDGET * FINDER_SIZE * FINDER_SIZE * min(h, w) / max(h, w)
-                zoom = min(ZOOM_SIDE / side, math.sqrt(budget / ((x1 - x0) * (y1 - y0))))
+                zoom = min(ZOOM_SIDE / side, math.sqrt(budget / area))
                 if zoom > 1.2 * scale:
                     found = [replace(f, center=(f.center[0] + x0, f.center[1] + y0))
+                             for x0, y0, x1, y1 in boxes
                              for f in self._look(frame[y0:y1, x0:x1], zoom)
                              if f.found >= min_peak]
         return [replace(f, angle=a) if (a := face_turn(frame, f.center, f.side)) is not None
@@ -209,6 +210,31 @@ class HabaNet:
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         out: np.ndarray = e / e.sum(axis=1, keepdims=True)
         return out
+
+
+def zoom_windows(points: list[tuple[float, float]], margin: float, width: int, height: int
+             ) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) around ``points``, ``margin`` pixels each way, inside the
+    frame; boxes that overlap are one box, so dice lying far apart are looked at in small
+    windows instead of one that spans the tray."""
+    boxes = [(max(0.0, x - margin), max(0.0, y - margin), min(float(width), x + margin),
+              min(float(height), y + margin)) for x, y in points]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
+                                max(a[3], b[3]))
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [(int(x0), int(y0), math.ceil(x1), math.ceil(y1))
+            for x0, y0, x1, y1 in boxes]
 
 
 def decode(out: np.ndarray, scale: float, width: int, height: int,

@@ -1,0 +1,60 @@
+"""The HABA reader's CPU time against an earlier version of its finder, side by side.
+
+Run: .venv/bin/python benchmarks/bench_haba_speed.py --against 5ddfb9d [--frames 400]
+Reads the first judging frames (``haba_sets``, stress set) with this checkout's
+``HabaNet.find`` and with the one of git revision ``--against``, alternating frame by frame
+in one process, so that both meet the same load on a shared machine; prints the thread CPU
+time per frame of each (median, p95, mean). Single-threaded OpenCV, the same networks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from haba_sets import frames  # noqa: E402
+
+import vision.habanet as habanet  # noqa: E402
+from vision.reader import read_dice  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--against", required=True, help="a git revision")
+    parser.add_argument("--frames", type=int, default=400)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    source = subprocess.run(["git", "show", f"{args.against}:vision/habanet.py"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout
+    earlier = types.ModuleType("habanet_earlier")
+    earlier.__file__ = habanet.__file__
+    sys.modules[earlier.__name__] = earlier
+    exec(compile(source, "habanet_earlier.py", "exec"), earlier.__dict__)
+    finds = {"this checkout": habanet.HabaNet.find, args.against: earlier.HabaNet.find}
+    cpu: dict[str, list[float]] = {name: [] for name in finds}
+    for k, (_, img, _, _) in enumerate(frames("stress", args.frames, 0, 1)):
+        order = list(finds.items())
+        for name, find in order if k % 2 else order[::-1]:
+            habanet.HabaNet.find = find  # type: ignore[method-assign]
+            start = time.thread_time()
+            read_dice(img)
+            cpu[name].append(time.thread_time() - start)
+    for name, times in cpu.items():
+        t = sorted(times)
+        print(f"{name}: CPU per frame median {1000 * t[len(t) // 2]:.1f} ms, "
+              f"p95 {1000 * t[int(0.95 * len(t))]:.1f} ms, mean {1000 * np.mean(t):.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
