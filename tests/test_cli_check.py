@@ -69,6 +69,15 @@ def test_check_reads_rolls_from_stdin_one_line_each(capsys, monkeypatch) -> None
     ]
 
 
+def test_a_refused_line_is_told_and_the_next_lines_are_still_checked() -> None:
+    out = run("check", "--json", "--cards", "dragon-30", stdin="6 6 6 6 6 6\n1 9\n6 6 6 6 6 6\n")
+    assert out.returncode == 2
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    assert lines[0]["satisfied"] == lines[2]["satisfied"] == ["dragon-30"]
+    assert lines[1]["line"] == 2 and "value must be 1-6" in lines[1]["error"]
+    assert out.stderr.strip().splitlines() == [f"kotd: error: line 2: {lines[1]['error']}"]
+
+
 def test_check_whole_deck_matches_each_card() -> None:
     box = load_box()
     roll = Roll.parse("2r 2g 2b 4r 4g 6b")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, TextIO
+from collections.abc import Callable
+from typing import Any, TextIO, TypeVar
 
 from rules.dice import Roll
 from rules.errors import RollSyntaxError
@@ -13,6 +14,8 @@ from rules.games import GAMES
 from rules.inputs import bounded_lines
 from rules.kotd.cards import Card, load_box
 from rules.kotd.check import check_roll, parse_card_ids
+
+T = TypeVar("T")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -61,23 +64,35 @@ def cmd_check(args: argparse.Namespace) -> int:
         else:
             _print_human(roll, report, cards, sys.stdout)
         return 0
-    status = 0
-    for line_no, line in enumerate(bounded_lines(sys.stdin), start=1):
-        if not line.strip():
-            continue
-        try:
-            roll = Roll.parse(line, box.dice)
-        except RollSyntaxError as err:
-            print(f"kotd: error: line {line_no}: {err}", file=sys.stderr)
-            if args.json:
-                print(json.dumps({"line": line_no, "error": str(err)}))
-            status = 2
-            continue
+
+    def answer(roll: Roll) -> None:
         report = check_roll(roll, cards)
         if args.json:
             print(json.dumps(report))
         else:
             _print_line(roll, report, sys.stdout)
+
+    return _check_lines(lambda line: Roll.parse(line, box.dice), answer, args.json)
+
+
+def _check_lines(parse: Callable[[str], T], answer: Callable[[T], None], as_json: bool) -> int:
+    """One roll per line of standard input, each parsed by ``parse`` and answered by
+    ``answer``; blank lines are passed over. A line that is no roll is refused on standard
+    error (and as ``{"line": n, "error": ...}`` with ``--json``) and the next line is read;
+    the exit status is 2 when any line was refused."""
+    status = 0
+    for line_no, line in enumerate(bounded_lines(sys.stdin), start=1):
+        if not line.strip():
+            continue
+        try:
+            parsed = parse(line)
+        except RollSyntaxError as err:
+            print(f"kotd: error: line {line_no}: {err}", file=sys.stderr)
+            if as_json:
+                print(json.dumps({"line": line_no, "error": str(err)}))
+            status = 2
+            continue
+        answer(parsed)
     return status
 
 
@@ -98,21 +113,12 @@ def check_court(args: argparse.Namespace) -> int:
             print(f"  {'YES' if r['satisfied'] else 'no '} {r['id']:<12} {r['cost']}")
         print(f"satisfied: {', '.join(report['satisfied']) or 'nothing'}")
         return 0
-    status = 0
-    for line_no, line in enumerate(bounded_lines(sys.stdin), start=1):
-        if not line.strip():
-            continue
-        try:
-            values = check.parse_result(court, line)
-        except RollSyntaxError as err:
-            print(f"kotd: error: line {line_no}: {err}", file=sys.stderr)
-            if args.json:
-                print(json.dumps({"line": line_no, "error": str(err)}))
-            status = 2
-            continue
+
+    def answer(values: tuple[int, ...]) -> None:
         report = check.check_result(court, values, cards)
         if args.json:
             print(json.dumps(report, ensure_ascii=False))
         else:
             print(f"{report['dice']}: {', '.join(report['satisfied']) or 'nothing'}")
-    return status
+
+    return _check_lines(lambda line: check.parse_result(court, line), answer, args.json)
