@@ -245,15 +245,21 @@ class Finder(nn.Module):
         return self.head(a)
 
 
+PIP_WIDTHS = (16, 32, 48, 64)
+"""Channels of the pip reader's four convolutions (the reader before 2026-11-23 had
+24, 48, 64, 96: twice the arithmetic for the same crop)."""
+
+
 class PipNet(nn.Module):
     """Classes 0 (not a die) and 1-6 from a ``PIP_CROP`` square crop."""
 
-    def __init__(self) -> None:
+    def __init__(self, widths: tuple[int, int, int, int] = PIP_WIDTHS) -> None:
         super().__init__()
+        a, b, c, d = widths
         self.body = nn.Sequential(
-            conv(3, 24), nn.MaxPool2d(2), conv(24, 48), nn.MaxPool2d(2),
-            conv(48, 64), nn.MaxPool2d(2), conv(64, 96), nn.AdaptiveAvgPool2d(1),
-            nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, 7))
+            conv(3, a), nn.MaxPool2d(2), conv(a, b), nn.MaxPool2d(2),
+            conv(b, c), nn.MaxPool2d(2), conv(c, d), nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(), nn.Dropout(0.2), nn.Linear(d, 7))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.body((x - 0.5) / 0.25)
@@ -503,12 +509,40 @@ class Checkpoint:
         tmp.replace(self.path)
 
 
+def widths_of(path: Path) -> tuple[int, int, int, int]:
+    """The channels of the exported pip reader ``path``'s four convolutions."""
+    import onnx
+
+    shapes = [list(t.dims) for t in onnx.load(str(path)).graph.initializer if len(t.dims) == 4]
+    a, b, c, d = (int(s[0]) for s in shapes)
+    return a, b, c, d
+
+
+DISTILL = 0.5
+"""With a teacher, this share of the pip reader's loss is matching the teacher's
+probabilities (softened by :data:`DISTILL_T`), the rest the labels."""
+DISTILL_T = 2.0
+
+
+def teacher_logits(teacher: cv2.dnn.Net, crops: np.ndarray) -> np.ndarray:
+    """The exported pip reader ``teacher``'s logits (n, 7) of ``crops``."""
+    out = []
+    for i in range(0, len(crops), 256):
+        teacher.setInput(cv2.dnn.blobFromImages(list(crops[i:i + 256]), 1 / 255.0))
+        out.append(teacher.forward().reshape(-1, 7))
+    return np.concatenate(out).astype(np.float32)
+
+
 def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
                renders: list[Photo], steps: int, rng: np.random.Generator, batch: int = 64,
-               start: Path | None = None, checkpoint: Checkpoint | None = None) -> PipNet:
+               start: Path | None = None, checkpoint: Checkpoint | None = None,
+               teacher: Path | None = None, widths: tuple[int, int, int, int] = PIP_WIDTHS
+               ) -> PipNet:
     """The pip reader, trained from scratch or fine-tuned from the exported one ``start``
-    (then at a third of the learning rate)."""
-    net = PipNet() if start is None else load_exported(PipNet(), start)
+    (then at a third of the learning rate, its widths as exported). With an exported
+    ``teacher`` (a bigger reader) it is distilled: it learns the labels and, for
+    :data:`DISTILL` of its loss, the teacher's softened probabilities of the same crops."""
+    net = PipNet(widths) if start is None else load_exported(PipNet(widths_of(start)), start)
     lr = 3e-3 if start is None else 1e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -516,8 +550,16 @@ def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
     first = checkpoint.resume(net, opt, sched, rng)
     hard, found = finder_view(photos)
     found_r = finder_view(renders)[1]
-    pool_x, pool_y = pip_samples(photos, tomi, hard, renders, rng, POOL, (found, found_r))
-    print(f"pip crops: {len(pool_y)}, classes {np.bincount(pool_y, minlength=7).tolist()}")
+    teach = cv2.dnn.readNetFromONNX(str(teacher)) if teacher is not None else None
+
+    def pool() -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        x, y = pip_samples(photos, tomi, hard, renders, rng, POOL, (found, found_r))
+        return x, y, None if teach is None else teacher_logits(teach, x)
+
+    pool_x, pool_y, pool_t = pool()
+    print(f"pip crops: {len(pool_y)}, classes {np.bincount(pool_y, minlength=7).tolist()}"
+          + ("" if pool_t is None else
+             f", teacher right on {100 * (pool_t.argmax(1) == pool_y).mean():.1f}%"))
     net.train()
     if start is not None:
         freeze_norms(net)
@@ -526,7 +568,13 @@ def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
         idx = rng.integers(len(pool_y), size=batch)
         x = to_tensor(list(pool_x[idx]))
         y = torch.from_numpy(pool_y[idx])
-        loss = F.cross_entropy(net(x), y, label_smoothing=0.05)
+        out = net(x)
+        loss = F.cross_entropy(out, y, label_smoothing=0.05)
+        if pool_t is not None:
+            soft = F.softmax(torch.from_numpy(pool_t[idx]) / DISTILL_T, dim=1)
+            kd = F.kl_div(F.log_softmax(out / DISTILL_T, dim=1), soft,
+                          reduction="batchmean") * DISTILL_T**2
+            loss = (1 - DISTILL) * loss + DISTILL * kd
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -536,8 +584,7 @@ def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
             print(f"pips {step}/{steps} loss {loss.item():.3f} ({time.time() - t0:.0f} s)",
                   flush=True)
         if step and step % 1000 == 0:  # fresh augmentations
-            pool_x, pool_y = pip_samples(photos, tomi, hard, renders, rng, POOL,
-                                         (found, found_r))
+            pool_x, pool_y, pool_t = pool()
     return net.eval()
 
 
@@ -602,6 +649,12 @@ def main() -> None:
                         help="fine-tune this exported pip reader instead of starting afresh")
     parser.add_argument("--finder-from", type=Path,
                         help="fine-tune this exported finder instead of starting afresh")
+    parser.add_argument("--teacher", type=Path,
+                        help="distil the pip reader from this exported one (a bigger reader)")
+    parser.add_argument("--pip-widths", type=lambda s: tuple(int(v) for v in s.split(",")),
+                        default=PIP_WIDTHS,
+                        help="channels of the pip reader's four convolutions, e.g. 16,32,48,64 "
+                             "(a fine-tuned reader keeps its own)")
     parser.add_argument("--checkpoint", type=Path,
                         help="save the training (finder or pips: use with --only) here every "
                              "200 steps and go on from it when it exists")
@@ -628,7 +681,8 @@ def main() -> None:
         export(finder, (1, 3, FINDER_SIZE, FINDER_SIZE), FINDER_ONNX, 13)
     if args.only != "finder":
         pips = train_pips(photos, tomi, renders, args.pip_steps, rng, start=args.pips_from,
-                          checkpoint=Checkpoint(args.checkpoint))
+                          checkpoint=Checkpoint(args.checkpoint), teacher=args.teacher,
+                          widths=args.pip_widths)
         fit_temperature(pips, calib, rng)
         export(pips, (1, 3, PIP_CROP, PIP_CROP), PIPS_ONNX, 13)
 
