@@ -518,6 +518,28 @@ def widths_of(path: Path) -> tuple[int, int, int, int]:
     return a, b, c, d
 
 
+def pruned(net: PipNet, widths: tuple[int, int, int, int]) -> PipNet:
+    """A narrower pip reader cut from ``net`` (as :func:`load_exported` gives it: batch norms
+    identities with the folded biases): each convolution keeps its ``widths`` output
+    channels of largest weight (L1), the next layer the inputs that feed on them."""
+    small = PipNet(widths)
+    big_convs = [m for m in net.body if isinstance(m, nn.Sequential)]
+    small_convs = [m for m in small.body if isinstance(m, nn.Sequential)]
+    keep = torch.arange(3)
+    with torch.no_grad():
+        for big, little in zip(big_convs, small_convs, strict=True):
+            w = big[0].weight[:, keep]
+            out = torch.argsort(w.abs().sum(dim=(1, 2, 3)), descending=True)
+            out = torch.sort(out[:little[0].out_channels]).values
+            little[0].weight.copy_(w[out])
+            for name in ("weight", "bias", "running_mean", "running_var"):
+                getattr(little[1], name).copy_(getattr(big[1], name)[out])
+            keep = out
+        small.body[-1].weight.copy_(net.body[-1].weight[:, keep])
+        small.body[-1].bias.copy_(net.body[-1].bias)
+    return small
+
+
 DISTILL = 0.5
 """With a teacher, this share of the pip reader's loss is matching the teacher's
 probabilities (softened by :data:`DISTILL_T`), the rest the labels."""
@@ -539,10 +561,13 @@ def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
                teacher: Path | None = None, widths: tuple[int, int, int, int] = PIP_WIDTHS
                ) -> PipNet:
     """The pip reader, trained from scratch or fine-tuned from the exported one ``start``
-    (then at a third of the learning rate, its widths as exported). With an exported
+    (then at a third of the learning rate; :func:`pruned` to ``widths`` when they are
+    narrower than the exported one's). With an exported
     ``teacher`` (a bigger reader) it is distilled: it learns the labels and, for
     :data:`DISTILL` of its loss, the teacher's softened probabilities of the same crops."""
     net = PipNet(widths) if start is None else load_exported(PipNet(widths_of(start)), start)
+    if start is not None and widths_of(start) != widths:
+        net = pruned(net, widths)
     lr = 3e-3 if start is None else 1e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -654,7 +679,7 @@ def main() -> None:
     parser.add_argument("--pip-widths", type=lambda s: tuple(int(v) for v in s.split(",")),
                         default=PIP_WIDTHS,
                         help="channels of the pip reader's four convolutions, e.g. 16,32,48,64 "
-                             "(a fine-tuned reader keeps its own)")
+                             "(with --pips-from: the exported reader pruned to them)")
     parser.add_argument("--checkpoint", type=Path,
                         help="save the training (finder or pips: use with --only) here every "
                              "200 steps and go on from it when it exists")
