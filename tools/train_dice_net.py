@@ -25,6 +25,10 @@ Confidence: the pip reader's temperature is fitted on the calibration photos (he
 from training; not the test split) and folded into its last layer, so the probabilities
 it gives are calibrated (:func:`fit_temperature`).
 
+A narrower (cheaper) pip reader: ``--pips-from`` the shipped one with narrower
+``--pip-widths`` starts it as the shipped one pruned (:func:`pruned`), and ``--teacher``
+the shipped one distils it (:func:`train_pips`). Measured, not shipped: BENCHMARKS.md.
+
 Held out, never trained or tuned on: the byler ``test`` split and the odd-numbered
 tomitomi crops (``benchmarks/bench_ordinary.py``). Seeded: the same seed gives nearly the
 same networks (threaded CPU kernels are not bit-exact).
@@ -245,9 +249,9 @@ class Finder(nn.Module):
         return self.head(a)
 
 
-PIP_WIDTHS = (16, 32, 48, 64)
-"""Channels of the pip reader's four convolutions (the reader before 2026-11-23 had
-24, 48, 64, 96: twice the arithmetic for the same crop)."""
+PIP_WIDTHS = (24, 48, 64, 96)
+"""Channels of the pip reader's four convolutions (the shipped reader's; narrower ones,
+pruned from it and distilled, read faster and were measured: BENCHMARKS.md)."""
 
 
 class PipNet(nn.Module):
@@ -684,7 +688,7 @@ def main() -> None:
                         help="distil the pip reader from this exported one (a bigger reader)")
     parser.add_argument("--pip-widths", type=lambda s: tuple(int(v) for v in s.split(",")),
                         default=PIP_WIDTHS,
-                        help="channels of the pip reader's four convolutions, e.g. 16,32,48,64 "
+                        help="channels of the pip reader's four convolutions, e.g. 16,32,64,96 "
                              "(with --pips-from: the exported reader pruned to them)")
     parser.add_argument("--checkpoint", type=Path,
                         help="save the training (finder or pips: use with --only) here every "
