@@ -1,6 +1,7 @@
 """Ordinary dice (``--dice standard``) on real photos: what a player with a bag of dice gets.
 
 Run: .venv/bin/python benchmarks/bench_ordinary.py [--split test|calib|train] [--curve]
+[--pips OTHER.onnx] [--speed-vs A.onnx ...]
 Single-threaded OpenCV. Shared data from $KOTD_SHARED or ../shared next to the repo.
 
 The measure is the byler-dev ``test`` split (held out: never trained or tuned on) and the
@@ -28,6 +29,7 @@ import argparse
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -45,6 +47,8 @@ from dice_data import (  # noqa: E402
     load_tomitomi,
 )
 
+import vision.reader  # noqa: E402
+from vision.dicenet import FINDER_ONNX, DiceNet  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.reading import DieReading  # noqa: E402
 from vision.render_standard import ordinary_tray  # noqa: E402
@@ -242,19 +246,37 @@ def rendered(trays: int = 60, seed: int = 70000) -> dict[str, tuple[int, float, 
             for k, (n, right, flagged) in acc.items()}
 
 
-def speed(frames: int = 40, dice: int = 15, seed: int = 50000) -> tuple[float, float]:
+def use_pips(path: Path) -> None:
+    """Read with the pip reader ``path`` (and the shipped finder) from now on."""
+    net = DiceNet(FINDER_ONNX, path)
+    vision.reader.default_standard_net = lambda: net  # type: ignore[assignment]
+
+
+def speed(frames: int = 40, dice: int = 15, seed: int = 50000, against: Sequence[Path] = ()
+          ) -> dict[str, tuple[float, float]]:
     """(median, p95) ms of one core's time to read a 1280 x 960 rendered tray of ``dice``
     ordinary dice (dice 50-110 px). Thread CPU time, not wall time: this machine is
-    shared, and the CPU time is what one core of a quiet machine would take."""
+    shared, and the CPU time is what one core of a quiet machine would take. Readers with
+    the pip readers ``against`` read each frame too, in turn with the one in use (the same
+    load for all: the fair comparison on a shared machine); keyed by file name, the one in
+    use by "in use"."""
+    readers = {"in use": vision.reader.default_standard_net()}
+    readers.update({p.name: DiceNet(FINDER_ONNX, p) for p in against})
     read_dice(np.zeros((960, 1280, 3), np.uint8), "standard")  # warm-up: loading the networks
-    times = []
+    times: dict[str, list[float]] = {k: [] for k in readers}
     for i in range(frames):
         frame, _ = ordinary_tray(np.random.default_rng(seed + i), dice, 1280, 960,
                                  die_size=float(np.random.default_rng(i).uniform(50, 110)))
-        t = time.thread_time()
-        read_dice(frame, "standard")
-        times.append((time.thread_time() - t) * 1000)
-    return float(np.median(times)), float(np.percentile(times, 95))
+        for name, net in readers.items():
+            if name == "in use":
+                t = time.thread_time()
+                read_dice(frame, "standard")
+            else:
+                assert net is not None
+                t = time.thread_time()
+                net.read(frame)
+            times[name].append((time.thread_time() - t) * 1000)
+    return {k: (float(np.median(v)), float(np.percentile(v, 95))) for k, v in times.items()}
 
 
 def split(name: str) -> list[Photo]:
@@ -271,8 +293,15 @@ def main() -> None:
     parser.add_argument("--skip", nargs="*", default=[],
                         choices=("tomitomi", "rendered", "speed"))
     parser.add_argument("--wrong", action="store_true", help="list every wrong die")
+    parser.add_argument("--pips", type=Path, help="read with this pip reader (ONNX) instead "
+                        "of the shipped one")
+    parser.add_argument("--speed-vs", type=Path, nargs="*", default=[],
+                        help="pip readers (ONNX) the speed line also times, frame by frame "
+                             "in turn with the one in use")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if args.pips:
+        use_pips(args.pips)
     sheets = [sheet(p) for p in split(args.split)]
     s = summary(sheets)
     print(f"byler-dev {args.split}: {s['photos']} photos, {s['dice']} dice: "
@@ -318,9 +347,9 @@ def main() -> None:
             print(f"rendered trays, {kind} dice: {n} dice: value right {100 * value:.1f}%, "
                   f"right flagged {100 * flagged:.1f}%")
     if "speed" not in args.skip:
-        med, p95 = speed()
-        print(f"speed, 1280x960 tray of 15 ordinary dice, one core (thread CPU time): "
-              f"median {med:.1f} ms, p95 {p95:.1f} ms")
+        for name, (med, p95) in speed(against=args.speed_vs).items():
+            print(f"speed, 1280x960 tray of 15 ordinary dice, one core (thread CPU time), "
+                  f"{name}: median {med:.1f} ms, p95 {p95:.1f} ms")
 
 
 if __name__ == "__main__":
