@@ -575,6 +575,94 @@ ERRORS: dict[str, dict[str, str]] = {
         "usage.no_picture": "Noch kein Kamerabild: die Würfel unter die Kamera legen.",
         "usage.id_reused": "Die Aktionskennung {id} gehört schon zu „{action}“.",
         "usage.unknown_game": "Unbekanntes Spiel {game} (bekannt: {known}).",
+        # Um Krone und Kragen (the rulebook's words: Würfel herauslegen, aktive Würfel,
+        # Hofnarr ..., Finalrunde, Gebot). Card names are the court's German ones; "die Karte
+        # {card}" needs no der/die/das. A text that differs by language comes as *_de.
+        "rule.ukuk_player_count": ("Um Krone und Kragen ist für {low}–{high} Spieler, nicht "
+                                   "{count}."),
+        "rule.ukuk_unknown_action": "Um Krone und Kragen kennt die Aktion {action} nicht.",
+        "rule.game_over": "Geht nicht mehr: das Spiel ist vorbei.",
+        "rule.not_thrown": "Noch nicht: {player} hat noch nicht gewürfelt.",
+        "rule.dice_still_active": ("Noch nicht: zuerst alle Würfel herauslegen (noch aktiv: "
+                                   "{active})."),
+        "rule.final_no_pass": ("In der Finalrunde ist das Ergebnis dein Gebot: „Das ist mein "
+                               "Gebot“ tippen („bid“)."),
+        "rule.final_no_buy": ("In der Finalrunde wird keine Karte gekauft: das Ergebnis ist dein "
+                              "Gebot („bid“)."),
+        "rule.bid_not_final": ("Gebote gibt es erst in der Finalrunde; jetzt eine Karte kaufen "
+                               "oder den Zug ohne Kauf beenden."),
+        "rule.throw_count": "{player} würfelt mit {expected} Würfeln ({parts}), nicht mit {count}.",
+        "rule.throw_count_brought": ("{player} würfelt mit {expected} Würfeln ({parts} + "
+                                     "{brought} dazugekommen), nicht mit {count}."),
+        "rule.all_aside": "Alle Würfel sind herausgelegt: es ist keiner mehr zum Würfeln übrig.",
+        "rule.aside_first": ("Nach jedem Wurf muss mindestens ein Würfel herausgelegt werden, "
+                             "bevor du wieder würfelst."),
+        "rule.throw_again_count": ("{player} würfelt die {expected} aktiven Würfel noch mal, "
+                                   "nicht {count}."),
+        "rule.aside_no_such_die": ("Keine {value} zum Herauslegen: kein aktiver Würfel zeigt "
+                                   "sie (aktive Würfel: {active})."),
+        "rule.aside_no_active_dice": ("Keine {value} zum Herauslegen: es liegt kein aktiver "
+                                      "Würfel mehr da."),
+        "rule.not_owned": "{player} hat keine Karte {card} zum Einsetzen.",
+        "rule.used_this_round": ("Die Karte {card} wurde in dieser Runde schon eingesetzt; jede "
+                                 "Karte nur einmal pro Runde."),
+        "rule.die_value": "Ein Würfel zeigt 1 bis 6, nicht {value}.",
+        "rule.no_die_here": ("Es gibt keinen Würfel {position}; die Würfel sind 1–{dice} (erst "
+                             "die aktiven, dann die herausgelegten)."),
+        "rule.plain_dice": ("Um Krone und Kragen wird mit normalen Würfeln gespielt: {die} hat "
+                            "eine Farbe; nur die Zahl schreiben."),
+        "rule.comes_with": ("Die Karte {card} kann man nicht kaufen: sie kommt mit der ersten "
+                            "Karte {first}."),
+        "rule.already_owned": "{player} hat die Karte {card} schon; jede Karte nur einmal.",
+        "rule.none_left": "Am Hof ist keine Karte {card} mehr frei.",
+        "rule.needs_card": ("Für die Karte {card} brauchst du selbst die Karte {needed}; die "
+                            "geht dafür zurück an den Hof."),
+        "rule.cost_not_met": ("Das Würfelergebnis {result} reicht nicht für die Karte {card} "
+                              "({cost_de})."),
+        "rule.use_no_such_die": ("Kein aktiver Würfel zeigt eine {value} (aktive Würfel: "
+                                 "{active})."),
+        "rule.use_no_active_dice": ("Kein aktiver Würfel zeigt eine {value}: es liegt kein "
+                                    "aktiver Würfel mehr da."),
+        "rule.use_say_after": ("Sag, was die Würfel danach zeigen, z. B. „use hofnarr "
+                               "3 -> 5“."),
+        "rule.use_changes_nothing": "So ändert die Karte {card} nichts an den Würfeln.",
+        "rule.start_dice_not_used": ("Die Karte {card} setzt man nicht im Zug ein: sie gibt zu "
+                                     "Beginn jedes Zuges {count} Würfel mehr."),
+        "rule.reroll_which": "Sag, welche aktiven Würfel du mit der Karte {card} noch mal wirfst.",
+        "rule.reroll_one": ("Mit der Karte {card} wirfst du genau einen aktiven Würfel noch mal, "
+                            "nicht {count}."),
+        "rule.reroll_count": ("Mit der Karte {card} wirfst du genau {n} aktive Würfel noch mal, "
+                              "nicht {count}."),
+        "rule.reroll_values": ("{n} noch mal geworfene Würfel brauchen {n} neue Zahlen, nicht "
+                               "{count}."),
+        "rule.raise_which": "Sag, welche aktiven Würfel du mit der Karte {card} erhöhst.",
+        "rule.raise_one": ("Mit der Karte {card} erhöhst du genau einen aktiven Würfel, nicht "
+                           "{count}."),
+        "rule.raise_values": "{n} erhöhte Würfel brauchen {n} neue Zahlen, nicht {count}.",
+        "rule.raise_over_six": ("Die Karte {card} kann eine {value} nicht erhöhen: {value} + {by} "
+                                "ist mehr als 6."),
+        "rule.raise_exactly": ("Die Karte {card} zählt zu jedem Würfel genau {by} dazu: "
+                               "{before} -> {after}."),
+        "rule.raise_to_over_six": ("Die Karte {card} kann eine {value} nicht auf {to} erhöhen: "
+                                   "kein Würfel zeigt mehr als 6."),
+        "rule.raise_no_room": ("Die Karte {card} kann eine {value} nicht erhöhen: das wäre mehr "
+                               "als 6."),
+        "rule.raise_by": ("Die Karte {card} zählt {by_de} zu einem Würfel dazu, also wird aus "
+                          "der {value} keine {to}."),
+        "rule.share_count": ("Mit der Karte {card} verschiebst du Augen zwischen genau {n} "
+                             "aktiven Würfeln."),
+        "rule.share_sum": ("Mit der Karte {card} bleibt die Summe gleich: {before} ergibt "
+                           "{sum_before}, {after} aber {sum_after}."),
+        "rule.turn_one": "Die Karte {card} dreht genau einen aktiven Würfel.",
+        "rule.copy_none_aside": ("Die Karte {card} dreht einen Würfel auf die Zahl eines "
+                                 "herausgelegten Würfels, aber noch ist keiner herausgelegt."),
+        "rule.copy_aside_value": ("Die Karte {card} dreht einen Würfel auf die Zahl eines "
+                                  "herausgelegten Würfels ({aside}), nicht auf {to}."),
+        "rule.add_takes_none": ("Die Karte {card} bringt einen neuen Würfel ins Spiel; sie nimmt "
+                                "keinen Würfel weg."),
+        "rule.add_one": "Die Karte {card} bringt genau einen Würfel ins Spiel.",
+        "rule.add_value": "Der neue Würfel der Karte {card} zeigt {value}, nicht {to}.",
+        "rule.crown_no_use": "Die Karte {card} kann man nicht einsetzen: sie hat keine Fähigkeit.",
     },
 }
 

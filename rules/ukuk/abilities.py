@@ -54,9 +54,12 @@ def take(before: Sequence[int], active: Sequence[int]) -> list[int]:
     """The active dice left after taking ``before`` out; RuleError if they are not there."""
     rest = list(active)
     for v in before:
+        if v not in rest and not active:
+            raise RuleError("use_no_active_dice", "there is no active die showing {value} to "
+                            "use (active dice: none)", value=v)
         if v not in rest:
-            raise RuleError(f"there is no active die showing {v} to use "
-                            f"(active dice: {dice_text(active)})")
+            raise RuleError("use_no_such_die", "there is no active die showing {value} to use "
+                            "(active dice: {active})", value=v, active=dice_text(active))
         rest.remove(v)
     return rest
 
@@ -109,7 +112,8 @@ class Ability:
     def complete(self, before: Values, after: Values | None) -> tuple[Values, Values]:
         """The use with ``after`` filled in where the rule decides it; else as given."""
         if after is None:
-            raise RuleError("say what the dice show afterwards, e.g. 'use hofnarr 3 -> 5'")
+            raise RuleError("use_say_after", "say what the dice show afterwards, e.g. "
+                            "'use hofnarr 3 -> 5'")
         return before, after
 
     def check(self, name: str, before: Values, after: Values, active: Sequence[int],
@@ -151,7 +155,8 @@ def _count_of(value: Any, what: str) -> int | None:
 
 def _no_change(name: str, before: Values, after: Values) -> None:
     if sorted(before) == sorted(after):
-        raise RuleError(f"that use of the {name} changes nothing")
+        raise RuleError("use_changes_nothing", "that use of the {card} changes nothing",
+                        card=name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +173,10 @@ class StartDice(Ability):
 
     def check(self, name: str, before: Values, after: Values, active: Sequence[int],
               aside: Sequence[int]) -> None:
-        raise RuleError(f"the {name} is not used during a turn: it gives {self.count} more "
-                        f"{'die' if self.count == 1 else 'dice'} at the start of every turn")
+        dice = "die" if self.count == 1 else "dice"
+        raise RuleError("start_dice_not_used", "the {card} is not used during a turn: it "
+                        "gives {count} more " + dice + " at the start of every turn",
+                        card=name, count=self.count)
 
     def describe(self, lang: str = "en") -> str:
         if lang == "de":
@@ -197,13 +204,17 @@ class Reroll(Ability):
     def check(self, name: str, before: Values, after: Values, active: Sequence[int],
               aside: Sequence[int]) -> None:
         if not before:
-            raise RuleError(f"say which active dice the {name} throws again")
+            raise RuleError("reroll_which", "say which active dice the {card} throws again",
+                            card=name)
+        if self.dice == 1 and len(before) != 1:
+            raise RuleError("reroll_one", "the {card} throws one active die again, not {count}",
+                            card=name, count=len(before))
         if self.dice is not None and len(before) != self.dice:
-            raise RuleError(f"the {name} throws {_dice_word(self.dice, 'en')} again, "
-                            f"not {len(before)}")
+            raise RuleError("reroll_count", "the {card} throws {n} active dice again, not "
+                            "{count}", card=name, n=self.dice, count=len(before))
         if len(after) != len(before):
-            raise RuleError(f"{len(before)} dice thrown again need {len(before)} new values, "
-                            f"not {len(after)}")
+            raise RuleError("reroll_values", "{n} dice thrown again need {n} new values, not "
+                            "{count}", n=len(before), count=len(after))
         take(before, active)
 
     def describe(self, lang: str = "en") -> str:
@@ -253,32 +264,39 @@ class Raise(Ability):
     def check(self, name: str, before: Values, after: Values, active: Sequence[int],
               aside: Sequence[int]) -> None:
         if not before:
-            raise RuleError(f"say which active dice the {name} raises")
-        if self.dice is not None and len(before) != self.dice:
-            raise RuleError(f"the {name} raises {_dice_word(self.dice, 'en')}, "
-                            f"not {len(before)}")
+            raise RuleError("raise_which", "say which active dice the {card} raises",
+                            card=name)
+        if self.dice is not None and len(before) != self.dice:  # dice is 1 or any
+            raise RuleError("raise_one", "the {card} raises one active die, not {count}",
+                            card=name, count=len(before))
         if len(after) != len(before):
-            raise RuleError(f"{len(before)} dice raised give {len(before)} values, "
-                            f"not {len(after)}")
+            raise RuleError("raise_values", "{n} dice raised give {n} values, not {count}",
+                            n=len(before), count=len(after))
         take(before, active)
-        by = _either([str(b) for b in self.by], "en")
         if len(self.by) == 1:
             b = self.by[0]
             for v in before:
                 if v + b > 6:
-                    raise RuleError(f"the {name} cannot raise a {v}: {v} + {b} is more than 6")
+                    raise RuleError("raise_over_six", "the {card} cannot raise a {value}: "
+                                    "{value} + {by} is more than 6", card=name, value=v, by=b)
             if sorted(after) != sorted(v + b for v in before):
-                raise RuleError(f"the {name} adds exactly {b} to each die: "
-                                f"{dice_text(before)} -> "
-                                f"{dice_text([v + b for v in before])}")
+                raise RuleError("raise_exactly", "the {card} adds exactly {by} to each die: "
+                                "{before} -> {after}", card=name, by=b,
+                                before=dice_text(before),
+                                after=dice_text([v + b for v in before]))
             return
         (v,), (w,) = before, after
         if w > 6:
-            raise RuleError(f"the {name} cannot raise a {v} to {w}: no die goes above 6")
+            raise RuleError("raise_to_over_six", "the {card} cannot raise a {value} to {to}: "
+                            "no die goes above 6", card=name, value=v, to=w)
         if w - v not in self.by:
             if v + min(self.by) > 6:
-                raise RuleError(f"the {name} cannot raise a {v}: that would be more than 6")
-            raise RuleError(f"the {name} adds {by} to a die, so {v} cannot become {w}")
+                raise RuleError("raise_no_room", "the {card} cannot raise a {value}: that "
+                                "would be more than 6", card=name, value=v)
+            raise RuleError("raise_by", "the {card} adds {by} to a die, so {value} cannot "
+                            "become {to}", card=name, value=v, to=w,
+                            by=_either([str(b) for b in self.by], "en"),
+                            by_de=_either([str(b) for b in self.by], "de"))
 
     def moves(self, active: Counts, aside: Counts) -> Iterator[tuple[Values, Values]]:
         if self.dice is None:
@@ -329,11 +347,14 @@ class Share(Ability):
     def check(self, name: str, before: Values, after: Values, active: Sequence[int],
               aside: Sequence[int]) -> None:
         if len(before) != self.dice or len(after) != self.dice:
-            raise RuleError(f"the {name} moves pips between exactly {self.dice} active dice")
+            raise RuleError("share_count", "the {card} moves pips between exactly {n} active "
+                            "dice", card=name, n=self.dice)
         take(before, active)
         if sum(after) != sum(before):
-            raise RuleError(f"the {name} keeps the sum: {dice_text(before)} adds up to "
-                            f"{sum(before)}, {dice_text(after)} to {sum(after)}")
+            raise RuleError("share_sum", "the {card} keeps the sum: {before} adds up to "
+                            "{sum_before}, {after} to {sum_after}", card=name,
+                            before=dice_text(before), sum_before=sum(before),
+                            after=dice_text(after), sum_after=sum(after))
         _no_change(name, before, after)
 
     def moves(self, active: Counts, aside: Counts) -> Iterator[tuple[Values, Values]]:
@@ -372,13 +393,15 @@ class CopyAside(Ability):
     def check(self, name: str, before: Values, after: Values, active: Sequence[int],
               aside: Sequence[int]) -> None:
         if len(before) != 1 or len(after) != 1:
-            raise RuleError(f"the {name} turns exactly one active die")
+            raise RuleError("turn_one", "the {card} turns exactly one active die", card=name)
         take(before, active)
         if after[0] not in aside:
             if not aside:
-                raise RuleError(f"the {name} copies a set-aside die, and none is set aside yet")
-            raise RuleError(f"the {name} turns a die to the number of a set-aside die "
-                            f"({dice_text(sorted(set(aside)))}), not {after[0]}")
+                raise RuleError("copy_none_aside", "the {card} copies a set-aside die, and "
+                                "none is set aside yet", card=name)
+            raise RuleError("copy_aside_value", "the {card} turns a die to the number of a "
+                            "set-aside die ({aside}), not {to}", card=name,
+                            aside=dice_text(sorted(set(aside))), to=after[0])
         _no_change(name, before, after)
 
     def moves(self, active: Counts, aside: Counts) -> Iterator[tuple[Values, Values]]:
@@ -415,7 +438,7 @@ class Turn(Ability):
     def check(self, name: str, before: Values, after: Values, active: Sequence[int],
               aside: Sequence[int]) -> None:
         if len(before) != 1 or len(after) != 1:
-            raise RuleError(f"the {name} turns exactly one active die")
+            raise RuleError("turn_one", "the {card} turns exactly one active die", card=name)
         take(before, active)
         _no_change(name, before, after)
 
@@ -456,11 +479,13 @@ class Add(Ability):
     def check(self, name: str, before: Values, after: Values, active: Sequence[int],
               aside: Sequence[int]) -> None:
         if before:
-            raise RuleError(f"the {name} brings in a new die; it takes no die")
+            raise RuleError("add_takes_none", "the {card} brings in a new die; it takes no die",
+                            card=name)
         if len(after) != 1:
-            raise RuleError(f"the {name} brings in exactly one die")
+            raise RuleError("add_one", "the {card} brings in exactly one die", card=name)
         if self.value is not None and after[0] != self.value:
-            raise RuleError(f"the {name}'s die shows {self.value}, not {after[0]}")
+            raise RuleError("add_value", "the {card}'s die shows {value}, not {to}", card=name,
+                            value=self.value, to=after[0])
 
     def moves(self, active: Counts, aside: Counts) -> Iterator[tuple[Values, Values]]:
         for w in (VALUES if self.value is None else (self.value,)):
@@ -490,7 +515,7 @@ class Crown(Ability):
 
     def check(self, name: str, before: Values, after: Values, active: Sequence[int],
               aside: Sequence[int]) -> None:
-        raise RuleError(f"the {name} has no ability to use")
+        raise RuleError("crown_no_use", "the {card} has no ability to use", card=name)
 
     def describe(self, lang: str = "en") -> str:
         return ("beendet das Spiel: Finalrunde" if lang == "de"

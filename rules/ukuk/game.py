@@ -113,21 +113,24 @@ class GameState:
         return tuple(self.court.card(c) for c in self.owned[self.current]
                      if c not in self.dice.used and self.court.card(c).ability.usable)
 
-    def why_not_buy(self, card: CourtCard, player: int | None = None) -> str | None:
+    def why_not_buy(self, card: CourtCard, player: int | None = None) -> RuleError | None:
         """Why ``player`` (default: the current one) may not buy this card, ignoring the
-        dice; None if they may."""
+        dice (the refusal, not raised); None if they may."""
         p = self.current if player is None else player
         name = card.label("de")
         if isinstance(card.cost, ComesWith):
-            return (f"the {name} is not bought: she comes with the first "
-                    f"{self.court.card(card.cost.card).label('de')}")
+            return RuleError("comes_with", "the {card} is not bought: she comes with the first "
+                             "{first}", card=name,
+                             first=self.court.card(card.cost.card).label("de"))
         if card.id in self.owned[p]:
-            return f"{self.players[p]} already has a {name}; each court card once"
+            return RuleError("already_owned", "{player} already has a {card}; each court card "
+                             "once", player=self.players[p], card=name)
         if self.copies_left(card.id) == 0:
-            return f"no {name} is left at court"
+            return RuleError("none_left", "no {card} is left at court", card=name)
         if card.needs and card.needs not in self.owned[p]:
-            needed = self.court.card(card.needs).label("de")
-            return f"the {name} needs a {needed} of your own, which it replaces"
+            return RuleError("needs_card", "the {card} needs a {needed} of your own, which it "
+                             "replaces", card=name,
+                             needed=self.court.card(card.needs).label("de"))
         return None
 
     def buyable(self) -> tuple[CourtCard, ...]:
@@ -164,11 +167,12 @@ def new_game(players: tuple[str, ...] | list[str], court: Court | None = None) -
     court = court or load_court()
     names = tuple(players)
     if not court.min_players <= len(names) <= court.max_players:
-        raise RuleError(f"Um Krone und Kragen is for {court.min_players}-{court.max_players} "
-                        f"players, not {len(names)}")
+        raise RuleError("ukuk_player_count", "Um Krone und Kragen is for {low}-{high} "
+                        "players, not {count}", low=court.min_players, high=court.max_players,
+                        count=len(names))
     folded = [n.casefold() for n in names]
     if len(set(folded)) != len(folded):
-        raise RuleError("every player needs a different name")
+        raise RuleError("player_names", "every player needs a different name")
     state = GameState(
         court=court, players=names, owned=((),) * len(names),
         left=tuple(court.copies(c.id, len(names)) for c in court.cards),
@@ -183,23 +187,25 @@ def _card(state: GameState, card_id: str) -> CourtCard:
 
 def _playing(state: GameState, what: str) -> None:
     if state.over:
-        raise RuleError(f"cannot {what}: the game is over")
+        raise RuleError("game_over", "cannot {what}: the game is over", what=what)
 
 
 def _need_result(state: GameState, what: str) -> None:
     d = state.dice
     if d.throws == 0 or d.hand:
-        raise RuleError(f"cannot {what} yet: {state.current_player} has not thrown")
+        raise RuleError("not_thrown", "cannot {what} yet: {player} has not thrown", what=what,
+                        player=state.current_player)
     if d.active:
-        raise RuleError(f"cannot {what} yet: set every die aside first "
-                        f"(still active: {dice_text(d.active)})")
+        raise RuleError("dice_still_active", "cannot {what} yet: set every die aside first "
+                        "(still active: {active})", what=what, active=dice_text(d.active))
 
 
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``, or RuleError naming the rule that forbids it."""
     match action:
         case Players() | Undo():
-            raise RuleError(f"'{action}' is handled by the game record, not by a turn")
+            raise RuleError("not_a_move", "'{action}' is handled by the game record, not by "
+                            "a turn", action=str(action))
         case Rolled():
             return _throw(state, action)
         case SetAside():
@@ -213,12 +219,14 @@ def apply(state: GameState, action: Action) -> GameState:
         case Pass():
             _playing(state, "pass")
             if state.final:
-                raise RuleError("in the final round the result is a bid: say 'bid'")
+                raise RuleError("final_no_pass", "in the final round the result is a bid: "
+                                "say 'bid'")
             _need_result(state, "end the turn")
             return _end_turn(state, f"{state.current_player} passed")
         case Bid():
             return _bid(state)
-    raise RuleError(f"unknown action {action!r}")  # pragma: no cover
+    raise RuleError("ukuk_unknown_action", "unknown action {action}",  # pragma: no cover
+                    action=repr(action))
 
 
 def _throw(state: GameState, action: Rolled) -> GameState:
@@ -234,19 +242,25 @@ def _throw(state: GameState, action: Rolled) -> GameState:
                 for c in map(state.court.card, state.owned[state.current])
                 if c.ability.start_dice
             ]
-            brought = f" + {len(d.active)} brought in" if d.active else ""
-            raise RuleError(f"{name} throws {expected} dice ({' + '.join(parts)}{brought}), "
-                            f"not {len(values)}")
+            if d.active:
+                raise RuleError("throw_count_brought", "{player} throws {expected} dice "
+                                "({parts} + {brought} brought in), not {count}", player=name,
+                                expected=expected, parts=" + ".join(parts),
+                                brought=len(d.active), count=len(values))
+            raise RuleError("throw_count", "{player} throws {expected} dice ({parts}), not "
+                            "{count}", player=name, expected=expected, parts=" + ".join(parts),
+                            count=len(values))
     else:
         if not d.active:
-            raise RuleError("every die is set aside: no die is left to throw")
+            raise RuleError("all_aside", "every die is set aside: no die is left to throw")
         if not d.aside_since_throw:
-            raise RuleError("after every throw at least one die must be set aside "
-                            "before the next throw")
+            raise RuleError("aside_first", "after every throw at least one die must be set "
+                            "aside before the next throw")
         expected = len(d.active)
         if len(values) != expected:
-            raise RuleError(f"{name} throws the {expected} active dice again, "
-                            f"not {len(values)}")
+            raise RuleError("throw_again_count", "{player} throws the {expected} active dice "
+                            "again, not {count}", player=name, expected=expected,
+                            count=len(values))
     dice = replace(d, hand=0, active=values, throws=d.throws + 1,
                    aside_since_throw=False)
     return replace(state, dice=dice, last=f"{name} threw {dice_text(values)}")
@@ -255,20 +269,25 @@ def _throw(state: GameState, action: Rolled) -> GameState:
 def _set_aside(state: GameState, action: SetAside) -> GameState:
     _playing(state, "set dice aside")
     d = state.dice
-    rest = take_dice(action.values, d.active, "set aside")
+    rest = take_dice(action.values, d.active)
     dice = replace(d, active=tuple(rest), aside=d.aside + action.values,
                    aside_since_throw=True)
     return replace(state, dice=dice,
                    last=f"{state.current_player} set aside {dice_text(action.values)}")
 
 
-def take_dice(values: Values, active: Values, what: str) -> list[int]:
-    """The active dice left after taking ``values`` out; RuleError if they are not there."""
+def take_dice(values: Values, active: Values) -> list[int]:
+    """The active dice left after setting ``values`` aside; RuleError if they are not
+    there."""
     rest = list(active)
     for v in values:
+        if v not in rest and not active:
+            raise RuleError("aside_no_active_dice", "cannot set aside a {value}: no active "
+                            "die shows it (active dice: none)", value=v)
         if v not in rest:
-            raise RuleError(f"cannot {what} a {v}: no active die shows it "
-                            f"(active dice: {dice_text(active)})")
+            raise RuleError("aside_no_such_die", "cannot set aside a {value}: no active die "
+                            "shows it (active dice: {active})", value=v,
+                            active=dice_text(active))
         rest.remove(v)
     return rest
 
@@ -279,18 +298,19 @@ def _use(state: GameState, action: UseCard) -> GameState:
     p, d = state.current, state.dice
     name = card.label("de")
     if card.id not in state.owned[p]:
-        raise RuleError(f"{state.current_player} has no {name} to use")
+        raise RuleError("not_owned", "{player} has no {card} to use",
+                        player=state.current_player, card=name)
     ability = card.ability
     if not ability.usable:
         ability.check(name, (), (), d.active, d.aside)  # raises the reason
     if card.id in d.used:
-        raise RuleError(f"the {name} was already used this round; each court card once "
-                        f"a round")
+        raise RuleError("used_this_round", "the {card} was already used this round; each "
+                        "court card once a round", card=name)
     before, after = ability.complete(action.before, action.after)
     ability.check(name, before, after, d.active, d.aside)
     for v in after:
         if not 1 <= v <= 6:
-            raise RuleError(f"a die shows 1 to 6, not {v}")
+            raise RuleError("die_value", "a die shows 1 to 6, not {value}", value=v)
     if isinstance(ability, Raise) and len(ability.by) == 1:
         after = tuple(v + ability.by[0] for v in before)  # each die keeps its place
     dice = replace(d, active=after_use(d.active, before, after), used=(*d.used, card.id))
@@ -307,8 +327,9 @@ def _fix(state: GameState, action: Fix) -> GameState:
     words = []
     for position, die in action.dice:
         if not 1 <= position <= len(dice):
-            raise RuleError(f"there is no die {position}; the dice are 1-{len(dice)} "
-                            f"(active first, then set aside)")
+            raise RuleError("no_die_here", "there is no die {position}; the dice are "
+                            "1-{dice} (active first, then set aside)", position=position,
+                            dice=len(dice))
         (value,) = plain_values(Roll((die,)))
         words.append(f"die {position} from {dice[position - 1]} to {value}")
         dice[position - 1] = value
@@ -321,24 +342,27 @@ def plain_values(roll: Roll) -> Values:
     """The values of ordinary dice; a die read with a face colour is refused."""
     for die in roll:
         if die.color is not None:
-            raise RuleError(f"Um Krone und Kragen is played with ordinary dice: {die} has "
-                            f"a face colour; write its number only")
+            raise RuleError("plain_dice", "Um Krone und Kragen is played with ordinary dice: "
+                            "{die} has a face colour; write its number only", die=str(die))
     return roll.values
 
 
 def _buy(state: GameState, action: Buy) -> GameState:
     _playing(state, "buy a court card")
     if state.final:
-        raise RuleError("no court card is bought in the final round: say 'bid'")
+        raise RuleError("final_no_buy", "no court card is bought in the final round: say "
+                        "'bid'")
     card = _card(state, action.card)
-    why = state.why_not_buy(card)
-    if why:
-        raise RuleError(why)
+    refusal = state.why_not_buy(card)
+    if refusal is not None:
+        raise refusal
     _need_result(state, "buy")
     result = state.dice.aside
     if not card.cost.met_by(result):
-        raise RuleError(f"the result {dice_text(sorted(result))} does not pay the "
-                        f"{card.label('de')} ({state.court.cost_label(card)})")
+        raise RuleError("cost_not_met", "the result {result} does not pay the {card} "
+                        "({cost})", result=dice_text(sorted(result)), card=card.label("de"),
+                        cost=state.court.cost_label(card),
+                        cost_de=state.court.cost_label(card, "de"))
     p = state.current
     court = state.court
     owned = [*list(state.owned[p]), card.id]
@@ -369,7 +393,8 @@ def _buy(state: GameState, action: Buy) -> GameState:
 def _bid(state: GameState) -> GameState:
     _playing(state, "bid")
     if not state.final:
-        raise RuleError("bids are made in the final round; now buy a card or pass")
+        raise RuleError("bid_not_final", "bids are made in the final round; now buy a card "
+                        "or pass")
     _need_result(state, "bid")
     count, number = best_group(state.dice.aside)
     throw = FinalThrow(state.current, count, number, len(state.throws))
