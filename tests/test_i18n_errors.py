@@ -1,7 +1,7 @@
 """Every coded refusal a player can meet on the page is said in German too: each error code
 raised in rules/, web/ and pi/ has a German template (a brute-force scan of the source), and
-each template asks only for the params its error gives. (Um Krone und Kragen's ability
-refusals are still one English line without a code.)"""
+each template asks only for the params its error gives. Um Krone und Kragen's refusals are
+met one by one in tests/test_ukuk_refusals.py."""
 
 from __future__ import annotations
 

@@ -1,0 +1,192 @@
+"""Um Krone und Kragen's refusals are said in German too: a brute force over the real game
+(every court card used every way on many dice, every buy, throw, set-aside, fix, pass and
+bid) meets almost every refusal the rules have, and each comes with a code whose German
+template fills; a refusal met through ``kotd serve``'s page API over HTTP comes back in
+German when the page asks in German, in English otherwise."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import json
+import urllib.error
+import urllib.request
+from dataclasses import replace
+from pathlib import Path
+
+from test_serve import TOKEN, assistant  # noqa: F401
+
+from rules.errors import KotdError, RuleError
+from rules.ukuk.actions import parse_action
+from rules.ukuk.court import load_court
+from rules.ukuk.game import GameState, TurnDice, apply, new_game
+from web.i18n import ERRORS, say_error
+
+ROOT = Path(__file__).resolve().parents[1]
+COURT = load_court()
+UNREACHABLE = {"rule.ukuk_unknown_action", "rule.die_value", "rule.raise_to_over_six",
+               "rule.reroll_count"}
+"""Refusals no action line can reach with the box's court: an action the game does not
+know is caught by the parser; a use names dice 1-6 only (an ``after`` above 6 is refused
+by the parser, a raise above 6 by the ability first); no card throws exactly two or more
+dice again (the Hofnarr throws one, the Händler any number). Kept for other court data."""
+
+DICE = [  # (active, aside): what can lie on the table mid-turn
+    ((), (2, 4)), ((1,), ()), ((1, 3, 5), ()), ((6, 6), (3,)), ((2, 3, 5), (4, 4)),
+    ((1, 1, 6), (2,)), ((5, 5, 5, 5), ()),
+]
+BEFORE = ["", "1", "3", "5", "6", "1 1", "1 3", "3 5", "5 6", "1 3 5", "1 1 6"]
+AFTER = ["", "-> 1", "-> 2", "-> 4", "-> 6", "-> 2 2", "-> 3 3", "-> 4 5", "-> 1 2 3",
+         "-> 3 3 3"]
+
+
+def lines() -> list[str]:
+    """Every action line the brute force tries."""
+    cards = [c.id for c in COURT]
+    out = [f"use {c} {b} {a}".strip() for c in cards for b in BEFORE for a in AFTER]
+    out += [f"buy {c}" for c in cards]
+    out += ["roll " + " ".join(["3"] * n) for n in range(1, 8)]
+    out += [f"aside {v}" for v in "1356"] + ["aside 1 1", "pass", "bid", "fix 1 5",
+                                            "fix 9 5", "fix 1 5r", "roll 1r 2 3", "players A B"]
+    return out
+
+
+def states() -> list[GameState]:
+    """Turns in progress for Ann, who owns every court card (or none), in every phase."""
+    start = new_game(["Ann", "Ben"], COURT)
+    every = tuple(c.id for c in COURT if c.id != "scharlatan")
+    found = []
+    for owned, final, over in itertools.product((every, ()), (False, True), (False, True)):
+        s = replace(start, owned=(owned, ()), final=final, over=over)
+        found.append(s)  # nothing thrown yet
+        found.append(replace(s, dice=TurnDice(3, active=(2,))))  # a die brought in
+        for active, aside in DICE if (owned, final, over) == (every, False, False) else DICE[:2]:
+            for since in (False, True):
+                found.append(replace(s, dice=TurnDice(0, active, aside, throws=1,
+                                                      aside_since_throw=since)))
+    # every card used already; the Hofnarr's copies all gone; Ann owns a Hofnarr only
+    found.append(replace(start, dice=TurnDice(0, (1, 3, 5), throws=1, used=every),
+                         owned=(every, ())))
+    found.append(replace(start, left=tuple(0 for _ in COURT),
+                         dice=TurnDice(0, (), (3, 3), throws=1)))
+    return found
+
+
+def refusals() -> list[KotdError]:
+    """Every refusal the brute force meets, the ones from a new game's players too."""
+    met: list[KotdError] = []
+    parsed = []
+    for line in lines():
+        try:
+            parsed.append(parse_action(line))
+        except KotdError as err:
+            met.append(err)
+    for state in states():
+        for action in parsed:
+            try:
+                apply(state, action)
+            except KotdError as err:
+                met.append(err)
+    for players in (["Ann"], ["A", "B", "C", "D", "E", "F"], ["Ann", "ann"]):
+        try:
+            new_game(players, COURT)
+        except KotdError as err:
+            met.append(err)
+    return met
+
+
+def test_every_refusal_the_game_meets_is_coded_and_said_in_german() -> None:
+    met = refusals()
+    codes = {err.code for err in met}
+    assert "rule.said" not in codes  # no one-line English refusal is left
+    for err in met:
+        german = say_error(err.code, err.params, err.message, "de")
+        assert err.code in ERRORS["de"], (err.code, err.message)
+        assert german != err.message and "{" not in german, (err.code, german)
+        assert json.loads(json.dumps(err.params)) == err.params  # plain JSON for the API
+    # and the brute force reaches every refusal the UKUK source raises but two
+    assert _raised_in("rules/ukuk") - codes == UNREACHABLE
+
+
+def _raised_in(folder: str) -> set[str]:
+    """The codes of every RuleError raised (or returned) in ``folder``, read with ast."""
+    codes = set()
+    for path in (ROOT / folder).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "RuleError" and node.args
+                    and isinstance(node.args[0], ast.Constant)):
+                codes.add(f"rule.{node.args[0].value}")
+    return codes
+
+
+def test_no_refusal_in_the_rules_is_one_english_line() -> None:
+    """Every ``RuleError(...)`` in rules/, web/ and pi/ names a code and a template: a
+    one-string RuleError would show in English on a German page."""
+    bare = []
+    for folder in ("rules", "web", "pi"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                        and node.func.id == "RuleError" and len(node.args) < 2):
+                    bare.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert bare == []
+    assert len(_raised_in("rules/ukuk")) > 40
+
+
+def test_the_same_refusal_in_both_languages_with_a_card_name() -> None:
+    s = new_game(["Ann", "Ben"], COURT)
+    s = replace(s, owned=(("hofnarr",), ()), dice=TurnDice(0, (2, 5), throws=1,
+                                                           used=("hofnarr",)))
+    try:
+        apply(s, parse_action("use hofnarr 2 -> 4"))
+    except RuleError as err:
+        assert err.message == ("the Hofnarr was already used this round; each court card "
+                               "once a round")
+        assert say_error(err.code, err.params, err.message, "de") == (
+            "Die Karte Hofnarr wurde in dieser Runde schon eingesetzt; jede Karte nur einmal "
+            "pro Runde.")
+    else:  # pragma: no cover - the rule is broken
+        raise AssertionError("a second use of the Hofnarr in one round was allowed")
+
+
+def _refused(port: int, action: str, query: str = "",
+             headers: dict[str, str] | None = None) -> dict:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/action{query}",
+        data=json.dumps({"action": action}).encode(), method="POST",
+        headers={"Content-Type": "application/json", "X-Table-Token": TOKEN,
+                 **(headers or {})})
+    try:
+        urllib.request.urlopen(req, timeout=10)
+    except urllib.error.HTTPError as err:
+        assert err.code == 400
+        return json.loads(err.read())
+    raise AssertionError(f"{action!r} was not refused")
+
+
+def test_a_refusal_over_http_comes_in_the_pages_language(assistant) -> None:  # noqa: F811
+    a, _tray, _factory, client = assistant
+    client.act("game ukuk")
+    client.act("players Ann Ben")
+    english = "cannot end the turn yet: Ann has not thrown"
+    german = "Noch nicht: Ann hat noch nicht gewürfelt."
+    for query, headers, said in (("?lang=de", {}, german),
+                                 ("", {"Accept-Language": "de-DE,de;q=0.9"}, german),
+                                 ("", {}, english), ("?lang=en", {}, english),
+                                 ("", {"Accept-Language": "fr"}, english)):
+        body = _refused(a.port, "pass", query, headers)
+        assert body["error"] == said, (query, headers)
+        assert body["english"] == english and body["code"] == "rule.not_thrown"
+        assert body["params"] == {"what": "end the turn", "player": "Ann"}
+    client.act("roll 2 2 5")
+    client.act("aside 2 2")
+    body = _refused(a.port, "buy koenig", "?lang=de")
+    assert body["english"] == "cannot buy yet: set every die aside first (still active: 5)"
+    assert body["error"] == "Noch nicht: zuerst alle Würfel herauslegen (noch aktiv: 5)."
+    client.act("aside 5")
+    body = _refused(a.port, "buy koenig", "?lang=de")
+    assert body["code"] == "rule.cost_not_met"
+    assert body["error"].startswith("Das Würfelergebnis 2 2 5 reicht nicht für die Karte "
+                                    "König (")
+    assert client.get("/api/state")["current_player"] == "Ann"  # nothing changed
