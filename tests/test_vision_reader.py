@@ -8,7 +8,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rules.dice import Color, Die, Roll
@@ -219,6 +219,7 @@ def test_missing_haba_networks_are_one_clear_error(monkeypatch) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.floats(0, 1279), st.floats(0, 959)), min_size=1, max_size=12),
        st.floats(10, 200))
+@example([(0.0, 0.0), (0.0, 133.0)], 66.5)  # apart as floats, touching once rounded out
 def test_zoom_windows_cover_every_die_and_never_overlap(points, margin) -> None:
     from vision.habanet import zoom_windows
 

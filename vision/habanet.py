@@ -217,8 +217,10 @@ def zoom_windows(points: list[tuple[float, float]], margin: float, width: int, h
     """Boxes (x0, y0, x1, y1) around ``points``, ``margin`` pixels each way, inside the
     frame; boxes that overlap are one box, so dice lying far apart are looked at in small
     windows instead of one that spans the tray."""
-    boxes = [(max(0.0, x - margin), max(0.0, y - margin), min(float(width), x + margin),
-              min(float(height), y + margin)) for x, y in points]
+    # whole pixels before merging: boxes apart as floats may touch once rounded out
+    boxes = [(math.floor(max(0.0, x - margin)), math.floor(max(0.0, y - margin)),
+              math.ceil(min(float(width), x + margin)), math.ceil(min(float(height), y + margin)))
+             for x, y in points]
     merged = True
     while merged:
         merged = False
@@ -233,8 +235,7 @@ def zoom_windows(points: list[tuple[float, float]], margin: float, width: int, h
                     break
             if merged:
                 break
-    return [(int(x0), int(y0), math.ceil(x1), math.ceil(y1))
-            for x0, y0, x1, y1 in boxes]
+    return boxes
 
 
 def decode(out: np.ndarray, scale: float, width: int, height: int,
