@@ -196,6 +196,7 @@ class HabaNet:
                              for x0, y0, x1, y1 in boxes
                              for f in self._look(frame[y0:y1, x0:x1], zoom)
                              if f.found >= min_peak]
+                    found.sort(key=lambda f: -f.found)  # surest first across the windows
         return [replace(f, angle=a) if (a := face_turn(frame, f.center, f.side)) is not None
                 else f for f in found]
 
@@ -221,21 +222,18 @@ def zoom_windows(points: list[tuple[float, float]], margin: float, width: int, h
     boxes = [(math.floor(max(0.0, x - margin)), math.floor(max(0.0, y - margin)),
               math.ceil(min(float(width), x + margin)), math.ceil(min(float(height), y + margin)))
              for x, y in points]
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(boxes)):
-            for j in range(i + 1, len(boxes)):
-                a, b = boxes[i], boxes[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    boxes[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
-                                max(a[3], b[3]))
-                    del boxes[j]
-                    merged = True
-                    break
-            if merged:
-                break
-    return boxes
+    windows: list[tuple[int, int, int, int]] = []  # never two that overlap
+    for box in boxes:
+        while (hit := next((w for w in windows if _overlap(w, box)), None)) is not None:
+            windows.remove(hit)
+            box = (min(box[0], hit[0]), min(box[1], hit[1]), max(box[2], hit[2]),
+                   max(box[3], hit[3]))
+        windows.append(box)
+    return windows
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def decode(out: np.ndarray, scale: float, width: int, height: int,

@@ -53,10 +53,8 @@ def match(readings: Sequence[DieReading], truth: Sequence[TruthDie]
     return pairs
 
 
-def score_frame(readings: Sequence[DieReading], truth: Sequence[TruthDie],
-                thrown: int | None = None) -> FrameScore:
-    """How ``readings`` of a frame with ``truth`` went, when ``thrown`` dice (default: every
-    die of the frame) were thrown."""
+def score_frame(readings: Sequence[DieReading], truth: Sequence[TruthDie]) -> FrameScore:
+    """How ``readings`` of a frame with ``truth`` went; every die of ``truth`` was thrown."""
     pairs = match(readings, truth)
     counted = [(t, r) for t, r in pairs if t.visible and not t.leaning]
     matched = sum(r is not None for _, r in pairs)
@@ -72,7 +70,7 @@ def score_frame(readings: Sequence[DieReading], truth: Sequence[TruthDie],
     optional_ok = all(r is None or (r.value, r.color) == (t.value, t.color)
                       for t, r in pairs if not (t.visible and not t.leaning))
     right = all_counted_right and optional_ok and false == 0
-    asks = unsure > 0 or len(readings) != (len(truth) if thrown is None else thrown)
+    asks = unsure > 0 or len(readings) != len(truth)
     silent = not asks and not right
     return FrameScore(len(counted), found, value, color, false, wrong_sure, unsure, right, asks,
                       silent)
