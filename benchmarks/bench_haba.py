@@ -4,8 +4,9 @@ Run: .venv/bin/python benchmarks/bench_haba.py [--set stress|tune|print] [--fram
 Prints the overall figures (also for frames of six flat dice all in view: a frame with a
 leaning or hidden die rightly asks the table), then one table per axis (table, light,
 spacing, size, dice) and the table x spacing cross, so a weak corner cannot hide in an
-average. ``asks``: the table would be asked (a die marked unsure, or not six dice);
-``silent``: six confident dice, not all right.
+average. The reader is told how many dice were thrown, as the game tells it (``--no-count``:
+not told). ``asks``: the table would be asked (a die marked unsure, or not as many readings
+as dice thrown); ``silent``: that many confident readings, not all right.
 """
 
 from __future__ import annotations
@@ -66,6 +67,9 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=1100)
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--no-count", action="store_true",
+                        help="do not tell the reader how many dice were thrown (as `kotd read` "
+                             "without --thrown); by default it is told, as the game tells it")
     parser.add_argument("--show", type=int, default=0, help="print the first N wrong frames")
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -78,7 +82,7 @@ def main() -> None:
     shown = 0
     for i, img, truth, scene in frames(args.set, args.frames, args.start, args.workers):
         t, c = time.perf_counter(), time.thread_time()
-        readings = read_dice(img)
+        readings = read_dice(img, thrown=None if args.no_count else len(truth))
         times.append(time.perf_counter() - t)
         cpu.append(time.thread_time() - c)
         s = score_frame(readings, truth)
@@ -98,7 +102,8 @@ def main() -> None:
     times.sort()
     cpu.sort()
     print(f"set {args.set}, frames {args.start}..{args.start + args.frames - 1}; "
-          f"held-out families: {HELD_OUT}")
+          f"held-out families: {HELD_OUT}; reader "
+          + ("not told" if args.no_count else "told") + " how many dice were thrown")
     print(f"read time per {img.shape[1]}x{img.shape[0]} frame, one thread: CPU time median "
           f"{1000 * cpu[len(cpu) // 2]:.1f} ms, p95 {1000 * cpu[int(0.95 * len(cpu))]:.1f} ms;"
           f" wall time median {1000 * times[len(times) // 2]:.1f} ms (the machine is shared)")

@@ -3,10 +3,12 @@
 The detector is fed frames with their time. It compares each frame with the one before on a
 small grey copy (so it costs little and does not depend on the camera's resolution or
 height: motion is a *fraction* of the picture that changed). After motion, once the tray
-has been still for ``settle_seconds``, it reads the dice; a roll is reported only when
-``stable_reads`` readings in a row agree and show exactly the number of dice the game
-needs. Hands in the tray, a die still wobbling, or dice missing give no roll: the
-``sight`` says what the camera sees instead.
+has been still for ``settle_seconds``, it reads the dice, telling the reader how many dice
+the game needs (a die's side face seen as a seventh die can then be left out, a doubted die
+taken back; the reader marks the dice the count leaves in doubt); a roll is reported only
+when ``stable_reads`` readings in a row agree and show exactly that number of dice. Hands
+in the tray, a die still wobbling, or dice missing give no roll: the ``sight`` says what
+the camera sees instead.
 
 Dice already lying still when the detector starts are not a roll: a throw needs motion.
 Nor is a hand passing over the tray: when every die shows the same face in the same place
@@ -33,7 +35,8 @@ from vision.strip import AsideStrip
 
 Seeing = Literal["waiting", "moving", "settling", "settled", "too few dice", "too many dice",
                  "no dice"]
-Reader = Callable[[np.ndarray], Sequence[DieReading]]
+Reader = Callable[[np.ndarray, int | None], Sequence[DieReading]]
+"""Reads the dice in a frame, told how many dice were thrown (None: any number)."""
 
 MOTION_LEVEL = 18
 """Grey levels a pixel must change by to count as moving (well above sensor noise)."""
@@ -199,12 +202,12 @@ class RollDetector:
         return self._read(frame)
 
     def _read(self, frame: np.ndarray) -> Throw | None:
-        readings = list(self.read(frame))
+        wanted = self.dice() if callable(self.dice) else self.dice
+        readings = list(self.read(frame, wanted))
         if not self._reread:  # asked to read again: the dice as they look now, nothing kept
             readings = keep_kept(readings, frame, self.last_throw, self._throw_frame)
         self.last_readings = tuple(readings)
         n = len(readings)
-        wanted = self.dice() if callable(self.dice) else self.dice
         if n == 0 or (wanted is not None and n != wanted):
             self._agreeing = []
             kind: Seeing = "no dice" if n == 0 else ("too few dice" if n < (wanted or 1)

@@ -99,12 +99,13 @@ class DiceReader:
         self.palette = palette
         self.colored = colored
 
-    def __call__(self, frame: np.ndarray) -> Sequence[Any]:
+    def __call__(self, frame: np.ndarray, thrown: int | None = None) -> Sequence[Any]:
+        """The dice in ``frame``; ``thrown``: how many the game expects (None: not known)."""
         from vision.reader import read_dice
 
         kind: Literal["haba", "standard"] = (
             "standard" if self.config.dice == "standard" or not self.colored() else "haba")
-        return read_dice(frame, kind=kind, palette=self.palette)
+        return read_dice(frame, kind=kind, palette=self.palette, thrown=thrown)
 
     def calibrate(self, frame: np.ndarray) -> None:
         from vision.calibrate import calibrate

@@ -46,7 +46,7 @@ def sim():
     clock = Clock()
     tray = SimulatedTray(seed=4, clock=clock)
     tray.open()
-    detector = RollDetector(read_dice, settle_seconds=0.5, stable_reads=2)
+    detector = RollDetector(lambda f, n: read_dice(f, thrown=n), settle_seconds=0.5, stable_reads=2)
     return tray, detector, clock
 
 
@@ -96,7 +96,7 @@ def fake_reading(value: int, x: float) -> DieReading:
 def test_fewer_dice_than_a_roll_needs_give_no_roll() -> None:
     frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 200)]
     five = [fake_reading(v, 30.0 * v) for v in range(1, 6)]
-    detector = RollDetector(lambda _f: five, settle_seconds=0.2, stable_reads=2)
+    detector = RollDetector(lambda _f, _n: five, settle_seconds=0.2, stable_reads=2)
     detector.feed(frames[0], 0.0)
     detector.feed(frames[1], 0.1)          # motion
     for t in (0.4, 0.5, 0.6, 0.7):
@@ -112,7 +112,7 @@ def test_readings_that_disagree_are_not_a_roll_until_they_agree() -> None:
         [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 5)],   # a wobbling die
         [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 5)],
     ])
-    detector = RollDetector(lambda _f: next(answers), settle_seconds=0.2, stable_reads=2)
+    detector = RollDetector(lambda _f, _n: next(answers), settle_seconds=0.2, stable_reads=2)
     detector.feed(frames[0], 0.0)
     detector.feed(frames[1], 0.1)
     assert detector.feed(frames[1], 0.4) is None
@@ -157,7 +157,7 @@ def test_eye_puts_the_roll_in_the_game_and_survives_the_camera_going_away(sim) -
 def test_a_hand_over_the_tray_that_moves_no_die_is_not_a_new_roll() -> None:
     frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 200)]
     dice = [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 6)]
-    detector = RollDetector(lambda _f: dice, settle_seconds=0.2, stable_reads=1)
+    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.2, stable_reads=1)
     detector.feed(frames[0], 0.0)
     detector.feed(frames[1], 0.1)
     assert detector.feed(frames[1], 0.4) is not None       # the throw
@@ -189,11 +189,11 @@ def test_a_kept_die_read_otherwise_is_marked_for_the_table() -> None:
     assert keep_kept(later, now, [], before) == later  # no roll before: nothing is kept
     moved = rng.integers(0, 255, before.shape, dtype=np.uint8)
     assert [g.confident for g in keep_kept(later, moved, dice, before)] == [True] * 6
-    detector = RollDetector(lambda _f: dice, settle_seconds=0.2, stable_reads=1)
+    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.2, stable_reads=1)
     detector.feed(before, 0.0)
     detector.feed(now, 0.1)
     assert detector.feed(now, 0.4) is not None
-    detector.read = lambda _f: later  # the same tray read again by the button: as it is now
+    detector.read = lambda _f, _n: later  # the same tray read again by the button: as it is now
     detector.request_reread()
     throw = detector.feed(now, 0.5)
     assert throw is not None and throw.reread

@@ -16,7 +16,7 @@ from vision.calibrate import calibrate
 from vision.facecolor import chroma_of
 from vision.palette import Palette
 from vision.reader import read_dice
-from vision.render import Camera, random_scene, render_tray
+from vision.render import Camera, random_conditions, random_scene, render_tray, scene_for
 
 
 @pytest.fixture(scope="module")
@@ -103,3 +103,23 @@ def test_calibration_under_a_colour_cast(tmp_path, capsys, monkeypatch) -> None:
     assert Palette.load(tmp_path / "data" / "palette.json") is not None
     assert main(["calibrate", str(tmp_path / "nope.png")]) == 2
     assert "kotd: error:" in capsys.readouterr()[1]
+
+
+def test_read_told_how_many_were_thrown(capsys, tmp_path) -> None:
+    """``--thrown 6``: a side face read as a seventh die (tuning frame 448) is left out;
+    a count that is not one is refused with a clear message."""
+    rng = np.random.default_rng(100_448)
+    cond = random_conditions(rng, {"table": ("cloth", "stone"), "light": ("warm",)})
+    frame, _ = render_tray(scene_for(rng, cond), rng)
+    path = tmp_path / "seven.png"
+    cv2.imwrite(str(path), frame)
+    counts = []
+    for extra in ([], ["--thrown", "6"]):
+        assert main(["read", "--json", *extra, str(path)]) == 0
+        counts.append(len(json.loads(capsys.readouterr()[0])["dice"]))
+    assert counts == [7, 6]
+    for bad in ("six", "0"):
+        with pytest.raises(SystemExit) as stop:
+            main(["read", "--thrown", bad, str(path)])
+        assert stop.value.code == 2
+        assert "is not a number of dice (1 to 30)" in capsys.readouterr()[1]

@@ -25,11 +25,24 @@ def _data_palette(args: argparse.Namespace) -> Path:
     return Path(data_dir()) / PALETTE_FILE
 
 
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 30:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of dice (1 to 30)")
+    return n
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     read = subparsers.add_parser("read", help="read the dice in photos of the tray")
     read.add_argument("images", nargs="+", metavar="IMAGE")
     read.add_argument("--dice", choices=("haba", "standard"), default="haba",
                       help="HABA dice (coloured faces) or ordinary dice (default: haba)")
+    read.add_argument("--thrown", type=_count, metavar="N",
+                      help="how many dice were thrown (HABA dice: the reader then keeps the "
+                           "likeliest N faces, or takes back doubtful ones, and marks them)")
     read.add_argument("--json", action="store_true", help="one JSON object per image and line")
     read.add_argument("--palette", type=Path, help="palette file (default: the calibrated one)")
     read.add_argument("--annotate", type=Path, metavar="DIR",
@@ -83,7 +96,7 @@ def _read(args: argparse.Namespace) -> int:
             status = 2
             continue
         try:
-            readings = reading_order(read_dice(frame, args.dice, palette))
+            readings = reading_order(read_dice(frame, args.dice, palette, args.thrown))
         except OSError as err:  # the reader's own files are missing: a broken install
             raise UsageError("reader", "{why}", why=str(err)) from None
         if args.json:

@@ -46,12 +46,13 @@ def _pair_of(layouts: Mapping[str, Mapping[int, Color]]) -> dict[tuple[int, Colo
     return {(v, c): name for name, layout in layouts.items() for v, c in layout.items()}
 
 
-def most_probable(beliefs: Sequence[Belief], colors: Sequence[Color],
-                  layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
-                  per_pair: int = PER_PAIR) -> list[Decision]:
-    """The most probable reading of all dice in which no layout shows more than ``per_pair``
-    dice, each die with its marginal chance. Without any such reading (more dice than the
-    box holds) each die is read on its own."""
+def _weigh(beliefs: Sequence[Belief], colors: Sequence[Color],
+           layouts: Mapping[str, Mapping[int, Color]], per_pair: int
+           ) -> tuple[list[list[tuple[int, Color, float]]], list[float],
+                      tuple[np.ndarray, np.ndarray] | None]:
+    """Each die's options worth weighing (value, colour, chance), the share of its belief
+    they cover, and every reading of all dice (one option each) with its probability, 0
+    where a layout shows more than ``per_pair`` dice (None: too many dice or readings)."""
     pair_of = _pair_of(layouts)
     options: list[list[tuple[int, Color, float]]] = []
     kept: list[float] = []  # share of each die's belief that the options weighed cover
@@ -63,13 +64,9 @@ def most_probable(beliefs: Sequence[Belief], colors: Sequence[Color],
         opts.sort(key=lambda o: -o[2])
         options.append(opts[:MAX_OPTIONS])
         kept.append(sum(o[2] for o in options[-1]) / max(float(joint.sum()), 1e-12))
-    if not options:
-        return []
-    alone = [Decision(o[0][0], o[0][1], o[0][2] / max(sum(x[2] for x in o), 1e-12) * share)
-             for o, share in zip(options, kept, strict=True)]
     count = int(np.prod([len(o) for o in options], dtype=np.float64))
-    if len(beliefs) > per_pair * len(layouts) or count > MAX_READINGS:
-        return alone
+    if not options or len(beliefs) > per_pair * len(layouts) or count > MAX_READINGS:
+        return options, kept, None
     names = sorted(layouts)
     pair_ids = [np.array([names.index(pair_of[(v, c)]) if (v, c) in pair_of else -1
                           for v, c, _ in o]) for o in options]
@@ -80,10 +77,24 @@ def most_probable(beliefs: Sequence[Belief], colors: Sequence[Color],
     counts = np.stack([(pairs == k).sum(axis=1) for k in range(len(names))], axis=1)
     valid = (counts <= per_pair).all(axis=1)
     p = np.prod(np.stack([probs[d][grid[:, d]] for d in range(len(options))], axis=1), axis=1)
-    p = np.where(valid, p, 0.0)
-    total = float(p.sum())
-    if total <= 0:
+    return options, kept, (grid, np.where(valid, p, 0.0))
+
+
+def most_probable(beliefs: Sequence[Belief], colors: Sequence[Color],
+                  layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
+                  per_pair: int = PER_PAIR) -> list[Decision]:
+    """The most probable reading of all dice in which no layout shows more than ``per_pair``
+    dice, each die with its marginal chance. Without any such reading (more dice than the
+    box holds) each die is read on its own."""
+    options, kept, weighed = _weigh(beliefs, colors, layouts, per_pair)
+    if not options:
+        return []
+    alone = [Decision(o[0][0], o[0][1], o[0][2] / max(sum(x[2] for x in o), 1e-12) * share)
+             for o, share in zip(options, kept, strict=True)]
+    if weighed is None or float(weighed[1].sum()) <= 0:
         return alone
+    grid, p = weighed
+    total = float(p.sum())
     best = grid[int(np.argmax(p))]
     out = []
     for die, k in enumerate(best):
@@ -92,4 +103,17 @@ def most_probable(beliefs: Sequence[Belief], colors: Sequence[Color],
     return out
 
 
-__all__ = ["Belief", "Decision", "most_probable"]
+def agreement(beliefs: Sequence[Belief], colors: Sequence[Color],
+              layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
+              per_pair: int = PER_PAIR) -> float:
+    """The chance that dice read on their own obey the box: no layout shows more than
+    ``per_pair`` dice (0 when more dice than the box holds)."""
+    options, _, weighed = _weigh(beliefs, colors, layouts, per_pair)
+    if not options:
+        return 1.0
+    if weighed is None:
+        return 0.0 if len(beliefs) > per_pair * len(layouts) else 1.0
+    return float(weighed[1].sum())
+
+
+__all__ = ["Belief", "Decision", "agreement", "most_probable"]

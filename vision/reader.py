@@ -7,8 +7,11 @@ face's colour is named against its own pips (:mod:`vision.facecolor`, :mod:`visi
 a face beside a bigger one, too close to be another die, is that die's side and is dropped;
 then the box's physics (:mod:`vision.consistency`: no more than two dice per colour layout)
 chooses the most probable reading of all dice together and gives each die the chance that
-it is right, never more than its own face gives that reading (:func:`own_chance`). A die
-below :data:`vision.reading.HABA_CONFIDENT` is marked for the table to check.
+it is right, never more than its own face gives that reading (:func:`own_chance`). When the
+game tells how many dice were thrown, the count is used too: of more faces than dice the
+likeliest choice is kept (:func:`choose`), and too few are made up with the faces judged
+doubtful; a face whose place the count leaves in doubt is marked. A die below
+:data:`vision.reading.HABA_CONFIDENT` is marked for the table to check.
 
 Ordinary dice (any body and pip colour, marbled, translucent, touching) are found and read
 by the two small learned networks of :mod:`vision.dicenet`; their confidence is the
@@ -19,12 +22,13 @@ the pips disagrees (:attr:`vision.dicenet.FoundDie.confidence`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import Literal
 
 import numpy as np
 
-from vision.consistency import Belief, Decision, most_probable
+from vision.consistency import Belief, Decision, agreement, most_probable
 from vision.dicenet import FoundDie
 from vision.dicenet import default_net as default_standard_net
 from vision.facecolor import face_chroma
@@ -46,6 +50,21 @@ SIDE_REACH = 0.75
 side face's centre lies half a side plus half its foreshortened width from the top's
 centre, a touching die's at least a whole side (the finder may overrate a side by a
 fifth in a cluster)."""
+DOUBT = 0.5
+"""The most chance of being a die that a face gets when the count of dice thrown puts it in
+doubt (below :data:`vision.reading.HABA_CONFIDENT`, so the table is asked about it)."""
+RIVAL = 0.01
+"""When more faces are seen than dice were thrown, a choice of faces at least this likely,
+relative to the likeliest, is a rival: a face it leaves out is in doubt. (Tuning frames
+0-1099: every likeliest choice with no rival above 0.01 was right, 10 of 10; wrong ones had
+rivals from 0.016 up: BENCHMARKS.md.)"""
+BESIDE = 1.2
+"""A face left out for the count puts the faces closer to it than this many sides in doubt,
+when the pip reader took it for a die (as likely as not, :data:`DOUBT`): a leaning die and
+its other face, or a die and its side, look alike, and the count cannot tell which is the
+die's top."""
+MAX_EXTRA = 2
+"""More faces than this beyond the dice thrown are not chosen among: the table is asked."""
 VALUE_TEMPERATURE = 0.5
 """The pip reader's probabilities are raised to the power 1/T so that they mean what they
 say (fitted by likelihood on the tuning renders by ``tools/fit_haba_confidence.py``; below
@@ -85,8 +104,16 @@ def _side_of(face: FoundFace, top: FoundFace) -> bool:
 
 
 def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
-              temperature: float = VALUE_TEMPERATURE) -> list[SeenFace]:
-    """Every HABA face in the frame with what each tells on its own."""
+              temperature: float = VALUE_TEMPERATURE, thrown: int | None = None
+              ) -> list[SeenFace]:
+    """Every HABA face in the frame with what each tells on its own.
+
+    ``thrown``: how many dice the table threw (None: not known). When more faces are seen,
+    the likeliest choice of that many is kept (:func:`choose`); when fewer, the faces
+    judged not a die or a die's side are taken back, surest first, to make up the count:
+    either way a face whose place is in doubt gets at most :data:`DOUBT` chance of being
+    a die, so the table is asked about it.
+    """
     _check(frame)
     net = net or default_haba_net()
     if net is None:
@@ -98,18 +125,53 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
             kept.append(f)
     crops = [face_crop(frame, f.center, f.side, f.angle) for f in kept]
     probs = net.read(crops)
-    dice = [(f, crop, p) for f, crop, p in zip(kept, crops, probs, strict=True)
-            if p[0] < NOT_A_DIE]
-    seen = []
-    for f, crop, p in dice:
-        if any(_side_of(f, k) for k, _, _ in dice):
-            continue
-        chroma, _ = face_chroma(crop, CROP / CROP_MARGIN)
-        values = np.power(np.maximum(p[1:], 1e-12), 1.0 / temperature)
+    dice = [(f, p) for f, p in zip(kept, probs, strict=True) if p[0] < NOT_A_DIE]
+    good = [k for k, (f, p) in enumerate(zip(kept, probs, strict=True))
+            if p[0] < NOT_A_DIE and not any(_side_of(f, d) for d, _ in dice)]
+
+    def seen(k: int, doubt: bool = False) -> SeenFace:
+        chroma, _ = face_chroma(crops[k], CROP / CROP_MARGIN)
+        values = np.power(np.maximum(probs[k][1:], 1e-12), 1.0 / temperature)
         values /= values.sum()
-        seen.append(SeenFace(f, Belief(values, palette.probabilities(chroma)[0]), chroma,
-                             float(1.0 - p[0])))
-    return seen
+        is_die = float(1.0 - probs[k][0])
+        return SeenFace(kept[k], Belief(values, palette.probabilities(chroma)[0]), chroma,
+                        min(is_die, DOUBT) if doubt else is_die)
+
+    faces = [seen(k) for k in good]
+    if thrown is None or len(faces) == thrown:
+        return faces
+    if len(faces) > thrown:
+        return choose(faces, thrown, palette)
+    others = sorted((k for k in range(len(kept)) if k not in good), key=lambda k: probs[k][0])
+    return faces + [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
+
+
+def choose(faces: list[SeenFace], thrown: int, palette: Palette) -> list[SeenFace]:
+    """``thrown`` of ``faces``, when more faces were seen than dice thrown: the likeliest
+    choice, weighing each face's chance of being a die (in or out) and the chance that the
+    faces chosen obey the box (:func:`vision.consistency.agreement`). A face that a rival
+    choice (:data:`RIVAL`) leaves out is in doubt, and so is a face beside one left out that
+    the pip reader took for a die (:data:`BESIDE`). More than :data:`MAX_EXTRA` faces too
+    many are not chosen among: all are returned, and the table is asked.
+    """
+    if len(faces) - thrown > MAX_EXTRA:
+        return faces
+    weights = {}
+    for chosen in combinations(range(len(faces)), thrown):
+        w = agreement([faces[k].belief for k in chosen], palette.colors)
+        for k, face in enumerate(faces):
+            w *= face.is_die if k in chosen else 1.0 - face.is_die
+        weights[chosen] = w
+    best = max(weights, key=lambda c: weights[c])
+    top = weights[best]
+    doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
+                for k in best if k not in c}
+    for j, left in enumerate(faces):
+        if j not in best and left.is_die >= DOUBT:
+            doubtful |= {k for k in best if math.dist(faces[k].face.center, left.face.center)
+                         < BESIDE * max(faces[k].face.side, left.face.side)}
+    return [replace(faces[k], is_die=min(faces[k].is_die, DOUBT)) if k in doubtful
+            else faces[k] for k in best]
 
 
 def _from_net(found: FoundDie) -> DieReading:
@@ -125,13 +187,14 @@ def own_chance(belief: Belief, decision: Decision, palette: Palette) -> float:
                  * belief.color[palette.colors.index(decision.color)])
 
 
-def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = None
-              ) -> list[DieReading]:
+def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = None,
+              thrown: int | None = None) -> list[DieReading]:
     """Read every die in a BGR ``frame`` (any size; the die size is measured from it).
 
     ``kind="haba"`` finds HABA faces and names their colour with ``palette`` (default:
     :meth:`Palette.default`); ``"standard"`` reads ordinary dice of any colour and reports
-    no colour. Readings are in no particular order (see ``to_roll``).
+    no colour. ``thrown``: how many dice the table threw, when known (HABA dice: see
+    :func:`see_faces`). Readings are in no particular order (see ``to_roll``).
     """
     if kind == "standard":
         _check(frame)
@@ -141,7 +204,7 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
                           "reinstall kotd, or make them with tools/train_dice_net.py")
         return [_from_net(f) for f in net.read(frame)]
     palette = palette or Palette.default()
-    seen = see_faces(frame, palette)
+    seen = see_faces(frame, palette, thrown=thrown)
     # A die's confidence is its chance under the box's physics, but never more than its
     # own face says for that reading: when the box overrules a face's clear colour or
     # value, something is off and the table is asked.
@@ -152,4 +215,4 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
             for s, d in zip(seen, decisions, strict=True)]
 
 
-__all__ = ["SeenFace", "own_chance", "read_dice", "see_faces", "square"]
+__all__ = ["SeenFace", "choose", "own_chance", "read_dice", "see_faces", "square"]
