@@ -270,6 +270,18 @@ def test_told_how_many_were_thrown_the_reader_drops_a_side_face(i: int) -> None:
     assert len(told) == len(truth) == 6 and s.right and s.false == 0
 
 
+@pytest.mark.parametrize("i", [591, 1009])
+def test_a_leaning_die_left_out_for_the_count_leaves_its_neighbours_in_doubt(i: int) -> None:
+    """A leaning die shows two faces that both look like a top; the likeliest six leave
+    the real one out and keep the other face. The faces beside the one left out are marked,
+    so the frame asks the table instead of being silently wrong (without that rule, these
+    two tuning frames were silent)."""
+    frame, truth = _tune_frame(i)
+    told = read_dice(frame, thrown=len(truth))
+    s = score_frame(told, truth)
+    assert len(told) == 6 and s.false == 1 and s.wrong_sure == 0 and s.asks and not s.silent
+
+
 @pytest.mark.parametrize("i", [31, 826])
 def test_told_how_many_were_thrown_the_reader_takes_back_a_doubtful_die(i: int) -> None:
     """A die the pip reader doubted was dropped, so five of six were seen; told six were
