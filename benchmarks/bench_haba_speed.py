@@ -1,10 +1,11 @@
-"""The HABA reader's CPU time against an earlier version of its finder, side by side.
+"""The HABA reader's CPU time against an earlier version of its looks, side by side.
 
 Run: .venv/bin/python benchmarks/bench_haba_speed.py --against 5ddfb9d [--frames 400]
-Reads the first judging frames (``haba_sets``, stress set) with this checkout's
-``HabaNet.find`` and with the one of git revision ``--against``, alternating frame by frame
-in one process, so that both meet the same load on a shared machine; prints the thread CPU
-time per frame of each (median, p95, mean). Single-threaded OpenCV, the same networks.
+Reads the first judging frames (``haba_sets``, stress set; timing only) with this
+checkout's ``HabaNet.find`` and ``HabaNet.read`` and with those of git revision
+``--against``, alternating frame by frame in one process, so that both meet the same load on
+a shared machine; prints the thread CPU time per frame of each (median, p95, mean).
+Single-threaded OpenCV, the same networks, the reader told how many dice were thrown.
 """
 
 from __future__ import annotations
@@ -41,14 +42,17 @@ def main() -> None:
     earlier.__file__ = habanet.__file__
     sys.modules[earlier.__name__] = earlier
     exec(compile(source, "habanet_earlier.py", "exec"), earlier.__dict__)
-    finds = {"this checkout": habanet.HabaNet.find, args.against: earlier.HabaNet.find}
-    cpu: dict[str, list[float]] = {name: [] for name in finds}
-    for k, (_, img, _, _) in enumerate(frames("stress", args.frames, 0, 1)):
-        order = list(finds.items())
-        for name, find in order if k % 2 else order[::-1]:
-            habanet.HabaNet.find = find  # type: ignore[method-assign]
+    methods = ("find", "read")  # the network's looks: what the two versions may differ in
+    versions = {"this checkout": {m: getattr(habanet.HabaNet, m) for m in methods},
+                args.against: {m: getattr(earlier.HabaNet, m) for m in methods}}
+    cpu: dict[str, list[float]] = {name: [] for name in versions}
+    for k, (_, img, truth, _) in enumerate(frames("stress", args.frames, 0, 1)):
+        order = list(versions.items())
+        for name, version in order if k % 2 else order[::-1]:
+            for method, function in version.items():
+                setattr(habanet.HabaNet, method, function)
             start = time.thread_time()
-            read_dice(img)
+            read_dice(img, thrown=len(truth))
             cpu[name].append(time.thread_time() - start)
     for name, times in cpu.items():
         t = sorted(times)

@@ -282,15 +282,15 @@ def test_a_leaning_die_left_out_for_the_count_leaves_its_neighbours_in_doubt(i: 
     assert len(told) == 6 and s.false == 1 and s.wrong_sure == 0 and s.asks and not s.silent
 
 
-@pytest.mark.parametrize("i", [31, 826])
-def test_told_how_many_were_thrown_the_reader_takes_back_a_doubtful_die(i: int) -> None:
-    """A die the pip reader doubted was dropped, so five of six were seen; told six were
-    thrown, the reader takes it back, and marks it for the table to check."""
-    frame, truth = _tune_frame(i)
-    assert len(read_dice(frame)) == 5
+def test_told_how_many_were_thrown_the_reader_takes_back_a_doubtful_die() -> None:
+    """Tuning frame 165: two of six dice lie partly out of view, and the pip reader judged
+    one of them not a die, so four were read. Told six were thrown, the reader takes that
+    one back (the other it never found), reads it right and marks it for the table."""
+    frame, truth = _tune_frame(165)
+    assert len(read_dice(frame)) == 4
     told = read_dice(frame, thrown=6)
     s = score_frame(told, truth)
-    assert len(told) == 6 and s.right and s.asks and not s.silent
+    assert len(told) == 5 and s.right and s.asks and not s.silent
     assert sum(not r.confident for r in told) == 1
 
 

@@ -53,6 +53,10 @@ ZOOM_BELOW = 18.0
 looked at a second time, closer."""
 ZOOM_SIDE = 24.0
 """The second look scales the dice to this many finder pixels."""
+REREAD_BELOW = 0.98
+"""A crop whose likeliest class is less sure than this is read again in its three other
+quarter turns, and the four readings averaged: a face has no up, the pip reader was
+trained on every turn, and its doubts differ from turn to turn (about one face a frame)."""
 ZOOM_BUDGET = 0.6
 """The second look costs at most this share of the first look's pixels."""
 
@@ -201,7 +205,17 @@ class HabaNet:
                 else f for f in found]
 
     def read(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Class probabilities (n, 7) of upright face crops: "not a die" and 1-6."""
+        """Class probabilities (n, 7) of upright face crops: "not a die" and 1-6; a crop
+        read less surely than :data:`REREAD_BELOW` is the mean of its four quarter turns."""
+        out = self._read_once(crops)
+        doubtful = [k for k in range(len(crops)) if out[k].max() < REREAD_BELOW]
+        if doubtful:
+            turned = self._read_once([np.ascontiguousarray(np.rot90(crops[k], turn))
+                                      for turn in (1, 2, 3) for k in doubtful])
+            out[doubtful] = (out[doubtful] + turned.reshape(3, len(doubtful), 7).sum(0)) / 4
+        return out
+
+    def _read_once(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
             return np.zeros((0, 7), np.float32)
         blob = cv2.dnn.blobFromImages([normalise(c) for c in crops])
