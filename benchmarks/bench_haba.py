@@ -107,6 +107,10 @@ def main() -> None:
     print(f"read time per {img.shape[1]}x{img.shape[0]} frame, one thread: CPU time median "
           f"{1000 * cpu[len(cpu) // 2]:.1f} ms, p95 {1000 * cpu[int(0.95 * len(cpu))]:.1f} ms;"
           f" wall time median {1000 * times[len(times) // 2]:.1f} ms (the machine is shared)")
+    print(f"dice right (value and colour): {min(total.value, total.color)} of {total.dice} "
+          f"({100 * min(total.value, total.color) / max(total.dice, 1):.2f}%); readings on no "
+          f"die: {total.false} ({100 * total.false / max(total.dice, 1):.2f}%); frames right "
+          f"{total.right} of {total.n}; asking {total.asks}; silently wrong {total.silent}")
     print(HEADER)
     print("| **all** " + total.row())
     print("| held-out families " + held.row())
