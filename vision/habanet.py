@@ -53,12 +53,12 @@ ZOOM_BELOW = 18.0
 looked at a second time, closer."""
 ZOOM_SIDE = 24.0
 """The second look scales the dice to this many finder pixels."""
+ZOOM_BUDGET = 0.6
+"""The second look costs at most this share of the first look's pixels."""
 REREAD_BELOW = 0.98
 """A crop whose likeliest class is less sure than this is read again in its three other
 quarter turns, and the four readings averaged: a face has no up, the pip reader was
 trained on every turn, and its doubts differ from turn to turn (about one face a frame)."""
-ZOOM_BUDGET = 0.6
-"""The second look costs at most this share of the first look's pixels."""
 
 
 def normalise(img: np.ndarray) -> np.ndarray:
