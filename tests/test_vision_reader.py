@@ -336,6 +336,19 @@ def test_choosing_among_too_many_faces(is_die: list[float], thrown: int) -> None
         assert got.is_die == (min(faces[k].is_die, DOUBT) if rivals else faces[k].is_die)
 
 
+@pytest.mark.parametrize(("kept_side", "in_doubt"), [(60.0, True), (78.0, False)])
+def test_a_face_beside_one_left_out_is_in_doubt_unless_clearly_bigger(
+        kept_side: float, in_doubt: bool) -> None:
+    """Two die-like faces 50 px apart and one too many: the surer is kept. It is in doubt
+    when the two look about as big (a leaning die's two faces), not when it is clearly the
+    bigger one (a top, seen from above, and its side, seen at a slant)."""
+    top, side = _seen(0.999, 3, 0.0), _seen(0.9, 5, 50.0)
+    top = replace(top, face=replace(top.face, side=kept_side))
+    (kept,) = choose([top, side], 1, Palette.default())
+    assert kept.face == top.face
+    assert (kept.is_die == DOUBT) == in_doubt
+
+
 def test_two_faces_alike_one_too_many() -> None:
     """Two faces as likely as each other and one too many: one is kept, in doubt."""
     faces = [_seen(0.95, 3, 0.0), _seen(0.95, 3, 100.0)]

@@ -63,6 +63,10 @@ BESIDE = 1.2
 when the pip reader took it for a die (as likely as not, :data:`DOUBT`): a leaning die and
 its other face, or a die and its side, look alike, and the count cannot tell which is the
 die's top."""
+TOP_OVER_SIDE = 1.25
+"""...except a kept face this much bigger than the face left out beside it: a top seen from
+above is bigger than its side seen at a slant, while a leaning die's two faces look about
+as big as each other."""
 MAX_EXTRA = 2
 """More faces than this beyond the dice thrown are not chosen among: the table is asked."""
 VALUE_TEMPERATURE = 0.5
@@ -169,7 +173,8 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette) -> list[SeenFac
     for j, left in enumerate(faces):
         if j not in best and left.is_die >= DOUBT:
             doubtful |= {k for k in best if math.dist(faces[k].face.center, left.face.center)
-                         < BESIDE * max(faces[k].face.side, left.face.side)}
+                         < BESIDE * max(faces[k].face.side, left.face.side)
+                         and faces[k].face.side < TOP_OVER_SIDE * left.face.side}
     return [replace(faces[k], is_die=min(faces[k].is_die, DOUBT)) if k in doubtful
             else faces[k] for k in best]
 
