@@ -51,7 +51,7 @@ import vision.reader  # noqa: E402
 from vision.dicenet import FINDER_ONNX, DiceNet  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.reading import DieReading  # noqa: E402
-from vision.render_standard import ordinary_tray  # noqa: E402
+from vision.render_standard import OrdinaryTruth, ordinary_tray  # noqa: E402
 
 
 @dataclass
@@ -225,16 +225,16 @@ def tomitomi() -> tuple[int, float, float]:
 def rendered(trays: int = 60, seed: int = 70000) -> dict[str, tuple[int, float, float]]:
     """Rendered trays of 6-12 ordinary dice (seeds apart from the training renders'):
     (dice, value right, right flagged) for flat dice and for dice leaning on another (a
-    side face showing its pips). Renders teach; this shows the top-face rule, the real
-    photos above are the measure."""
-    acc: dict[str, list[int]] = {"flat": [0, 0, 0], "leaning": [0, 0, 0]}
-    for i in range(trays):
-        rng = np.random.default_rng(seed + i)
-        frame, truth = ordinary_tray(rng, int(rng.integers(6, 13)), 1280, 960,
-                                     die_size=float(rng.uniform(60, 110)), tilted=0.3)
+    side face showing its pips), and for ``smoky`` dice: half as many trays of small flat
+    smoked dice with red pips (:func:`vision.render_standard.smoky_look`, 28-45 px in
+    640 x 480, as the real photos' dark dice). Renders teach; this shows the top-face rule
+    and the dark dice, the real photos above are the measure."""
+    acc: dict[str, list[int]] = {"flat": [0, 0, 0], "leaning": [0, 0, 0], "smoky": [0, 0, 0]}
+
+    def tally(frame: np.ndarray, truth: list[OrdinaryTruth], kind: str | None) -> None:
         readings = read_dice(frame, "standard")
         for t in truth:
-            a = acc["leaning" if t.tilted else "flat"]
+            a = acc[kind or ("leaning" if t.tilted else "flat")]
             a[0] += 1
             r = min(readings, default=None, key=lambda r: np.hypot(
                 r.center[0] - t.center[0], r.center[1] - t.center[1]))
@@ -242,6 +242,16 @@ def rendered(trays: int = 60, seed: int = 70000) -> dict[str, tuple[int, float, 
                     t.box[1] <= r.center[1] <= t.box[3]) and r.value == t.value:
                 a[1] += 1
                 a[2] += not r.confident
+
+    for i in range(trays):
+        rng = np.random.default_rng(seed + i)
+        tally(*ordinary_tray(rng, int(rng.integers(6, 13)), 1280, 960,
+                             die_size=float(rng.uniform(60, 110)), tilted=0.3), None)
+    for i in range(trays // 2):
+        rng = np.random.default_rng(seed + 1000 + i)
+        tally(*ordinary_tray(rng, int(rng.integers(6, 13)), 640, 480,
+                             die_size=float(rng.uniform(28, 45)), tilted=0.0, smoky=1.0),
+              "smoky")
     return {k: (n, right / max(n, 1), flagged / max(right, 1))
             for k, (n, right, flagged) in acc.items()}
 

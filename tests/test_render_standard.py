@@ -118,3 +118,29 @@ def test_a_tray_of_one_look_on_a_chosen_table() -> None:
     assert all(d.look == PLAIN for d in scene.dice)
     mixed = random_ordinary_scene(np.random.default_rng(2), 8, 640, 480)
     assert len({d.look for d in mixed.dice}) > 1
+
+
+def test_smoked_dice_with_red_pips_on_request_only() -> None:
+    """``smoky`` asks for dark smoked dice with red pips (training wants many, the reader
+    reads them worst); without it the mixed bag draws exactly as before, so the
+    benchmark's rendered trays stay the same."""
+    plain = random_ordinary_scene(np.random.default_rng(7), 10, 640, 480)
+    assert random_ordinary_scene(np.random.default_rng(7), 10, 640, 480, smoky=0.0) == plain
+    smoky = random_ordinary_scene(np.random.default_rng(7), 10, 640, 480, smoky=1.0)
+    for die in smoky.dice:
+        b, g, r = die.look.pip_bgr
+        assert max(die.look.body_bgr) < 120 and r > max(b, g), die.look
+    assert {d.look.kind for d in smoky.dice} <= {"translucent", "solid"}
+
+
+def test_a_smoked_die_shows_its_far_pips_through_it() -> None:
+    """A translucent die shows the far face's pips (7 - value) faintly: more strongly
+    with a larger ``far_pips``."""
+    look = DieLook((45, 45, 48), (45, 45, 190), kind="translucent", opacity=0.9,
+                   far_pips=0.0)
+    flat, truth = one_die(1, look)
+    seen, _ = one_die(1, replace(look, far_pips=0.6))
+    x0, y0, x1, y1 = (int(v) for v in truth.box)
+    red = [float((f[y0:y1, x0:x1, 2].astype(int) - f[y0:y1, x0:x1, 1]).clip(0).sum())
+           for f in (flat, seen)]
+    assert red[1] > 2 * red[0]

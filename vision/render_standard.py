@@ -74,6 +74,8 @@ class DieLook:
     pip_spacing: float = 0.27  # of the side
     big_one: bool = False  # the one is a big pip (a maker's habit)
     rounding: float = 0.12
+    far_pips: float = 0.25  # translucent: how strongly the far faces' pips show through
+    far_shift: tuple[float, float] = (0.04, 0.05)  # ... and how far off (of the side)
 
 
 PLAIN = DieLook((235, 236, 238), (20, 20, 20))
@@ -171,11 +173,12 @@ def _face_texture(look: DieLook, value: int, rng: np.random.Generator
     corner = np.hypot(np.maximum(np.abs(xx) - (1 - r), 0), np.maximum(np.abs(yy) - (1 - r), 0))
     alpha[corner > r] = 0.0
     if look.kind == "translucent":  # the far faces' pips, seen through the body
+        f, (dx, dy) = look.far_pips, look.far_shift
         for px, py in PIP_SPOTS[7 - value]:
-            c = (round((0.5 + look.pip_spacing * px * 0.8 + 0.04) * t),
-                 round((0.5 + look.pip_spacing * py * 0.8 + 0.05) * t))
+            c = (round((0.5 + look.pip_spacing * px * 0.8 + dx) * t),
+                 round((0.5 + look.pip_spacing * py * 0.8 + dy) * t))
             cv2.circle(body, c, round(look.pip_radius * t * 0.8),
-                       tuple(0.75 * b + 0.25 * p for b, p in zip(look.body_bgr, look.pip_bgr,
+                       tuple((1 - f) * b + f * p for b, p in zip(look.body_bgr, look.pip_bgr,
                                                                 strict=True)), -1, cv2.LINE_AA)
     k = int(rng.integers(4))  # 2, 3 and 6 lie either way round
     for px, py in PIP_SPOTS[value]:
@@ -317,8 +320,38 @@ def render_ordinary(scene: OrdinaryScene, rng: np.random.Generator
                  scene.width and 0 <= t.center[1] < scene.height]
 
 
-def random_look(rng: np.random.Generator) -> DieLook:
-    """A die from a mixed bag: any body (a third marbled or translucent), any pips."""
+SMOKY_BODIES = ((45, 45, 48), (62, 64, 68), (30, 30, 32), (70, 60, 55), (90, 45, 30))
+"""Smoked translucent bodies (BGR): grey, dark grey, black, brownish, dark blue."""
+SMOKY_PIPS = ((45, 45, 190), (60, 55, 170), (40, 40, 140), (70, 80, 200), (50, 60, 160))
+"""Their pips: reds, dull to bright (the commonest casino-style dark die)."""
+
+
+def smoky_look(rng: np.random.Generator) -> DieLook:
+    """A smoked translucent die with red pips, the kind a camera reads worst: a dark
+    body, pips of low contrast, close together and big, and the far faces' pips showing
+    through almost as strongly as the top face's."""
+    body = np.clip(np.array(SMOKY_BODIES[int(rng.integers(len(SMOKY_BODIES)))])
+                   * rng.uniform(0.8, 1.2) + rng.normal(0, 6, 3), 0, 255)
+    pip = np.array(SMOKY_PIPS[int(rng.integers(len(SMOKY_PIPS)))], np.float64)
+    pip = np.clip(pip * rng.uniform(0.75, 1.15) + rng.normal(0, 8, 3), 0, 255)
+    if rng.random() < 0.4:  # dull paint
+        pip = pip + rng.uniform(0.1, 0.4) * (body - pip)
+    return DieLook(
+        body_bgr=tuple(int(v) for v in body),  # type: ignore[arg-type]
+        pip_bgr=tuple(int(v) for v in pip),  # type: ignore[arg-type]
+        kind="translucent" if rng.random() < 0.75 else "solid",
+        opacity=float(rng.uniform(0.7, 0.95)),
+        pip_style=PIP_STYLES[int(rng.random() < 0.5)],
+        pip_radius=float(rng.uniform(0.085, 0.12)), pip_spacing=float(rng.uniform(0.22, 0.28)),
+        rounding=float(rng.uniform(0.04, 0.16)), far_pips=float(rng.uniform(0.2, 0.6)),
+        far_shift=(float(rng.uniform(-0.08, 0.08)), float(rng.uniform(-0.08, 0.08))))
+
+
+def random_look(rng: np.random.Generator, smoky: float = 0.0) -> DieLook:
+    """A die from a mixed bag: any body (a third marbled or translucent), any pips; with
+    chance ``smoky`` a :func:`smoky_look` (training asks for more of those)."""
+    if smoky and rng.random() < smoky:
+        return smoky_look(rng)
     body, pips = LOOKS[int(rng.integers(len(LOOKS)))]
     jit = np.clip(np.array(body) * rng.uniform(0.8, 1.15) + rng.normal(0, 10, 3), 0, 255)
     pip = np.array(pips[int(rng.integers(len(pips)))], np.float64)
@@ -342,17 +375,19 @@ def random_ordinary_scene(rng: np.random.Generator, n_dice: int = 6, width: int 
                           height: int = 960, die_size: float | None = None,
                           crowded: float = 0.4, tilted: float = 0.12,
                           same_look: bool = False, look: DieLook | None = None,
-                          table: tuple[int, int, int] | None = None) -> OrdinaryScene:
+                          table: tuple[int, int, int] | None = None, smoky: float = 0.0
+                          ) -> OrdinaryScene:
     """A settled tray of ``n_dice`` ordinary dice from a mixed bag, or all of one random
     look (``same_look``), or all looking like ``look``; on a random table or ``table``.
 
     ``crowded`` is the chance that a die is put against one already placed (clusters of
     touching dice), ``tilted`` that it leans on its neighbour (tilted top face, a side
-    showing); the camera is overhead (a third of trays) or 8-40 die sizes up.
+    showing); the camera is overhead (a third of trays) or 8-40 die sizes up. ``smoky``:
+    the chance of each look being a :func:`smoky_look` (none by default).
     """
     s = die_size or float(rng.uniform(25, 90)) * width / 1280
     cam = math.inf if rng.random() < 0.33 else float(rng.uniform(8, 40))
-    shared = random_look(rng)
+    shared = random_look(rng, smoky)
     same_look = same_look or look is not None
     look = look or shared
     margin = 0.9 * s  # the whole die inside the frame, its sides too (seen from the camera)
@@ -382,7 +417,8 @@ def random_ordinary_scene(rng: np.random.Generator, n_dice: int = 6, width: int 
         if any(math.hypot(x - d.x, y - d.y) < min_d for d in dice):
             continue
         dice.append(OrdinaryDie(int(rng.integers(1, 7)), float(x), float(y),
-                                look if same_look else random_look(rng), yaw, tilt, lean, lift))
+                                look if same_look else random_look(rng, smoky),
+                                yaw, tilt, lean, lift))
     light = (float(rng.uniform(-0.6, 0.6)), float(rng.uniform(-0.6, 0.6)), 1.0)
     if table is None:
         table = TABLES[int(rng.integers(len(TABLES)))]
@@ -400,4 +436,5 @@ def ordinary_tray(rng: np.random.Generator, n_dice: int = 6, width: int = 1280,
 
 
 __all__ = ["LIGHT_TRAY", "PLAIN", "DieLook", "OrdinaryDie", "OrdinaryScene", "OrdinaryTruth",
-           "ordinary_tray", "random_look", "random_ordinary_scene", "render_ordinary"]
+           "ordinary_tray", "random_look", "random_ordinary_scene", "render_ordinary",
+           "smoky_look"]
