@@ -336,6 +336,19 @@ def test_choosing_among_too_many_faces(is_die: list[float], thrown: int) -> None
         assert got.is_die == (min(faces[k].is_die, DOUBT) if rivals else faces[k].is_die)
 
 
+@pytest.mark.parametrize("i", [340, 867])
+def test_told_how_many_were_thrown_the_reader_looks_again_for_a_faint_die(i: int) -> None:
+    """A small die lying apart whose finder peak was too faint to count: five of six seen.
+    Told six were thrown, the reader looks again down to the faint peaks (closer looks around
+    them too), finds the die, reads it right and marks it for the table."""
+    frame, truth = _tune_frame(i)
+    assert len(read_dice(frame)) == 5
+    told = read_dice(frame, thrown=6)
+    s = score_frame(told, truth)
+    assert len(told) == 6 and s.right and s.asks and not s.silent
+    assert sum(not r.confident for r in told) == 1
+
+
 @pytest.mark.parametrize(("kept_side", "in_doubt"), [(60.0, True), (78.0, False)])
 def test_a_face_beside_one_left_out_is_in_doubt_unless_clearly_bigger(
         kept_side: float, in_doubt: bool) -> None:

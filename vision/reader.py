@@ -32,7 +32,7 @@ from vision.consistency import Belief, Decision, agreement, most_probable
 from vision.dicenet import FoundDie
 from vision.dicenet import default_net as default_standard_net
 from vision.facecolor import face_chroma
-from vision.habanet import CROP, CROP_MARGIN, FoundFace, HabaNet, face_crop
+from vision.habanet import CROP, CROP_MARGIN, HINT_PEAK, FoundFace, HabaNet, face_crop
 from vision.habanet import default_net as default_haba_net
 from vision.palette import Palette
 from vision.reading import HABA_CONFIDENT, DieReading
@@ -114,9 +114,11 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
 
     ``thrown``: how many dice the table threw (None: not known). When more faces are seen,
     the likeliest choice of that many is kept (:func:`choose`); when fewer, the faces
-    judged not a die or a die's side are taken back, surest first, to make up the count:
-    either way a face whose place is in doubt gets at most :data:`DOUBT` chance of being
-    a die, so the table is asked about it.
+    judged not a die or a die's side, and the faces of a second look down to the finder's
+    fainter peaks (:data:`vision.habanet.HINT_PEAK`, its closer looks then around those too)
+    that the pip reader takes for a die, are taken back, surest first, to make up the
+    count: either way a face whose place is in doubt gets at most :data:`DOUBT` chance of
+    being a die, so the table is asked about it.
     """
     _check(frame)
     net = net or default_haba_net()
@@ -146,6 +148,18 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
         return faces
     if len(faces) > thrown:
         return choose(faces, thrown, palette)
+    weak: list[FoundFace] = []  # a second look for the finder's fainter peaks
+    for f in net.find(frame, HINT_PEAK):
+        if all(math.dist(f.center, k.center) >= NEAR * min(f.side, k.side)
+               for k in kept + weak):
+            weak.append(f)
+    if weak:
+        weak_crops = [face_crop(frame, f.center, f.side, f.angle) for f in weak]
+        weak_probs = net.read(weak_crops)
+        dies = [j for j in range(len(weak)) if weak_probs[j][0] < NOT_A_DIE]
+        kept = kept + [weak[j] for j in dies]
+        crops = crops + [weak_crops[j] for j in dies]
+        probs = np.concatenate([probs, weak_probs[dies]])
     others = sorted((k for k in range(len(kept)) if k not in good), key=lambda k: probs[k][0])
     return faces + [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
 
