@@ -148,20 +148,27 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
         return faces
     if len(faces) > thrown:
         return choose(faces, thrown, palette)
-    weak: list[FoundFace] = []  # a second look for the finder's fainter peaks
-    for f in net.find(frame, HINT_PEAK):
-        if all(math.dist(f.center, k.center) >= NEAR * min(f.side, k.side)
-               for k in kept + weak):
-            weak.append(f)
-    if weak:
-        weak_crops = [face_crop(frame, f.center, f.side, f.angle) for f in weak]
-        weak_probs = net.read(weak_crops)
-        dies = [j for j in range(len(weak)) if weak_probs[j][0] < NOT_A_DIE]
-        kept = kept + [weak[j] for j in dies]
-        crops = crops + [weak_crops[j] for j in dies]
-        probs = np.concatenate([probs, weak_probs[dies]])
+    faint, faint_crops, faint_probs = _faint_dice(frame, net, kept)
+    kept, crops = kept + faint, crops + faint_crops
+    probs = np.concatenate([probs, faint_probs])
     others = sorted((k for k in range(len(kept)) if k not in good), key=lambda k: probs[k][0])
     return faces + [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
+
+
+def _faint_dice(frame: np.ndarray, net: HabaNet, seen: list[FoundFace]
+                ) -> tuple[list[FoundFace], list[np.ndarray], np.ndarray]:
+    """The faces of a second look with the finder's faint peaks counting
+    (:data:`vision.habanet.HINT_PEAK`), none beside a face in ``seen``, that the pip reader
+    takes for a die: with their crops and the pip reader's probabilities."""
+    faint: list[FoundFace] = []
+    for f in net.find(frame, HINT_PEAK):
+        if all(math.dist(f.center, k.center) >= NEAR * min(f.side, k.side)
+               for k in seen + faint):
+            faint.append(f)
+    crops = [face_crop(frame, f.center, f.side, f.angle) for f in faint]
+    probs = net.read(crops)
+    dice = [j for j in range(len(faint)) if probs[j][0] < NOT_A_DIE]
+    return [faint[j] for j in dice], [crops[j] for j in dice], probs[dice]
 
 
 def choose(faces: list[SeenFace], thrown: int, palette: Palette) -> list[SeenFace]:
