@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rules.dice import HABA_LAYOUTS, Color
 from rules.errors import DataError
 from rules.kotd.cards import load_box, parse_box
-from vision.consistency import KEEP, MAX_OPTIONS, Belief, most_probable
+from vision.consistency import KEEP, MAX_OPTIONS, Belief, agreement, most_probable
 from vision.facecolor import chroma_of, face_chroma
 from vision.palette import Palette, bgr, calibrated
 
@@ -150,6 +150,34 @@ def test_most_probable_agrees_with_brute_force(dice: list[Belief]) -> None:
     if got_best == best and exhaustive:
         for d, want in zip(got, chances, strict=True):
             assert d.chance == pytest.approx(want, abs=0.02)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(beliefs, min_size=1, max_size=3))
+def test_agreement_is_the_chance_the_dice_obey_the_box(dice: list[Belief]) -> None:
+    """Against every reading of up to three dice: ``agreement`` is the summed chance of the
+    readings with no layout more than twice (exactly, when the search weighs every option
+    of every die; it keeps a die's likeliest few)."""
+    options = [(v, c) for v in range(1, 7) for c in COLORS]
+    pair = {(v, c): n for n, lay in HABA_LAYOUTS.items() for v, c in lay.items()}
+    total = 0.0
+    for reading in itertools.product(options, repeat=len(dice)):
+        names = [pair[o] for o in reading]
+        if all(names.count(n) <= 2 for n in names):
+            total += math.prod(b.value[v - 1] * b.color[COLORS.index(c)]
+                               for b, (v, c) in zip(dice, reading, strict=True))
+    got = agreement(dice, COLORS)
+    assert 0.0 <= got <= total + 1e-9
+    if all((np.outer(b.value, b.color) >= KEEP * np.outer(b.value, b.color).max()).sum()
+           <= MAX_OPTIONS for b in dice):
+        assert got == pytest.approx(total, rel=1e-9)
+
+
+def test_three_sure_dice_on_one_layout_do_not_agree() -> None:
+    """Three dice surely read as pair A's 2 (red): no box holds that."""
+    sure = Belief(np.eye(6)[1], np.eye(3)[0])
+    assert agreement([sure, sure], COLORS) == pytest.approx(1.0)
+    assert agreement([sure, sure, sure], COLORS) == 0.0
 
 
 def test_three_dice_on_one_layout_are_impossible() -> None:
