@@ -274,8 +274,9 @@ def test_told_how_many_were_thrown_the_reader_drops_a_side_face(i: int) -> None:
 def test_a_leaning_die_left_out_for_the_count_leaves_its_neighbours_in_doubt(i: int) -> None:
     """A leaning die shows two faces that both look like a top; the likeliest six leave
     the real one out and keep the other face. The faces beside the one left out are marked,
-    so the frame asks the table instead of being silently wrong (without that rule, these
-    two tuning frames were silent)."""
+    so the frame asks the table instead of being silently wrong. (Without that rule these
+    two are caught only by a rival choice just over ``RIVAL``; printed-table frame 70, like
+    them, was silent.)"""
     frame, truth = _tune_frame(i)
     told = read_dice(frame, thrown=len(truth))
     s = score_frame(told, truth)
