@@ -32,6 +32,7 @@ import numpy as np
 
 from vision.pipcount import count_pips
 from vision.reading import CONFIDENT
+from vision.turns import read_in_turns
 
 MODELS = Path(__file__).with_name("models")
 FINDER_ONNX = MODELS / "dice_finder.onnx"
@@ -204,14 +205,7 @@ class DiceNet:
         """
         if not crops:
             return np.zeros((0, 7), np.float32)
-        probs = self._classify(crops)
-        unsure = np.nonzero(probs.max(axis=1) < SURE_READ)[0]
-        if len(unsure):
-            turned = [np.ascontiguousarray(np.rot90(crops[i], k)) for i in unsure
-                      for k in (1, 2, 3)]
-            more = self._classify(turned).reshape(len(unsure), 3, 7)
-            probs[unsure] = (probs[unsure] + more.sum(axis=1)) / 4
-        return probs
+        return read_in_turns(self._classify, crops, SURE_READ)
 
     def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
         if self._pips is None:

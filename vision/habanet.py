@@ -31,6 +31,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.turns import read_in_turns
+
 MODELS = Path(__file__).with_name("models")
 FINDER_ONNX = MODELS / "haba_finder.onnx"
 PIPS_ONNX = MODELS / "haba_pips.onnx"
@@ -207,13 +209,7 @@ class HabaNet:
     def read(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (n, 7) of upright face crops: "not a die" and 1-6; a crop
         read less surely than :data:`REREAD_BELOW` is the mean of its four quarter turns."""
-        out = self._read_once(crops)
-        doubtful = [k for k in range(len(crops)) if out[k].max() < REREAD_BELOW]
-        if doubtful:
-            turned = self._read_once([np.ascontiguousarray(np.rot90(crops[k], turn))
-                                      for turn in (1, 2, 3) for k in doubtful])
-            out[doubtful] = (out[doubtful] + turned.reshape(3, len(doubtful), 7).sum(0)) / 4
-        return out
+        return read_in_turns(self._read_once, crops, REREAD_BELOW)
 
     def _read_once(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
