@@ -22,6 +22,7 @@ the pips disagrees (:attr:`vision.dicenet.FoundDie.confidence`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Literal
@@ -107,6 +108,17 @@ def _side_of(face: FoundFace, top: FoundFace) -> bool:
             and math.dist(face.center, top.center) < SIDE_REACH * top.side)
 
 
+def _apart(found: list[FoundFace], seen: Sequence[FoundFace] = ()) -> list[FoundFace]:
+    """The faces of ``found`` (surest first) that are not one die with a face of ``seen`` or
+    with a surer one kept before them: closer than :data:`NEAR` sides, the surer is kept."""
+    kept: list[FoundFace] = []
+    for f in found:
+        if all(math.dist(f.center, k.center) >= NEAR * min(f.side, k.side)
+               for k in (*seen, *kept)):
+            kept.append(f)
+    return kept
+
+
 def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
               temperature: float = VALUE_TEMPERATURE, thrown: int | None = None
               ) -> list[SeenFace]:
@@ -125,10 +137,7 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     if net is None:
         raise OSError("the HABA dice networks are missing from vision/models/: reinstall "
                       "kotd, or make them with tools/train_haba_net.py")
-    kept: list[FoundFace] = []
-    for f in net.find(frame):
-        if all(math.dist(f.center, k.center) >= NEAR * min(f.side, k.side) for k in kept):
-            kept.append(f)
+    kept = _apart(net.find(frame))
     crops = [face_crop(frame, f.center, f.side, f.angle) for f in kept]
     probs = net.read(crops)
     dice = [(f, p) for f, p in zip(kept, probs, strict=True) if p[0] < NOT_A_DIE]
@@ -160,11 +169,7 @@ def _faint_dice(frame: np.ndarray, net: HabaNet, seen: list[FoundFace]
     """The faces of a second look with the finder's faint peaks counting
     (:data:`vision.habanet.HINT_PEAK`), none beside a face in ``seen``, that the pip reader
     takes for a die: with their crops and the pip reader's probabilities."""
-    faint: list[FoundFace] = []
-    for f in net.find(frame, HINT_PEAK):
-        if all(math.dist(f.center, k.center) >= NEAR * min(f.side, k.side)
-               for k in seen + faint):
-            faint.append(f)
+    faint = _apart(net.find(frame, HINT_PEAK), seen)
     crops = [face_crop(frame, f.center, f.side, f.angle) for f in faint]
     probs = net.read(crops)
     dice = [j for j in range(len(faint)) if probs[j][0] < NOT_A_DIE]
