@@ -1,8 +1,9 @@
 """Ordinary dice (``--dice standard``) on real photos: what a player with a bag of dice gets.
 
 Run: .venv/bin/python benchmarks/bench_ordinary.py [--split test|calib|train] [--curve]
-[--pips OTHER.onnx] [--speed-vs A.onnx ...]
-Single-threaded OpenCV. Shared data from $KOTD_SHARED or ../shared next to the repo.
+[--pips OTHER.onnx] [--speed-vs A.onnx ...] [--runtime-vs]
+Single-threaded OpenCV and ONNX Runtime (``KOTD_ONNX=opencv``: OpenCV runs the networks).
+Shared data from $KOTD_SHARED or ../shared next to the repo.
 
 The measure is the byler-dev ``test`` split (held out: never trained or tuned on) and the
 odd-numbered tomitomi crops; ``calib`` (every sixth photo of the ``train`` split, kept out
@@ -48,7 +49,7 @@ from dice_data import (  # noqa: E402
 )
 
 import vision.reader  # noqa: E402
-from vision.dicenet import FINDER_ONNX, DiceNet  # noqa: E402
+from vision.dicenet import FINDER_ONNX, PIPS_ONNX, DiceNet  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.reading import DieReading  # noqa: E402
 from vision.render_standard import OrdinaryTruth, ordinary_tray  # noqa: E402
@@ -262,18 +263,21 @@ def use_pips(path: Path) -> None:
     vision.reader.default_standard_net = lambda: net  # type: ignore[assignment]
 
 
-def speed(frames: int = 40, dice: int = 15, seed: int = 50000, against: Sequence[Path] = ()
-          ) -> dict[str, tuple[float, float]]:
+def speed(frames: int = 40, dice: int = 15, seed: int = 50000, against: Sequence[Path] = (),
+          runtimes: bool = False) -> dict[str, tuple[float, float]]:
     """(median, p95) ms of one core's time to read a 1280 x 960 rendered tray of ``dice``
     ordinary dice (dice 50-110 px). Thread CPU time, not wall time: this machine is
     shared, and the CPU time is what one core of a quiet machine would take. Readers with
     the pip readers ``against`` read each frame too, in turn with the one in use (the same
     load for all: the fair comparison on a shared machine); keyed by file name, the one in
-    use by "in use"."""
+    use by "in use"; with ``runtimes`` the shipped networks run by OpenCV's DNN module
+    and by ONNX Runtime (:mod:`vision.onnxnet`) too, keyed by the runtime's name."""
     in_use = vision.reader.default_standard_net()
     if in_use is None:
         raise SystemExit("the ordinary-dice networks are missing from vision/models/")
     readers = {"in use": in_use, **{p.name: DiceNet(FINDER_ONNX, p) for p in against}}
+    if runtimes:
+        readers |= {r: DiceNet(FINDER_ONNX, PIPS_ONNX, r) for r in ("opencv", "onnxruntime")}
     warm, _ = ordinary_tray(np.random.default_rng(seed - 1), dice, 1280, 960)
     for net in readers.values():  # warm-up: the first reads of a network set it up
         net.read(warm)
@@ -307,6 +311,9 @@ def main() -> None:
     parser.add_argument("--speed-vs", type=Path, nargs="*", default=[],
                         help="pip readers (ONNX) the speed line also times, frame by frame "
                              "in turn with the one in use")
+    parser.add_argument("--runtime-vs", action="store_true",
+                        help="the speed line also times the shipped networks run by OpenCV "
+                             "and by ONNX Runtime, frame by frame in turn")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.pips:
@@ -356,7 +363,7 @@ def main() -> None:
             print(f"rendered trays, {kind} dice: {n} dice: value right {100 * value:.1f}%, "
                   f"right flagged {100 * flagged:.1f}%")
     if "speed" not in args.skip:
-        for name, (med, p95) in speed(against=args.speed_vs).items():
+        for name, (med, p95) in speed(against=args.speed_vs, runtimes=args.runtime_vs).items():
             print(f"speed, 1280x960 tray of 15 ordinary dice, one core (thread CPU time), "
                   f"{name}: median {med:.1f} ms, p95 {p95:.1f} ms")
 

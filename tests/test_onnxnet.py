@@ -1,0 +1,54 @@
+"""ONNX Runtime and OpenCV's DNN module run the ordinary-dice networks alike
+(vision/onnxnet.py): the same maps, probabilities and readings on real photos."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import SHARED
+from vision import onnxnet
+from vision.dicenet import FINDER_ONNX, PIPS_ONNX, DiceNet, crop_for_pips
+
+sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "tools")]
+BYLER = SHARED / "data" / "byler-dev"
+needs_ort = pytest.mark.skipif(onnxnet.onnxruntime is None, reason="no ONNX Runtime here")
+
+
+def test_opencv_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KOTD_ONNX", "opencv")
+    assert onnxnet.runtime() == "opencv"
+    assert DiceNet().runtime == "opencv"
+
+
+@needs_ort
+def test_onnxruntime_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("KOTD_ONNX", raising=False)
+    assert DiceNet().runtime == "onnxruntime"
+
+
+@needs_ort
+@pytest.mark.skipif(not BYLER.is_dir(), reason="shared byler-dev data not present")
+def test_both_runtimes_read_real_photos_alike() -> None:
+    """The calibration photos (every sixth of the train split): the finder's maps and the
+    pip reader's probabilities agree to 1e-4, and every die is read the same."""
+    import cv2
+    from dice_data import calibration_split, load_byler
+
+    _, calib = calibration_split(load_byler("train"))
+    fast, slow = (DiceNet(FINDER_ONNX, PIPS_ONNX, r) for r in ("onnxruntime", "opencv"))
+    dice = 0
+    for photo in calib:
+        blob = cv2.dnn.blobFromImage(cv2.resize(photo.image, (384, 288)), 1 / 255.0)
+        assert np.abs(fast._finder(blob) - slow._finder(blob)).max() < 1e-4
+        crops = [crop_for_pips(photo.image, box) for box in photo.boxes]
+        assert np.abs(fast._classify(crops) - slow._classify(crops)).max() < 1e-4
+        a, b = fast.read(photo.image), slow.read(photo.image)
+        assert [(d.value, d.pips) for d in a] == [(d.value, d.pips) for d in b], photo.name
+        assert all(np.allclose(d.box, e.box, atol=1e-3)
+                   and abs(d.confidence - e.confidence) < 1e-3 for d, e in zip(a, b, strict=True))
+        dice += len(a)
+    assert dice >= 130  # 137 labelled dice: the photos were read, not skipped
