@@ -13,10 +13,20 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rules.dice import Color, Die, Roll
-from vision.consistency import Belief, agreement
+from vision.consistency import Belief, Decision, agreement, most_probable
 from vision.habanet import FoundFace, face_angle, face_crop
 from vision.palette import Palette
-from vision.reader import DOUBT, MAX_EXTRA, RIVAL, SeenFace, choose, read_dice
+from vision.reader import (
+    DOUBT,
+    MAX_EXTRA,
+    RIVAL,
+    SeenFace,
+    choose,
+    die_chance,
+    own_chance,
+    read_dice,
+    see_faces,
+)
 from vision.reading import HABA_CONFIDENT, DieReading, reading_order, to_roll
 from vision.render import (
     Camera,
@@ -368,3 +378,41 @@ def test_two_faces_alike_one_too_many() -> None:
     faces = [_seen(0.95, 3, 0.0), _seen(0.95, 3, 100.0)]
     (kept,) = choose(faces, 1, Palette.default())
     assert kept.is_die == DOUBT < HABA_CONFIDENT
+
+
+def test_the_box_settles_a_face_torn_between_two_colours() -> None:
+    """Tuning frame 390: two faces each torn between two colours (their own chance of the
+    colour they show below HABA_CONFIDENT); the other four dice leave the box one way to hold
+    them, which is each face's own likelier colour. The box's chance is the die's chance:
+    all six are read right and none asks the table."""
+    frame, truth = _tune_frame(390)
+    palette = Palette.default()
+    seen = see_faces(frame, palette, thrown=6)
+    decisions = most_probable([s.belief for s in seen], palette.colors)
+    torn = [d for s, d in zip(seen, decisions, strict=True)
+            if own_chance(s.belief, d, palette) < HABA_CONFIDENT <= d.chance]
+    assert len(torn) == 2
+    s = score_frame(read_dice(frame, thrown=6), truth)
+    assert s.right and not s.asks
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0.001, 1.0), min_size=6, max_size=6),
+       st.lists(st.floats(0.001, 1.0), min_size=3, max_size=3),
+       st.integers(1, 6), st.sampled_from(Palette.default().colors), st.floats(0.0, 1.0))
+def test_a_die_is_never_surer_than_its_face_where_the_box_overrules_it(
+        value: list[float], color: list[float], chosen_value: int, chosen_color: Color,
+        chance: float) -> None:
+    """A die's chance is the box's chance when the box keeps the face's own likeliest
+    reading, and never more than the face's own chance for a reading the box chose
+    over it."""
+    palette = Palette.default()
+    belief = Belief(np.array(value) / sum(value), np.array(color) / sum(color))
+    decision = Decision(chosen_value, chosen_color, chance)
+    got = die_chance(belief, decision, palette)
+    favourite = (int(np.argmax(belief.value)) + 1 == chosen_value
+                 and palette.colors[int(np.argmax(belief.color))] == chosen_color)
+    if favourite:
+        assert got == chance
+    else:
+        assert got <= min(chance, own_chance(belief, decision, palette))

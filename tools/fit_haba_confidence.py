@@ -28,7 +28,7 @@ from haba_sets import frames  # noqa: E402
 
 from vision.consistency import Belief, most_probable  # noqa: E402
 from vision.palette import Palette  # noqa: E402
-from vision.reader import own_chance, see_faces  # noqa: E402
+from vision.reader import die_chance, see_faces  # noqa: E402
 from vision.reading import DieReading  # noqa: E402
 from vision.render.score import match  # noqa: E402
 
@@ -99,7 +99,7 @@ def main() -> None:
             v = np.power(np.maximum(r["value"], 1e-12), 1 / t)
             beliefs.append(Belief(v / v.sum(), palette.probabilities(r["chroma"])[0]))
         decisions = most_probable(beliefs, palette.colors)
-        per_frame.append([(d.value, d.color, min(d.chance, own_chance(b, d, palette))
+        per_frame.append([(d.value, d.color, die_chance(b, d, palette)
                            * r["is_die"], r["truth"], r["counted"])
                           for d, b, r in zip(decisions, beliefs, rows, strict=True)]
                          + [(counted, thrown)])

@@ -7,7 +7,8 @@ face's colour is named against its own pips (:mod:`vision.facecolor`, :mod:`visi
 a face beside a bigger one, too close to be another die, is that die's side and is dropped;
 then the box's physics (:mod:`vision.consistency`: no more than two dice per colour layout)
 chooses the most probable reading of all dice together and gives each die the chance that
-it is right, never more than its own face gives that reading (:func:`own_chance`). When the
+it is right (:func:`die_chance`: where the box overrules a face, never more than the face
+gives that reading). When the
 game tells how many dice were thrown, the count is used too: of more faces than dice the
 likeliest choice is kept (:func:`choose`), and too few are made up with the faces judged
 doubtful; a face whose place the count leaves in doubt is marked. A die below
@@ -218,6 +219,18 @@ def own_chance(belief: Belief, decision: Decision, palette: Palette) -> float:
                  * belief.color[palette.colors.index(decision.color)])
 
 
+def die_chance(belief: Belief, decision: Decision, palette: Palette) -> float:
+    """The chance that a die is read right: its chance under the box's physics, where the
+    box settles what the face leaves open (a face torn between two colours, the other dice
+    leaving one of them possible); but where the box overrules the face (a reading that is
+    not the face's own likeliest), never more than the face's own chance for it: something
+    is off, and the table is asked."""
+    own = own_chance(belief, decision, palette)
+    favourite = (int(np.argmax(belief.value)) + 1 == decision.value
+                 and palette.colors[int(np.argmax(belief.color))] == decision.color)
+    return decision.chance if favourite else min(decision.chance, own)
+
+
 def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = None,
               thrown: int | None = None) -> list[DieReading]:
     """Read every die in a BGR ``frame`` (any size; the die size is measured from it).
@@ -236,14 +249,10 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
         return [_from_net(f) for f in net.read(frame)]
     palette = palette or Palette.default()
     seen = see_faces(frame, palette, thrown=thrown)
-    # A die's confidence is its chance under the box's physics, but never more than its
-    # own face says for that reading: when the box overrules a face's clear colour or
-    # value, something is off and the table is asked.
     decisions = most_probable([s.belief for s in seen], palette.colors)
     return [DieReading(d.value, d.color, s.face.center, square(s.face),
-                       min(d.chance, own_chance(s.belief, d, palette)) * s.is_die,
-                       s.face.side, HABA_CONFIDENT)
+                       die_chance(s.belief, d, palette) * s.is_die, s.face.side, HABA_CONFIDENT)
             for s, d in zip(seen, decisions, strict=True)]
 
 
-__all__ = ["SeenFace", "choose", "own_chance", "read_dice", "see_faces", "square"]
+__all__ = ["SeenFace", "choose", "die_chance", "own_chance", "read_dice", "see_faces", "square"]
