@@ -66,9 +66,10 @@ trained on every turn, and its doubts differ from turn to turn (about one face a
 def normalise(img: np.ndarray) -> np.ndarray:
     """Float32 image with each channel divided by its mean (a colour cast or a coloured
     table then changes little), as both networks see their input."""
-    f = img.astype(np.float32)
-    mean = f.reshape(-1, 3).mean(axis=0) + 8.0
-    out: np.ndarray = f / mean - 1.0
+    b, g, r, _ = cv2.mean(img)
+    per_channel = np.array([[1 / (b + 8.0), 0, 0, -1], [0, 1 / (g + 8.0), 0, -1],
+                            [0, 0, 1 / (r + 8.0), -1]], np.float32)
+    out: np.ndarray = cv2.transform(img.astype(np.float32), per_channel)
     return out
 
 
