@@ -2,9 +2,10 @@
 
 Run: .venv/bin/python benchmarks/bench_haba_speed.py --against 5ddfb9d [--frames 400]
 Reads the first judging frames (``haba_sets``, stress set; timing only) with this
-checkout's ``HabaNet.find`` and ``HabaNet.read`` and with those of git revision
-``--against``, alternating frame by frame in one process, so that both meet the same load on
-a shared machine; prints the thread CPU time per frame of each (median, p95, mean).
+checkout's ``HabaNet`` methods and with those of git revision ``--against`` (each
+version's methods with its own module's helpers: input scaling, normalising, decoding),
+alternating frame by frame in one process, so that both meet the same load on a shared
+machine; prints the thread CPU time per frame of each (median, p95, mean).
 Single-threaded OpenCV, the same networks, the reader told how many dice were thrown.
 """
 
@@ -42,15 +43,22 @@ def main() -> None:
     earlier.__file__ = habanet.__file__
     sys.modules[earlier.__name__] = earlier
     exec(compile(source, "habanet_earlier.py", "exec"), earlier.__dict__)
-    methods = ("find", "read")  # the network's looks: what the two versions may differ in
-    versions = {"this checkout": {m: getattr(habanet.HabaNet, m) for m in methods},
-                args.against: {m: getattr(earlier.HabaNet, m) for m in methods}}
+    # every method of the network's class: what the two versions may differ in (a method
+    # swapped alone would call the other version's helpers through ``self``)
+    methods = sorted({m for cls in (habanet.HabaNet, earlier.HabaNet)
+                      for m, f in vars(cls).items() if callable(f) and m != "__init__"})
+    versions = {"this checkout": {m: getattr(habanet.HabaNet, m, None) for m in methods},
+                args.against: {m: getattr(earlier.HabaNet, m, None) for m in methods}}
     cpu: dict[str, list[float]] = {name: [] for name in versions}
     for k, (_, img, truth, _) in enumerate(frames("stress", args.frames, 0, 1)):
         order = list(versions.items())
         for name, version in order if k % 2 else order[::-1]:
             for method, function in version.items():
-                setattr(habanet.HabaNet, method, function)
+                if function is None:
+                    if method in vars(habanet.HabaNet):
+                        delattr(habanet.HabaNet, method)
+                else:
+                    setattr(habanet.HabaNet, method, function)
             start = time.thread_time()
             read_dice(img, thrown=len(truth))
             cpu[name].append(time.thread_time() - start)
