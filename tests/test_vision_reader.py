@@ -349,15 +349,15 @@ def test_choosing_among_too_many_faces(is_die: list[float], thrown: int) -> None
 
 @pytest.mark.parametrize("i", [340, 867])
 def test_told_how_many_were_thrown_the_reader_looks_again_for_a_faint_die(i: int) -> None:
-    """A small die lying apart whose finder peak was too faint to count: five of six seen.
-    Told six were thrown, the reader looks again down to the faint peaks (closer looks around
-    them too), finds the die, reads it right and marks it for the table."""
+    """A small die lying apart whose finder peak was too faint to count in the whole frame:
+    five of six seen. Told six were thrown, the reader looks again down to the faint peaks,
+    with closer looks around them, which find the die as surely as the first look finds any
+    (``MIN_PEAK``): it is read right, and like any other die it does not ask the table."""
     frame, truth = _tune_frame(i)
     assert len(read_dice(frame)) == 5
     told = read_dice(frame, thrown=6)
     s = score_frame(told, truth)
-    assert len(told) == 6 and s.right and s.asks and not s.silent
-    assert sum(not r.confident for r in told) == 1
+    assert len(told) == 6 and s.right and not s.asks
 
 
 @pytest.mark.parametrize(("kept_side", "in_doubt"), [(60.0, True), (78.0, False)])

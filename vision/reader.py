@@ -34,7 +34,15 @@ from vision.consistency import Belief, Decision, agreement, most_probable
 from vision.dicenet import FoundDie
 from vision.dicenet import default_net as default_standard_net
 from vision.facecolor import face_chroma
-from vision.habanet import CROP, CROP_MARGIN, HINT_PEAK, FoundFace, HabaNet, face_crop
+from vision.habanet import (
+    CROP,
+    CROP_MARGIN,
+    HINT_PEAK,
+    MIN_PEAK,
+    FoundFace,
+    HabaNet,
+    face_crop,
+)
 from vision.habanet import default_net as default_haba_net
 from vision.palette import Palette
 from vision.reading import HABA_CONFIDENT, DieReading
@@ -126,12 +134,15 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     """Every HABA face in the frame with what each tells on its own.
 
     ``thrown``: how many dice the table threw (None: not known). When more faces are seen,
-    the likeliest choice of that many is kept (:func:`choose`); when fewer, the faces
-    judged not a die or a die's side, and the faces of a second look down to the finder's
-    fainter peaks (:data:`vision.habanet.HINT_PEAK`, its closer looks then around those too)
-    that the pip reader takes for a die, are taken back, surest first, to make up the
-    count: either way a face whose place is in doubt gets at most :data:`DOUBT` chance of
-    being a die, so the table is asked about it.
+    the likeliest choice of that many is kept (:func:`choose`); when fewer, the reader looks
+    again down to the finder's fainter peaks (:data:`vision.habanet.HINT_PEAK`, its closer
+    looks then around those too). A face that look finds as surely as the first look finds
+    a die (:data:`vision.habanet.MIN_PEAK`: a small die whose peak was faint only in the
+    whole frame), not beside a die as its side, is a die like the others. Then the faces
+    judged not a die or a die's side, and the second look's fainter faces that the pip
+    reader takes for a die, are taken back, surest first, to make up the count: a face
+    whose place is in doubt gets at most :data:`DOUBT` chance of being a die, so the table
+    is asked about it.
     """
     _check(frame)
     net = net or default_haba_net()
@@ -161,7 +172,11 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     faint, faint_crops, faint_probs = _faint_dice(frame, net, kept)
     kept, crops = kept + faint, crops + faint_crops
     probs = np.concatenate([probs, faint_probs])
-    others = sorted((k for k in range(len(kept)) if k not in good), key=lambda k: probs[k][0])
+    sure = [k for k in range(len(kept) - len(faint), len(kept))
+            if kept[k].found >= MIN_PEAK and not any(_side_of(kept[k], d) for d, _ in dice)]
+    faces += [seen(k) for k in sorted(sure, key=lambda k: probs[k][0])[:thrown - len(faces)]]
+    others = sorted((k for k in range(len(kept)) if k not in good and k not in sure),
+                    key=lambda k: probs[k][0])
     return faces + [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
 
 
