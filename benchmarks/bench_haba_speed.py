@@ -2,8 +2,8 @@
 
 Run: .venv/bin/python benchmarks/bench_haba_speed.py --against 5ddfb9d [--frames 400]
 Reads the first judging frames (``haba_sets``, stress set; timing only) with this
-checkout's ``HabaNet`` methods and with those of git revision ``--against`` (each
-version's methods with its own module's helpers: input scaling, normalising, decoding),
+checkout's ``HabaNet`` and with that of git revision ``--against`` (each version's networks
+object with its own module's helpers: runtime, input scaling, normalising, decoding),
 alternating frame by frame in one process, so that both meet the same load on a shared
 machine; prints the thread CPU time per frame of each (median, p95, mean).
 Single-threaded OpenCV, the same networks, the reader told how many dice were thrown.
@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from haba_sets import frames  # noqa: E402
 
 import vision.habanet as habanet  # noqa: E402
+import vision.reader as reader  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 
 
@@ -43,25 +44,17 @@ def main() -> None:
     earlier.__file__ = habanet.__file__
     sys.modules[earlier.__name__] = earlier
     exec(compile(source, "habanet_earlier.py", "exec"), earlier.__dict__)
-    # every method of the network's class: what the two versions may differ in (a method
-    # swapped alone would call the other version's helpers through ``self``)
-    methods = sorted({m for cls in (habanet.HabaNet, earlier.HabaNet)
-                      for m, f in vars(cls).items() if callable(f) and m != "__init__"})
-    versions = {"this checkout": {m: getattr(habanet.HabaNet, m, None) for m in methods},
-                args.against: {m: getattr(earlier.HabaNet, m, None) for m in methods}}
+    # each version's own networks object: its methods with its own module's helpers
+    versions = {"this checkout": habanet.HabaNet(), args.against: earlier.HabaNet()}
     cpu: dict[str, list[float]] = {name: [] for name in versions}
-    for k, (_, img, truth, _) in enumerate(frames("stress", args.frames, 0, 1)):
+    for k, (_, img, truth, _) in enumerate(frames("stress", args.frames + 2, 0, 1)):
         order = list(versions.items())
-        for name, version in order if k % 2 else order[::-1]:
-            for method, function in version.items():
-                if function is None:
-                    if method in vars(habanet.HabaNet):
-                        delattr(habanet.HabaNet, method)
-                else:
-                    setattr(habanet.HabaNet, method, function)
+        for name, net in order if k % 2 else order[::-1]:
+            reader.default_haba_net = lambda net=net: net
             start = time.thread_time()
             read_dice(img, thrown=len(truth))
-            cpu[name].append(time.thread_time() - start)
+            if k >= 2:  # the first frames carry each runtime's set-up
+                cpu[name].append(time.thread_time() - start)
     for name, times in cpu.items():
         t = sorted(times)
         print(f"{name}: CPU per frame median {1000 * t[len(t) // 2]:.1f} ms, "

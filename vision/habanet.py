@@ -16,14 +16,14 @@ them (it is named against references inside the frame, :mod:`vision.facecolor`).
   and scaled to :data:`CROP` pixels (:func:`face_crop`), each channel divided by its mean,
   and says "not a die" or the value 1-6.
 
-Both run on OpenCV's DNN module (ONNX files in ``vision/models/``), re-made by
-``tools/train_haba_net.py``.
+Both are ONNX files in ``vision/models/``, re-made by ``tools/train_haba_net.py``, and run
+by ONNX Runtime where it is installed, else by OpenCV's DNN module (:mod:`vision.onnxnet`:
+the same outputs either way).
 """
 
 from __future__ import annotations
 
 import math
-import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -31,6 +31,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.onnxnet import OnnxNet
 from vision.turns import read_in_turns
 
 MODELS = Path(__file__).with_name("models")
@@ -163,17 +164,17 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 class HabaNet:
     """The two networks, loaded once; safe to call from several threads."""
 
-    def __init__(self, finder: Path = FINDER_ONNX, pips: Path = PIPS_ONNX) -> None:
-        self._finder = cv2.dnn.readNetFromONNX(str(finder))
-        self._pips = cv2.dnn.readNetFromONNX(str(pips))
-        self._lock = threading.Lock()  # a cv2.dnn.Net is not re-entrant
+    def __init__(self, finder: Path = FINDER_ONNX, pips: Path = PIPS_ONNX,
+                 use: str | None = None) -> None:
+        """``use``: ``"onnxruntime"`` or ``"opencv"`` (default: :func:`vision.onnxnet.runtime`)."""
+        self._finder = OnnxNet(finder, use)
+        self._pips = OnnxNet(pips, use)
+        self.runtime = self._finder.runtime
+        """What runs the networks: ``"onnxruntime"`` or ``"opencv"``."""
 
     def _look(self, image: np.ndarray, scale: float | None = None) -> list[FoundFace]:
         small, scale = finder_input(image, scale)
-        blob = cv2.dnn.blobFromImage(normalise(small))
-        with self._lock:
-            self._finder.setInput(blob)
-            out = self._finder.forward()[0]
+        out = self._finder(cv2.dnn.blobFromImage(normalise(small)))[0]
         return decode(out, scale, image.shape[1], image.shape[0], HINT_PEAK)
 
     def find(self, frame: np.ndarray, min_peak: float = MIN_PEAK) -> list[FoundFace]:
@@ -215,10 +216,8 @@ class HabaNet:
     def _read_once(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
             return np.zeros((0, 7), np.float32)
-        blob = cv2.dnn.blobFromImages([normalise(c) for c in crops])
-        with self._lock:
-            self._pips.setInput(blob)
-            logits = self._pips.forward().reshape(len(crops), 7)
+        logits = self._pips(cv2.dnn.blobFromImages([normalise(c) for c in crops]))
+        logits = logits.reshape(len(crops), 7)
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         out: np.ndarray = e / e.sum(axis=1, keepdims=True)
         return out
