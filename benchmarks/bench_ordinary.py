@@ -223,26 +223,37 @@ def tomitomi() -> tuple[int, float, float]:
     return n, right / n, flagged / max(right, 1)
 
 
-def rendered(trays: int = 60, seed: int = 70000) -> dict[str, tuple[int, float, float]]:
+def rendered(trays: int = 60, seed: int = 70000
+             ) -> tuple[dict[str, tuple[int, float, float, float]], dict[str, float]]:
     """Rendered trays of 6-12 ordinary dice (seeds apart from the training renders'):
-    (dice, value right, right flagged) for flat dice and for dice leaning on another (a
-    side face showing its pips), and for ``smoky`` dice: half as many trays of small flat
-    smoked dice with red pips (:func:`vision.render_standard.smoky_look`, 28-45 px in
-    640 x 480, as the real photos' dark dice). Renders teach; this shows the top-face rule
-    and the dark dice, the real photos above are the measure."""
-    acc: dict[str, list[int]] = {"flat": [0, 0, 0], "leaning": [0, 0, 0], "smoky": [0, 0, 0]}
+    (dice, value right, right flagged, wrong and confident) for flat dice and for dice
+    leaning on another (a side face showing its pips), and for ``smoky`` dice: half as many
+    trays of small flat smoked dice with red pips (:func:`vision.render_standard.smoky_look`,
+    28-45 px in 640 x 480, as the real photos' dark dice). Renders teach; this shows the
+    top-face rule and the dark dice, the real photos above are the measure. Then the share
+    of ``mixed`` and of ``smoky`` trays silently wrong (a die wrong or missed, every reading
+    confident)."""
+    acc: dict[str, list[int]] = {k: [0, 0, 0, 0] for k in ("flat", "leaning", "smoky")}
+    silent: dict[str, list[bool]] = {"mixed": [], "smoky": []}
 
     def tally(frame: np.ndarray, truth: list[OrdinaryTruth], kind: str | None) -> None:
         readings = read_dice(frame, "standard")
+        wrong = False
         for t in truth:
-            a = acc[kind or ("leaning" if t.tilted else "flat")]
+            k = kind or ("leaning" if t.tilted else "flat")
+            a = acc[k]
             a[0] += 1
             r = min(readings, default=None, key=lambda r: np.hypot(
                 r.center[0] - t.center[0], r.center[1] - t.center[1]))
-            if r is not None and t.box[0] <= r.center[0] <= t.box[2] and (
-                    t.box[1] <= r.center[1] <= t.box[3]) and r.value == t.value:
+            inside = r is not None and t.box[0] <= r.center[0] <= t.box[2] and (
+                t.box[1] <= r.center[1] <= t.box[3])
+            if r is not None and inside and r.value == t.value:
                 a[1] += 1
                 a[2] += not r.confident
+            else:
+                wrong = True
+                a[3] += r is not None and inside and r.confident
+        silent[kind or "mixed"].append(wrong and all(r.confident for r in readings))
 
     for i in range(trays):
         rng = np.random.default_rng(seed + i)
@@ -253,8 +264,9 @@ def rendered(trays: int = 60, seed: int = 70000) -> dict[str, tuple[int, float, 
         tally(*ordinary_tray(rng, int(rng.integers(6, 13)), 640, 480,
                              die_size=float(rng.uniform(28, 45)), tilted=0.0, smoky=1.0),
               "smoky")
-    return {k: (n, right / max(n, 1), flagged / max(right, 1))
-            for k, (n, right, flagged) in acc.items()}
+    return ({k: (n, right / max(n, 1), flagged / max(right, 1), sure / max(n, 1))
+             for k, (n, right, flagged, sure) in acc.items()},
+            {k: float(np.mean(v)) for k, v in silent.items()})
 
 
 def use_pips(path: Path) -> None:
@@ -359,9 +371,12 @@ def main() -> None:
         print(f"tomitomi crops (odd, held out): {n} crops: value right {100 * value:.1f}%, "
               f"right flagged {100 * flagged:.1f}%")
     if "rendered" not in args.skip:
-        for kind, (n, value, flagged) in rendered().items():
+        kinds, silent = rendered()
+        for kind, (n, value, flagged, sure) in kinds.items():
             print(f"rendered trays, {kind} dice: {n} dice: value right {100 * value:.1f}%, "
-                  f"right flagged {100 * flagged:.1f}%")
+                  f"right flagged {100 * flagged:.1f}%, wrong and confident {100 * sure:.1f}%")
+        print("rendered trays silently wrong: " + ", ".join(
+            f"{kind} {100 * share:.1f}%" for kind, share in silent.items()))
     if "speed" not in args.skip:
         for name, (med, p95) in speed(against=args.speed_vs, runtimes=args.runtime_vs).items():
             print(f"speed, 1280x960 tray of 15 ordinary dice, one core (thread CPU time), "
