@@ -416,3 +416,46 @@ def test_a_die_is_never_surer_than_its_face_where_the_box_overrules_it(
         assert got == chance
     else:
         assert got <= min(chance, own_chance(belief, decision, palette))
+
+
+class _FakeNet:
+    """Stands in for the HABA networks: the first look finds ``first``; the second look,
+    down to the faint peaks, finds ``faint`` too; the pip reader calls every face a 3."""
+
+    def __init__(self, first: list[FoundFace], faint: list[FoundFace]) -> None:
+        self.first, self.faint = first, faint
+
+    def find(self, frame: np.ndarray, min_peak: float = 0.3) -> list[FoundFace]:
+        from vision.habanet import HINT_PEAK
+
+        return self.first + (self.faint if min_peak == HINT_PEAK else [])
+
+    def read(self, crops: list[np.ndarray]) -> np.ndarray:
+        probs = np.full((len(crops), 7), 0.001)
+        probs[:, 3] = 0.994
+        return probs
+
+
+def _face(x: float, found: float, side: float = 60.0) -> FoundFace:
+    return FoundFace((x, 200.0), side, 0.0, found)
+
+
+@pytest.mark.parametrize(("faint", "sure"), [
+    ([_face(600.0, 0.8)], [True]),  # found surely by the closer look: a die
+    ([_face(600.0, 0.2)], [False]),  # a faint peak only: taken back in doubt
+    ([_face(600.0, 0.8), _face(700.0, 0.9)], [False, False]),  # two for one missing die
+    ([_face(142.0, 0.9, 36.0)], [False]),  # beside a die, narrower: its side face
+])
+def test_a_die_the_second_look_finds_surely_is_a_die(faint: list[FoundFace],
+                                                     sure: list[bool]) -> None:
+    """Told five dice were thrown and seeing four, the reader looks again with the faint
+    peaks counting. A face that look finds as surely as the first finds a die is a die;
+    one found only faintly, one of more such faces than dice missing, or one beside a die
+    as its side is taken back in doubt."""
+    first = [_face(100.0 * (k + 1), 0.9) for k in range(4)]
+    frame = np.full((400, 900, 3), 128, np.uint8)
+    seen = see_faces(frame, Palette.default(), net=_FakeNet(first, faint), thrown=5)
+    assert len(seen) == 5
+    assert all(s.is_die > 0.99 for s in seen[:4])
+    (extra,) = seen[4:]
+    assert (extra.is_die > DOUBT) == any(sure)

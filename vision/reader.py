@@ -138,11 +138,11 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     again down to the finder's fainter peaks (:data:`vision.habanet.HINT_PEAK`, its closer
     looks then around those too). A face that look finds as surely as the first look finds
     a die (:data:`vision.habanet.MIN_PEAK`: a small die whose peak was faint only in the
-    whole frame), not beside a die as its side, is a die like the others. Then the faces
-    judged not a die or a die's side, and the second look's fainter faces that the pip
-    reader takes for a die, are taken back, surest first, to make up the count: a face
-    whose place is in doubt gets at most :data:`DOUBT` chance of being a die, so the table
-    is asked about it.
+    whole frame), not beside a die as its side, is a die like the others, unless there are
+    more such faces than dice missing. Then the faces judged not a die or a die's side, and
+    the second look's other faces that the pip reader takes for a die, are taken back,
+    surest first, to make up the count: a face whose place is in doubt gets at most
+    :data:`DOUBT` chance of being a die, so the table is asked about it.
     """
     _check(frame)
     net = net or default_haba_net()
@@ -174,7 +174,9 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     probs = np.concatenate([probs, faint_probs])
     sure = [k for k in range(len(kept) - len(faint), len(kept))
             if kept[k].found >= MIN_PEAK and not any(_side_of(kept[k], d) for d, _ in dice)]
-    faces += [seen(k) for k in sorted(sure, key=lambda k: probs[k][0])[:thrown - len(faces)]]
+    if len(sure) > thrown - len(faces):
+        sure = []  # more of them than dice missing: which are the dice is in doubt
+    faces += [seen(k) for k in sure]
     others = sorted((k for k in range(len(kept)) if k not in good and k not in sure),
                     key=lambda k: probs[k][0])
     return faces + [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
