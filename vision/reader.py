@@ -8,11 +8,11 @@ a face beside a bigger one, too close to be another die, is that die's side and 
 then the box's physics (:mod:`vision.consistency`: no more than two dice per colour layout)
 chooses the most probable reading of all dice together and gives each die the chance that
 it is right (:func:`die_chance`: where the box overrules a face, never more than the face
-gives that reading). When the
-game tells how many dice were thrown, the count is used too: of more faces than dice the
-likeliest choice is kept (:func:`choose`), and too few are made up with the faces judged
-doubtful; a face whose place the count leaves in doubt is marked. A die below
-:data:`vision.reading.HABA_CONFIDENT` is marked for the table to check.
+gives that reading). When the game tells how many dice were thrown, the count is used too:
+of more faces than dice the likeliest choice is kept (:func:`choose`), and too few are made
+up with the dice a second look finds and the faces judged doubtful; a face whose place the
+count leaves in doubt is marked. A die below :data:`vision.reading.HABA_CONFIDENT` is
+marked for the table to check.
 
 Ordinary dice (any body and pip colour, marbled, translucent, touching) are found and read
 by the two small learned networks of :mod:`vision.dicenet`; their confidence is the
