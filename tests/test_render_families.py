@@ -47,3 +47,25 @@ def test_training_only_families_are_never_judged_and_held_out_ones_never_tuned()
             assert exclude is None and table is None
         else:  # the others never draw a held-out one; one on a single table is training's
             assert exclude == HELD_OUT and table in (None, *TRAINING_ONLY["table"])
+
+
+@pytest.mark.parametrize("k1", [-0.12, -0.05, 0.03])
+def test_the_lens_shows_only_what_was_drawn_and_the_truth_follows_it(k1: float) -> None:
+    """A lens maps every frame pixel to a point of the drawn (undistorted) frame, never
+    beyond its edge (where a mirror image of the dice by the edge used to show), and
+    ``distort`` is the inverse of the maps, so a die's truth lies where it is drawn."""
+    from vision.render.camera import Projector
+    from vision.render.scene import Camera, TrayScene
+
+    proj = Projector(TrayScene(dice=(), camera=Camera(distortion=k1)))
+    maps = proj.distortion_maps()
+    assert maps is not None
+    mx, my = maps
+    assert mx.min() >= 0.0 and mx.max() <= 1279.0 and my.min() >= 0.0 and my.max() <= 959.0
+    ys, xs = np.mgrid[0:960:37, 0:1280:41]
+    drawn = np.stack([mx[ys, xs], my[ys, xs]], axis=-1).reshape(-1, 2)
+    seen = proj.distort(drawn)
+    assert np.abs(seen - np.stack([xs, ys], axis=-1).reshape(-1, 2)).max() < 0.01
+    corners = np.array([[0.0, 0.0], [1280.0, 960.0]])
+    if k1 < 0:  # a barrel lens keeps the frame's corners
+        assert np.abs(proj.distort(corners) - corners).max() < 1e-6

@@ -41,6 +41,11 @@ class Projector:
         tilt = _rotation(np.array([-math.sin(d), math.cos(d), 0.0]), cam.tilt)
         self.rotation = tilt @ down
         self.k1 = cam.distortion
+        self.zoom = 1.0 / (1.0 + self.k1) if self.k1 < 0.0 else 1.0
+        """A barrel lens's frame is zoomed so that its corners see the corners of the
+        undistorted frame: every pixel of the frame then shows something drawn. (Without it
+        the frame's edges showed the undistorted frame mirrored, dice and all, where a real
+        lens sees more of the table.)"""
         self.half_diagonal = math.hypot(scene.width, scene.height) / 2.0
         k = np.array([[self.f, 0, self.centre[0]], [0, self.f, self.centre[1]], [0, 0, 1.0]])
         m = np.array([[1.0, 0, -self.position[0]], [0, 1.0, -self.position[1]],
@@ -72,13 +77,13 @@ class Projector:
         return cv2.perspectiveTransform(pts, self.image_to_table).reshape(-1, 2)
 
     def distort(self, uv: np.ndarray) -> np.ndarray:
-        """Where the lens puts undistorted frame points (radial, ``k1``)."""
+        """Where the lens puts undistorted frame points (radial, ``k1``, and :attr:`zoom`)."""
         uv = np.asarray(uv, np.float64)
         if self.k1 == 0.0:
             return uv
         d = uv - self.centre
         r2 = (d * d).sum(axis=-1, keepdims=True) / self.half_diagonal ** 2
-        out: np.ndarray = self.centre + d * (1.0 + self.k1 * r2)
+        out: np.ndarray = self.centre + d * (1.0 + self.k1 * r2) * self.zoom
         return out
 
     def distortion_maps(self) -> tuple[np.ndarray, np.ndarray] | None:
@@ -89,8 +94,9 @@ class Projector:
         q = np.stack([xs, ys], axis=-1) - self.centre.astype(np.float32)
         p = q.copy()
         scale = np.float32(self.k1 / self.half_diagonal ** 2)
-        for _ in range(4):  # p (undistorted) such that p * (1 + k1 r(p)^2) = q
+        zoom = np.float32(self.zoom)
+        for _ in range(6):  # p (undistorted) such that p * (1 + k1 r(p)^2) * zoom = q
             r2 = (p * p).sum(axis=-1, keepdims=True)
-            p = q / (1.0 + scale * r2)
+            p = q / ((1.0 + scale * r2) * zoom)
         p += self.centre.astype(np.float32)
         return p[..., 0], p[..., 1]
