@@ -77,6 +77,8 @@ def main() -> None:
     held = Tally()
     seen = Tally()
     six = Tally()
+    whole = Tally()
+    hidden = Tally()
     by: dict[tuple[str, str], Tally] = defaultdict(Tally)
     times, cpu = [], []
     shown = 0
@@ -92,6 +94,8 @@ def main() -> None:
         (held if is_held else seen).add(s)
         if s.dice == len(truth) == 6:  # a clean roll: no die leaning, hidden or out of view
             six.add(s)
+        # every die in view (flat or leaning), or one under a hand or out of the frame
+        (whole if all(t.visible for t in truth) else hidden).add(s)
         for axis, name in scene.family:
             by[(axis, name)].add(s)
         by[("table x spacing", f"{fam['table']} / {fam['spacing']}")].add(s)
@@ -116,6 +120,8 @@ def main() -> None:
     print("| held-out families " + held.row())
     print("| tuned-on families " + seen.row())
     print("| six dice flat and in view " + six.row())
+    print("| every die in view, flat or leaning " + whole.row())
+    print("| a die hidden or partly out of view " + hidden.row())
     axes: dict[str, list[str]] = defaultdict(list)
     for axis, name in sorted(by):
         axes[axis].append(name)

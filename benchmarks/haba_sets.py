@@ -50,8 +50,9 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
     meta = png.with_suffix(".pickle")
     if png.exists() and meta.exists():
         img = cv2.imread(str(png), cv2.IMREAD_COLOR)
-        truth, scene = pickle.loads(meta.read_bytes())
-        return img, truth, scene
+        if img is not None:  # else a cut-off write: drawn again
+            truth, scene = pickle.loads(meta.read_bytes())
+            return img, truth, scene
     rng = np.random.default_rng(seed + i)
     cond = random_conditions(rng, exclude)
     scene = scene_for(rng, cond if table is None else replace(cond, table=table))
