@@ -7,9 +7,10 @@
   without looking at the held-out tables.
 * ``stress``: the frozen judging set, seeds from 910000, every family on every axis,
   including :data:`HELD_OUT` (two table families and a light family never used while tuning).
-  Its third edition: the first (seeds from 900000, before the stone table existed) was run
-  twice and is retired; the third is the second's seeds drawn again through the mended lens
-  (a barrel lens no longer shows a mirror image of the frame at its edges).
+  Its third edition: the second's seeds drawn again through the mended lens (a barrel lens
+  no longer shows a mirror image of the frame at its edges); the first (seeds from 900000,
+  before the stone table existed) and the second are retired with the renderers that drew
+  them.
 
 A frame is made from its seed alone, so a set is the same on every machine; rendered
 frames are kept in ``.cache/haba-sets`` (PNG, lossless) to save rendering them again.
