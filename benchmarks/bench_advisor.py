@@ -14,13 +14,14 @@ import os
 import random
 import statistics
 import time
+from collections.abc import Sequence
 
 from rules.dice import HABA_LAYOUTS, Die, Roll
 from rules.kotd import advisor
-from rules.kotd.cards import load_box
+from rules.kotd.cards import Box, Card, load_box
 
 
-def timed(row, roll, rolls_left, box, cold: bool) -> float:
+def timed(row: Sequence[Card], roll: Roll, rolls_left: int, box: Box, cold: bool) -> float:
     if cold:
         advisor.clear_cache()
     start = time.perf_counter()

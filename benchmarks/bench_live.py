@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "bench-token"
@@ -81,27 +82,28 @@ class Phone(threading.Thread):
             return
 
 
-def post(conn: http.client.HTTPConnection, line: str) -> dict:
+def post(conn: http.client.HTTPConnection, line: str) -> dict[str, Any]:
     conn.request("POST", "/api/action", body=json.dumps({"action": line}),
                  headers={"Content-Type": "application/json", "X-Table-Token": TOKEN})
     response = conn.getresponse()
-    body = json.loads(response.read())
+    body: dict[str, Any] = json.loads(response.read())
     if response.status != 200:
         raise RuntimeError(f"{line!r} refused: {body}")
     return body
 
 
-def next_action(state: dict, rng: random.Random) -> str:
+def next_action(state: dict[str, Any], rng: random.Random) -> str:
     """A legal action: roll, claim what fits, give, draw, take the penalty; new games."""
     q = state.get("question") or {}
+    choices: list[str] = q.get("choices", [])
     if state["phase"] in ("none", "over"):
         return PLAYERS
     if q.get("ask") == "row":
-        return "row " + " ".join(rng.sample(q["choices"], q["count"]))
+        return "row " + " ".join(rng.sample(choices, q["count"]))
     if q.get("ask") == "draw":
-        return "draw " + rng.choice(q["choices"])
+        return "draw " + rng.choice(choices)
     if q.get("ask") == "give":
-        return "give " + rng.choice(q["choices"])
+        return "give " + rng.choice(choices)
     if state["claimable"]:
         return f"claim {rng.choice(state['claimable'])}"
     if state["dice"] is not None and state["rolls_used"] >= state["max_rolls"]:

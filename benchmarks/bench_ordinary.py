@@ -88,7 +88,12 @@ class Sheet:
         return [d.read for d in self.dice if d.read is not None] + self.false
 
 
-def _iou(a, b) -> float:
+def _flagged(die: Die) -> bool:
+    """The die was read and the reading is marked for the table to check."""
+    return die.read is not None and not die.read.confident
+
+
+def _iou(a: Sequence[float], b: Sequence[float]) -> float:
     x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
     inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
@@ -168,7 +173,7 @@ def summary(sheets: list[Sheet]) -> dict[str, float]:
         "silent": len(silent) / len(sheets),
         "wrong": len(wrong),
         "caught": sum(not r.confident for r in wrong) / max(len(wrong), 1),
-        "flagged": sum(not d.read.confident for d in right) / max(len(right), 1),
+        "flagged": sum(_flagged(d) for d in right) / max(len(right), 1),
     }
 
 
@@ -188,14 +193,14 @@ def by_condition(sheets: list[Sheet]) -> list[tuple[str, int, float, float]]:
         ds = groups[name]
         right = [d for d in ds if d.right]
         out.append((name, len(ds), len(right) / len(ds),
-                    sum(not d.read.confident for d in right) / max(len(right), 1)))
+                    sum(_flagged(d) for d in right) / max(len(right), 1)))
     return out
 
 
 def curve(sheets: list[Sheet], thresholds: list[float]) -> list[tuple[float, float, float, float]]:
     """(threshold, wrong caught, right flagged, photos silently wrong) if readings under the
     threshold were flagged instead."""
-    right = [d.read.confidence for s in sheets for d in s.dice if d.right]
+    right = [d.read.confidence for s in sheets for d in s.dice if d.read is not None and d.right]
     wrong = [d.read.confidence for s in sheets for d in s.dice
              if d.read is not None and not d.right] + [r.confidence for s in sheets
                                                        for r in s.false]
@@ -371,12 +376,12 @@ def main() -> None:
         print(f"tomitomi crops (odd, held out): {n} crops: value right {100 * value:.1f}%, "
               f"right flagged {100 * flagged:.1f}%")
     if "rendered" not in args.skip:
-        kinds, silent = rendered()
+        kinds, tray_silent = rendered()
         for kind, (n, value, flagged, sure) in kinds.items():
             print(f"rendered trays, {kind} dice: {n} dice: value right {100 * value:.1f}%, "
                   f"right flagged {100 * flagged:.1f}%, wrong and confident {100 * sure:.1f}%")
         print("rendered trays silently wrong: " + ", ".join(
-            f"{kind} {100 * share:.1f}%" for kind, share in silent.items()))
+            f"{kind} {100 * share:.1f}%" for kind, share in tray_silent.items()))
     if "speed" not in args.skip:
         for name, (med, p95) in speed(against=args.speed_vs, runtimes=args.runtime_vs).items():
             print(f"speed, 1280x960 tray of 15 ordinary dice, one core (thread CPU time), "

@@ -23,6 +23,7 @@ import statistics
 import time
 from collections import Counter
 
+from rules.dice import Die, Roll
 from rules.ukuk import reach as reach_module
 from rules.ukuk.actions import Bid, Buy, Pass, Rolled, SetAside
 from rules.ukuk.court import Court, load_court
@@ -38,7 +39,7 @@ def bot_turn(s: GameState, rng: random.Random) -> tuple[GameState, tuple[int, ..
         n = s.dice.hand + len(s.dice.active)
         values = tuple(rng.randint(1, 6) for _ in range(n))
         first = first or values
-        s = apply(s, Rolled(values))
+        s = apply(s, Rolled(Roll(tuple(Die(v) for v in values))))
         have = Counter(s.dice.aside)
         best = max(set(values), key=lambda v: (values.count(v) + have[v], v))
         s = apply(s, SetAside(tuple(v for v in values if v == best)))

@@ -46,7 +46,10 @@ def latency(throws: int, fps: float) -> list[float]:
             arrived.set()
 
     table.subscribe(on_change)
-    eye = Eye(tray, RollDetector(read_dice, settle_seconds=0.4, stable_reads=2), table, fps)
+    # told how many dice were thrown, as the assistant's reader is (pi.serve)
+    detector = RollDetector(lambda frame, thrown: read_dice(frame, thrown=thrown),
+                            settle_seconds=0.4, stable_reads=2)
+    eye = Eye(tray, detector, table, fps)
     eye.start()
     time.sleep(1.0)
     results = []

@@ -60,6 +60,8 @@ def load_byler(split: str, root: Path = BYLER) -> list[Photo]:
         if meta.get("author_split") != split:
             continue
         image = cv2.imread(str(js.with_name(meta["image"])))
+        if image is None:
+            raise OSError(f"{js.with_name(meta['image'])}: the photo does not read")
         boxes = np.array([d["box"] for d in meta["dice"]], np.float32).reshape(-1, 4)
         values = np.array([d["value"] for d in meta["dice"]], np.int64)
         out.append(Photo(image, boxes, values, meta["image"]))
@@ -79,5 +81,8 @@ def load_tomitomi(parity: int, root: Path = TOMITOMI) -> list[tuple[np.ndarray, 
     for v in range(1, 7):
         for i, p in enumerate(sorted((root / str(v)).glob("*.png"))):
             if i % 2 == parity:
-                out.append((cv2.imread(str(p)), v))
+                crop = cv2.imread(str(p))
+                if crop is None:
+                    raise OSError(f"{p}: the crop does not read")
+                out.append((crop, v))
     return out

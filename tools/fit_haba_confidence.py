@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from haba_sets import frames  # noqa: E402
 
+from rules.dice import Color  # noqa: E402
 from vision.consistency import Belief, most_probable  # noqa: E402
 from vision.palette import Palette  # noqa: E402
 from vision.reader import die_chance, see_faces  # noqa: E402
@@ -33,7 +34,39 @@ from vision.reading import DieReading  # noqa: E402
 from vision.render.score import match  # noqa: E402
 
 
-def collect(count: int) -> list[list[dict]]:
+@dataclass(frozen=True)
+class Face:
+    """One face the reader saw: its raw value probabilities, chroma, chance of being a
+    die, and the truth of the die it lies on (None: no die)."""
+
+    value: np.ndarray
+    chroma: np.ndarray
+    is_die: float
+    truth: tuple[int, Color | None] | None
+    counted: bool  # on a die lying flat and whole in view
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The faces of one frame, how many of its dice count and how many were thrown."""
+
+    faces: list[Face]
+    counted: int
+    thrown: int
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A face as the reader decides it: the reading, its chance, and the face's truth."""
+
+    value: int
+    color: Color | None
+    chance: float
+    truth: tuple[int, Color | None] | None
+    counted: bool
+
+
+def collect(count: int) -> list[Frame]:
     """Per frame, per seen face: its raw value probabilities, chroma, is-die and truth."""
     palette = Palette.default()
     out = []
@@ -42,36 +75,37 @@ def collect(count: int) -> list[list[dict]]:
         fake = [DieReading(1, None, s.face.center, (), 1.0, s.face.side) for s in seen]
         pairs = match(fake, truth)
         owner = {id(r): t for t, r in pairs if r is not None}
-        rows = []
+        faces = []
         for s, r in zip(seen, fake, strict=True):
             t = owner.get(id(r))
-            rows.append({"value": s.belief.value, "chroma": s.chroma, "is_die": s.is_die,
-                         "truth": None if t is None else (t.value, t.color),
-                         "counted": t is not None and t.visible and not t.leaning})
+            faces.append(Face(s.belief.value, s.chroma, s.is_die,
+                              None if t is None else (t.value, t.color),
+                              t is not None and t.visible and not t.leaning))
         n_counted = sum(t.visible and not t.leaning for t in truth)
-        out.append([*rows, {"frame_counted": n_counted, "thrown": len(truth)}])
+        out.append(Frame(faces, n_counted, len(truth)))
     return out
 
 
-def fit_temperature(rows: list[dict]) -> float:
+def fit_temperature(rows: list[Face]) -> float:
     best, best_nll = 1.0, np.inf
     for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 60)):
         nll = 0.0
         for r in rows:
-            p = np.power(np.maximum(r["value"], 1e-12), 1 / t)
+            assert r.truth is not None
+            p = np.power(np.maximum(r.value, 1e-12), 1 / t)
             p /= p.sum()
-            nll -= np.log(max(p[r["truth"][0] - 1], 1e-12))
+            nll -= np.log(max(p[r.truth[0] - 1], 1e-12))
         if nll < best_nll:
             best, best_nll = float(t), nll
     return best
 
 
-def fit_spread(rows: list[dict], palette: Palette) -> float:
+def fit_spread(rows: list[Face], palette: Palette) -> float:
     best, best_nll = palette.spread, np.inf
     for s in np.exp(np.linspace(np.log(0.05), np.log(1.0), 60)):
         p = replace(palette, spread=float(s))
-        probs = p.probabilities(np.array([r["chroma"] for r in rows]))
-        k = [p.colors.index(r["truth"][1]) for r in rows]
+        probs = p.probabilities(np.array([r.chroma for r in rows]))
+        k = [p.colors.index(r.truth[1]) for r in rows if r.truth is not None]
         nll = -float(np.log(np.maximum(probs[np.arange(len(rows)), k], 1e-12)).sum())
         if nll < best_nll:
             best, best_nll = float(s), nll
@@ -84,43 +118,41 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     data = collect(args.frames)
-    dice = [r for f in data for r in f[:-1] if r["truth"] is not None]
+    dice = [r for f in data for r in f.faces if r.truth is not None]
     t = fit_temperature(dice)
     palette = Palette.default()
     spread = fit_spread(dice, palette)
     print(f"dice {len(dice)}; value temperature {t:.3f}; colour spread {spread:.3f} "
           f"(default {palette.spread})")
     palette = replace(palette, spread=spread)
-    per_frame = []
+    per_frame: list[tuple[list[Decided], int, int]] = []
     for f in data:
-        rows, counted, thrown = f[:-1], f[-1]["frame_counted"], f[-1]["thrown"]
         beliefs = []
-        for r in rows:
-            v = np.power(np.maximum(r["value"], 1e-12), 1 / t)
-            beliefs.append(Belief(v / v.sum(), palette.probabilities(r["chroma"])[0]))
+        for r in f.faces:
+            v = np.power(np.maximum(r.value, 1e-12), 1 / t)
+            beliefs.append(Belief(v / v.sum(), palette.probabilities(r.chroma)[0]))
         decisions = most_probable(beliefs, palette.colors)
-        per_frame.append([(d.value, d.color, die_chance(b, d, palette)
-                           * r["is_die"], r["truth"], r["counted"])
-                          for d, b, r in zip(decisions, beliefs, rows, strict=True)]
-                         + [(counted, thrown)])
+        per_frame.append(([Decided(d.value, d.color, die_chance(b, d, palette) * r.is_die,
+                                   r.truth, r.counted)
+                           for d, b, r in zip(decisions, beliefs, f.faces, strict=True)],
+                          f.counted, f.thrown))
     print("| threshold | wrong dice caught | right dice flagged | frames asking | "
           "frames silently wrong |\n|---|---|---|---|---|")
     for thr in (0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98):
         wrong = caught = right = flagged = asks = silent = 0
-        for f in per_frame:
-            rows, (counted, thrown) = f[:-1], f[-1]
-            unsure = any(c < thr for _, _, c, _, _ in rows)
-            ok = all(tr is not None and (v, col) == tr for v, col, _, tr, _ in rows) \
-                and sum(cn for *_, cn in rows) == counted
+        for rows, counted, thrown in per_frame:
+            unsure = any(d.chance < thr for d in rows)
+            ok = all(d.truth == (d.value, d.color) for d in rows) \
+                and sum(d.counted for d in rows) == counted
             asks += unsure or len(rows) != thrown  # as vision.render.score counts them
             silent += not unsure and len(rows) == thrown and not ok
-            for v, col, c, tr, _ in rows:
-                if tr is None or (v, col) != tr:
+            for d in rows:
+                if d.truth != (d.value, d.color):
                     wrong += 1
-                    caught += c < thr
+                    caught += d.chance < thr
                 else:
                     right += 1
-                    flagged += c < thr
+                    flagged += d.chance < thr
         n = len(per_frame)
         share = 100 * flagged / max(right, 1)
         print(f"| {thr} | {caught}/{wrong} | {flagged}/{right} ({share:.1f}%)"
