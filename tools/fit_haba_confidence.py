@@ -66,6 +66,13 @@ class Decided:
     counted: bool
 
 
+def _on_die(face: Face) -> tuple[int, Color | None]:
+    """The truth of the die under ``face``; the fits take only faces on dice."""
+    if face.truth is None:
+        raise ValueError("a face on no die has no value or colour to fit")
+    return face.truth
+
+
 def collect(count: int) -> list[Frame]:
     """Per frame, per seen face: its raw value probabilities, chroma, is-die and truth."""
     palette = Palette.default()
@@ -91,10 +98,9 @@ def fit_temperature(rows: list[Face]) -> float:
     for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 60)):
         nll = 0.0
         for r in rows:
-            assert r.truth is not None
             p = np.power(np.maximum(r.value, 1e-12), 1 / t)
             p /= p.sum()
-            nll -= np.log(max(p[r.truth[0] - 1], 1e-12))
+            nll -= np.log(max(p[_on_die(r)[0] - 1], 1e-12))
         if nll < best_nll:
             best, best_nll = float(t), nll
     return best
@@ -105,7 +111,7 @@ def fit_spread(rows: list[Face], palette: Palette) -> float:
     for s in np.exp(np.linspace(np.log(0.05), np.log(1.0), 60)):
         p = replace(palette, spread=float(s))
         probs = p.probabilities(np.array([r.chroma for r in rows]))
-        k = [p.colors.index(r.truth[1]) for r in rows if r.truth is not None]
+        k = [p.colors.index(_on_die(r)[1]) for r in rows]
         nll = -float(np.log(np.maximum(probs[np.arange(len(rows)), k], 1e-12)).sum())
         if nll < best_nll:
             best, best_nll = float(s), nll
