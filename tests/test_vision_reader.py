@@ -374,6 +374,22 @@ def test_a_face_beside_one_left_out_is_in_doubt_unless_clearly_bigger(
     assert (kept.is_die == DOUBT) == in_doubt
 
 
+@pytest.mark.parametrize(("left_x", "in_doubt"), [(950.0, False), (1050.0, True)])
+def test_a_face_left_out_towards_the_middle_of_the_frame_is_the_kept_faces_side(
+        left_x: float, in_doubt: bool) -> None:
+    """Two die-like faces as big as each other 50 px apart and one too many, the surer kept
+    at (1000, 100) in a frame whose middle is (640, 480). Left out on its side towards the
+    middle, the other face lies where a flat die shows its side: the kept face is its top,
+    not in doubt. Left out on the far side, where no side of a flat die shows, the kept face
+    stays in doubt; so do both without the frame's middle."""
+    top, other = _seen(0.999, 3, 1000.0), _seen(0.9, 5, left_x)
+    (kept,) = choose([top, other], 1, Palette.default(), middle=(640.0, 480.0))
+    assert kept.face == top.face
+    assert (kept.is_die == DOUBT) == in_doubt
+    (blind,) = choose([top, other], 1, Palette.default())
+    assert blind.face == top.face and blind.is_die == DOUBT
+
+
 def test_two_faces_alike_one_too_many() -> None:
     """Two faces as likely as each other and one too many: one is kept, in doubt."""
     faces = [_seen(0.95, 3, 0.0), _seen(0.95, 3, 100.0)]

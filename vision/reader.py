@@ -77,6 +77,15 @@ TOP_OVER_SIDE = 1.25
 """...except a kept face this much bigger than the face left out beside it: a top seen from
 above is bigger than its side seen at a slant, while a leaning die's two faces look about
 as big as each other."""
+SIDE_INWARD = 0.5
+"""...and except a kept face whose left-out neighbour lies towards the middle of the frame
+(the cosine of the angle between the two directions at least this): a flat die away from
+the middle of the view shows the camera its top and the side facing the middle, within about
+45° of that direction (more under a tilted camera), so that face is the die's side and the
+kept one its top. Near the middle (closer than :data:`SIDE_OFF_MIDDLE` sides) a die shows
+no side to speak of. (Tuning frames 0-1099: asks 77 → 75, 74 with any face towards the
+middle; printed tables 20 → 20, 19; nothing read otherwise: BENCHMARKS.md.)"""
+SIDE_OFF_MIDDLE = 2.0
 MAX_EXTRA = 2
 """More faces than this beyond the dice thrown are not chosen among: the table is asked."""
 VALUE_TEMPERATURE = 0.5
@@ -168,7 +177,7 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     if thrown is None or len(faces) == thrown:
         return faces
     if len(faces) > thrown:
-        return choose(faces, thrown, palette)
+        return choose(faces, thrown, palette, (frame.shape[1] / 2, frame.shape[0] / 2))
     faint, faint_crops, faint_probs = _faint_dice(frame, net, kept)
     kept, crops = kept + faint, crops + faint_crops
     probs = np.concatenate([probs, faint_probs])
@@ -194,13 +203,31 @@ def _faint_dice(frame: np.ndarray, net: HabaNet, seen: list[FoundFace]
     return [faint[j] for j in dice], [crops[j] for j in dice], probs[dice]
 
 
-def choose(faces: list[SeenFace], thrown: int, palette: Palette) -> list[SeenFace]:
+def _side_of_top(top: FoundFace, side: FoundFace, middle: tuple[float, float] | None
+                 ) -> bool:
+    """Whether ``side`` lies where the side of a flat die whose top is ``top`` shows: from
+    it towards the ``middle`` of the frame (:data:`SIDE_INWARD`)."""
+    if middle is None:
+        return False
+    to_side = (side.center[0] - top.center[0], side.center[1] - top.center[1])
+    to_middle = (middle[0] - top.center[0], middle[1] - top.center[1])
+    off = math.hypot(*to_middle)
+    if off < SIDE_OFF_MIDDLE * top.side:
+        return False
+    dot = to_side[0] * to_middle[0] + to_side[1] * to_middle[1]
+    return dot >= SIDE_INWARD * math.hypot(*to_side) * off
+
+
+def choose(faces: list[SeenFace], thrown: int, palette: Palette,
+           middle: tuple[float, float] | None = None) -> list[SeenFace]:
     """``thrown`` of ``faces``, when more faces were seen than dice thrown: the likeliest
     choice, weighing each face's chance of being a die (in or out) and the chance that the
     faces chosen obey the box (:func:`vision.consistency.agreement`). A face that a rival
     choice (:data:`RIVAL`) leaves out is in doubt, and so is a face beside one left out that
-    the pip reader took for a die (:data:`BESIDE`). More than :data:`MAX_EXTRA` faces too
-    many are not chosen among: all are returned, and the table is asked.
+    the pip reader took for a die (:data:`BESIDE`), unless that one is the kept face's side
+    by its size (:data:`TOP_OVER_SIDE`) or, knowing the ``middle`` of the frame, by where it
+    lies (:data:`SIDE_INWARD`). More than :data:`MAX_EXTRA` faces too many are not chosen
+    among: all are returned, and the table is asked.
     """
     if len(faces) - thrown > MAX_EXTRA:
         return faces
@@ -218,7 +245,8 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette) -> list[SeenFac
         if j not in best and left.is_die >= DOUBT:
             doubtful |= {k for k in best if math.dist(faces[k].face.center, left.face.center)
                          < BESIDE * max(faces[k].face.side, left.face.side)
-                         and faces[k].face.side < TOP_OVER_SIDE * left.face.side}
+                         and faces[k].face.side < TOP_OVER_SIDE * left.face.side
+                         and not _side_of_top(faces[k].face, left.face, middle)}
     return [replace(faces[k], is_die=min(faces[k].is_die, DOUBT)) if k in doubtful
             else faces[k] for k in best]
 
