@@ -381,7 +381,7 @@ def test_a_face_left_out_towards_the_middle_of_the_frame_is_the_kept_faces_side(
     at (1000, 100) in a frame whose middle is (640, 480). Left out on its side towards the
     middle, the other face lies where a flat die shows its side: the kept face is its top,
     not in doubt. Left out on the far side, where no side of a flat die shows, the kept face
-    stays in doubt; so do both without the frame's middle."""
+    stays in doubt, and so it does either way when the frame's middle is not known."""
     top, other = _seen(0.999, 3, 1000.0), _seen(0.9, 5, left_x)
     (kept,) = choose([top, other], 1, Palette.default(), middle=(640.0, 480.0))
     assert kept.face == top.face

@@ -86,6 +86,7 @@ kept one its top. Near the middle (closer than :data:`SIDE_OFF_MIDDLE` sides) a 
 no side to speak of. (Tuning frames 0-1099: asks 77 → 75, 74 with any face towards the
 middle; printed tables 20 → 20, 19; nothing read otherwise: BENCHMARKS.md.)"""
 SIDE_OFF_MIDDLE = 2.0
+"""Sides from the middle of the frame within which a die shows no side to speak of."""
 MAX_EXTRA = 2
 """More faces than this beyond the dice thrown are not chosen among: the table is asked."""
 VALUE_TEMPERATURE = 0.5
