@@ -390,6 +390,26 @@ def test_a_face_left_out_towards_the_middle_of_the_frame_is_the_kept_faces_side(
     assert blind.face == top.face and blind.is_die == DOUBT
 
 
+@pytest.mark.parametrize(("dice_at", "in_doubt"), [
+    ((920.0,), False), ((1130.0,), True), ((920.0, 1130.0), True), ((), True)])
+def test_a_leaning_die_tips_its_top_towards_the_die_it_leans_on(
+        dice_at: tuple[float, ...], in_doubt: bool) -> None:
+    """Two die-like faces as big as each other 50 px apart and one too many: the surer,
+    at x = 1000, is kept. A leaning die rests its top on the die it leans on and tips its
+    back up into view, away from that die: with another die just beyond the kept face (seen
+    from the one left out) and none beyond the other, the kept face is the top, not in
+    doubt, neither from being beside the other face nor from the rival choice that takes
+    the other face instead. With the other die beyond the face left out, with dice beyond
+    both, or with no other die, the kept face stays in doubt."""
+    top, back = _seen(0.999, 3, 1000.0), _seen(0.97, 5, 1050.0)
+    others = [_seen(0.9999, 1 + k, x) for k, x in enumerate(dice_at)]
+    chosen = choose([top, back, *others], 1 + len(others), Palette.default())
+    kept = next(f for f in chosen if f.face == top.face)
+    assert back.face not in [f.face for f in chosen]
+    assert (kept.is_die == DOUBT) == in_doubt
+    assert all(f.is_die == o.is_die for f, o in zip(chosen[1:], others, strict=True))
+
+
 def test_two_faces_alike_one_too_many() -> None:
     """Two faces as likely as each other and one too many: one is kept, in doubt."""
     faces = [_seen(0.95, 3, 0.0), _seen(0.95, 3, 100.0)]

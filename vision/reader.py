@@ -87,6 +87,18 @@ no side to speak of. (Tuning frames 0-1099: asks 77 → 75, 74 with any face tow
 middle; printed tables 20 → 20, 19; nothing read otherwise: BENCHMARKS.md.)"""
 SIDE_OFF_MIDDLE = 2.0
 """Sides from the middle of the frame within which a die shows no side to speak of."""
+LEANS_ON = 0.5
+"""A die leaning on another rests its bottom edge on the table and tips its top towards the
+die it leans on, so the face it tips up into view is its back, away from that die. So of a
+kept face and a face left out beside it, the kept one is the top, neither in doubt from the
+rule above nor from a rival choice that takes the other face instead, when another kept die
+lies beyond it, seen from the other face (the cosine of the angle between the two
+directions at least this, and within :data:`LEAN_REACH` sides), and no kept die lies so
+beyond the other face. (Tuning frames 0-1099 and printed tables 0-99: in all 16 pairs so
+told the kept face was the top, 13 of them a leaning die's two faces; asks 75 → 69 and
+20 → 19, nothing read otherwise: BENCHMARKS.md.)"""
+LEAN_REACH = 1.6
+"""Sides from a leaning die's top within which the die it leans on lies."""
 MAX_EXTRA = 2
 """More faces than this beyond the dice thrown are not chosen among: the table is asked."""
 VALUE_TEMPERATURE = 0.5
@@ -219,6 +231,31 @@ def _side_of_top(top: FoundFace, side: FoundFace, middle: tuple[float, float] | 
     return dot >= SIDE_INWARD * math.hypot(*to_side) * off
 
 
+def _beside(face: FoundFace, other: FoundFace) -> bool:
+    """Whether two faces are close enough to be one die's (:data:`BESIDE`)."""
+    return math.dist(face.center, other.center) < BESIDE * max(face.side, other.side)
+
+
+def _leans_beyond(top: FoundFace, back: FoundFace, others: Sequence[FoundFace]) -> bool:
+    """Whether one of ``others`` lies beyond ``top`` seen from ``back``, within
+    :data:`LEAN_REACH` sides (:data:`LEANS_ON`): where the die a die leans on lies."""
+    up = (top.center[0] - back.center[0], top.center[1] - back.center[1])
+    for o in others:
+        to = (o.center[0] - top.center[0], o.center[1] - top.center[1])
+        far = math.hypot(*to)
+        if 0 < far < LEAN_REACH * top.side and (
+                up[0] * to[0] + up[1] * to[1] >= LEANS_ON * math.hypot(*up) * far):
+            return True
+    return False
+
+
+def _leaning_top(top: FoundFace, back: FoundFace, others: Sequence[FoundFace]) -> bool:
+    """Whether ``top`` and ``back`` are a leaning die's top and back, by where the die it
+    leans on lies among ``others`` (:data:`LEANS_ON`): beyond the top, and not beyond
+    the back."""
+    return _leans_beyond(top, back, others) and not _leans_beyond(back, top, others)
+
+
 def choose(faces: list[SeenFace], thrown: int, palette: Palette,
            middle: tuple[float, float] | None = None) -> list[SeenFace]:
     """``thrown`` of ``faces``, when more faces were seen than dice thrown: the likeliest
@@ -227,8 +264,10 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     choice (:data:`RIVAL`) leaves out is in doubt, and so is a face beside one left out that
     the pip reader took for a die (:data:`BESIDE`), unless that one is the kept face's side
     by its size (:data:`TOP_OVER_SIDE`) or, knowing the ``middle`` of the frame, by where it
-    lies (:data:`SIDE_INWARD`). More than :data:`MAX_EXTRA` faces too many are not chosen
-    among: all are returned, and the table is asked.
+    lies (:data:`SIDE_INWARD`), or unless the kept face is a leaning die's top and the other
+    its back, by where the die it leans on lies (:data:`LEANS_ON`; nor is it then in doubt
+    from a rival that takes its back instead). More than :data:`MAX_EXTRA` faces too many
+    are not chosen among: all are returned, and the table is asked.
     """
     if len(faces) - thrown > MAX_EXTRA:
         return faces
@@ -240,14 +279,19 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
         weights[chosen] = w
     best = max(weights, key=lambda c: weights[c])
     top = weights[best]
+    leaning = {(k, j) for k in best for j in range(len(faces)) if j not in best
+               and _beside(faces[k].face, faces[j].face)
+               and _leaning_top(faces[k].face, faces[j].face,
+                                [faces[o].face for o in best if o != k])}
     doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
-                for k in best if k not in c}
+                for k in best if k not in c
+                and not any((k, j) in leaning for j in c if j not in best)}
     for j, left in enumerate(faces):
         if j not in best and left.is_die >= DOUBT:
-            doubtful |= {k for k in best if math.dist(faces[k].face.center, left.face.center)
-                         < BESIDE * max(faces[k].face.side, left.face.side)
+            doubtful |= {k for k in best if _beside(faces[k].face, left.face)
                          and faces[k].face.side < TOP_OVER_SIDE * left.face.side
-                         and not _side_of_top(faces[k].face, left.face, middle)}
+                         and not _side_of_top(faces[k].face, left.face, middle)
+                         and (k, j) not in leaning}
     return [replace(faces[k], is_die=min(faces[k].is_die, DOUBT)) if k in doubtful
             else faces[k] for k in best]
 
