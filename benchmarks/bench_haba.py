@@ -6,7 +6,10 @@ leaning or hidden die rightly asks the table), then one table per axis (table, l
 spacing, size, dice) and the table x spacing cross, so a weak corner cannot hide in an
 average. The reader is told how many dice were thrown, as the game tells it (``--no-count``:
 not told). ``asks``: the table would be asked (a die marked unsure, or not as many readings
-as dice thrown); ``silent``: that many confident readings, not all right.
+as dice thrown); ``silent``: that many confident readings, not all right. The row "read as a
+roll" holds the frames read with as many dice as were thrown: at the table only such frames
+give a roll (``pi/detector.py`` shows "too few dice" or "too many dice" for the others and
+waits), so its asks are the rolls the table is asked about.
 """
 
 from __future__ import annotations
@@ -79,6 +82,8 @@ def main() -> None:
     six = Tally()
     whole = Tally()
     hidden = Tally()
+    rolls = Tally()
+    no_roll: dict[str, int] = defaultdict(int)
     by: dict[tuple[str, str], Tally] = defaultdict(Tally)
     times, cpu = [], []
     shown = 0
@@ -96,6 +101,11 @@ def main() -> None:
             six.add(s)
         # every die in view (flat or leaning), or one under a hand or out of the frame
         (whole if all(t.visible for t in truth) else hidden).add(s)
+        if len(readings) == len(truth):
+            rolls.add(s)
+        else:
+            no_roll["every die in view" if all(t.visible for t in truth)
+                    else "a die hidden or partly out of view"] += 1
         for axis, name in scene.family:
             by[(axis, name)].add(s)
         by[("table x spacing", f"{fam['table']} / {fam['spacing']}")].add(s)
@@ -122,6 +132,9 @@ def main() -> None:
     print("| six dice flat and in view " + six.row())
     print("| every die in view, flat or leaning " + whole.row())
     print("| a die hidden or partly out of view " + hidden.row())
+    print("| read as a roll (as many readings as dice thrown) " + rolls.row())
+    print(f"\nframes read with more or fewer dice than thrown (no roll; the table waits): "
+          f"{total.n - rolls.n}: " + ", ".join(f"{k} {v}" for k, v in sorted(no_roll.items())))
     axes: dict[str, list[str]] = defaultdict(list)
     for axis, name in sorted(by):
         axes[axis].append(name)
