@@ -424,6 +424,23 @@ def test_a_leaning_die_tips_its_top_towards_the_die_it_leans_on(
     assert all(f.is_die == o.is_die for f, o in zip(chosen[1:], others, strict=True))
 
 
+@pytest.mark.parametrize(("leant_on", "in_doubt"), [(True, False), (False, True)])
+def test_a_leaning_die_s_back_puts_no_die_beside_it_in_doubt(leant_on: bool,
+                                                              in_doubt: bool) -> None:
+    """A leaning die's top (x = 1000) and back (x = 1050, left out), and a flat die just below
+    the back, beside it. With the die it leans on seen beyond the top (x = 920), the face
+    left out is the kept top's back, no die: the flat die beside it is not in doubt. Without
+    that die the face left out may be a die, so the flat die beside it is in doubt."""
+    top, back = _seen(0.999, 3, 1000.0), _seen(0.97, 5, 1050.0)
+    flat = _seen(0.9999, 2, 1060.0)
+    flat = replace(flat, face=replace(flat.face, center=(1060.0, 160.0)))
+    others = [_seen(0.9999, 1, 920.0)] if leant_on else []
+    chosen = choose([top, back, flat, *others], 2 + len(others), Palette.default())
+    assert back.face not in [f.face for f in chosen]
+    (kept,) = [f for f in chosen if f.face == flat.face]
+    assert (kept.is_die == DOUBT) == in_doubt
+
+
 def test_two_faces_alike_one_too_many() -> None:
     """Two faces as likely as each other and one too many: one is kept, in doubt."""
     faces = [_seen(0.95, 3, 0.0), _seen(0.95, 3, 100.0)]

@@ -97,13 +97,15 @@ SIDE_OFF_MIDDLE = 2.0
 LEANS_ON = 0.5
 """A die leaning on another rests its bottom edge on the table and tips its top towards the
 die it leans on, so the face it tips up into view is its back, away from that die. So of a
-kept face and a face left out beside it, the kept one is the top, neither in doubt from the
-rule above nor from a rival choice that takes the other face instead, when another kept die
-lies beyond it, seen from the other face (the cosine of the angle between the two
-directions at least this, and within :data:`LEAN_REACH` sides), and no kept die lies so
-beyond the other face. (Tuning frames 0-1099 and printed tables 0-99: in all 16 pairs so
-told the kept face was the top, 13 of them a leaning die's two faces; asks 75 → 69 and
-20 → 19, nothing read otherwise: BENCHMARKS.md.)"""
+kept face and a face left out beside it, the kept one is the top and the other its back
+when another kept die lies beyond the kept one, seen from the other face (the cosine of the
+angle between the two directions at least this, and within :data:`LEAN_REACH` sides), and
+no kept die lies so beyond the other face. A back is no die: it puts no face beside it in
+doubt by the rule above, and a choice that takes it for a die is no rival. (Tuning frames
+0-2199 and printed tables 0-99: in all 33 pairs so told the kept face was the top, 27 of
+them a leaning die's two faces; once the face called a back was the top of a die partly out
+of view. Asks 75 → 69 and 20 → 19 with the kept face alone freed, then 67 → 63, 53 → 47
+and 19 → 19 with a back no die; nothing read otherwise: BENCHMARKS.md.)"""
 LEAN_REACH = 1.6
 """Sides from a leaning die's top within which the die it leans on lies."""
 MAX_EXTRA = 2
@@ -273,9 +275,9 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     choice (:data:`RIVAL`) leaves out is in doubt, and so is a face beside one left out that
     the pip reader took for a die (:data:`BESIDE`), unless that one is the kept face's side
     by its size (:data:`TOP_OVER_SIDE`) or, knowing the ``middle`` of the frame, by where it
-    lies (:data:`SIDE_INWARD`), or unless the kept face is a leaning die's top and the other
-    its back, by where the die it leans on lies (:data:`LEANS_ON`; nor is it then in doubt
-    from a rival that takes its back instead). More than :data:`MAX_EXTRA` faces too many
+    lies (:data:`SIDE_INWARD`). A face left out that is a kept leaning die's back, by where
+    the die it leans on lies (:data:`LEANS_ON`), is no die: it puts no face in doubt, and a
+    choice that takes it for a die is no rival. More than :data:`MAX_EXTRA` faces too many
     are not chosen among: all are returned, and the table is asked.
     """
     if len(faces) - thrown > MAX_EXTRA:
@@ -292,15 +294,14 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
                and _beside(faces[k].face, faces[j].face)
                and _leaning_top(faces[k].face, faces[j].face,
                                 [faces[o].face for o in best if o != k])}
+    backs = {j for _, j in leaning}
     doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
-                for k in best if k not in c
-                and not any((k, j) in leaning for j in c if j not in best)}
+                for k in best if k not in c and not any(j in backs for j in c)}
     for j, left in enumerate(faces):
-        if j not in best and left.is_die >= DOUBT:
+        if j not in best and j not in backs and left.is_die >= DOUBT:
             doubtful |= {k for k in best if _beside(faces[k].face, left.face)
                          and faces[k].face.side < TOP_OVER_SIDE * left.face.side
-                         and not _side_of_top(faces[k].face, left.face, middle)
-                         and (k, j) not in leaning}
+                         and not _side_of_top(faces[k].face, left.face, middle)}
     return [replace(faces[k], is_die=min(faces[k].is_die, DOUBT)) if k in doubtful
             else faces[k] for k in best]
 
