@@ -17,9 +17,11 @@ from vision.consistency import Belief, Decision, agreement, most_probable
 from vision.habanet import FoundFace, face_angle, face_crop
 from vision.palette import Palette
 from vision.reader import (
+    BOX_SURE,
     DOUBT,
     MAX_EXTRA,
     RIVAL,
+    TORN,
     SeenFace,
     choose,
     die_chance,
@@ -464,26 +466,50 @@ def test_the_box_settles_a_face_torn_between_two_colours() -> None:
     assert s.right and not s.asks
 
 
+@pytest.mark.parametrize("i", [576, 1366])
+def test_the_box_settles_a_face_torn_between_two_values(i: int) -> None:
+    """Tuning frames 576 and 1366: one face torn between two values, its own likelier one
+    ruled out by the other dice (``BOX_SURE``, ``TORN``). The box's reading is right, and
+    its chance counts: all six are read right and none asks the table."""
+    frame, truth = _tune_frame(i)
+    palette = Palette.default()
+    seen = see_faces(frame, palette, thrown=6)
+    decisions = most_probable([s.belief for s in seen], palette.colors)
+    torn = [d for s, d in zip(seen, decisions, strict=True)
+            if TORN <= own_chance(s.belief, d, palette) < 0.5 and d.chance >= BOX_SURE]
+    assert len(torn) == 1
+    s = score_frame(read_dice(frame, thrown=6), truth)
+    assert s.right and not s.asks
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(0.001, 1.0), min_size=6, max_size=6),
        st.lists(st.floats(0.001, 1.0), min_size=3, max_size=3),
        st.integers(1, 6), st.sampled_from(Palette.default().colors), st.floats(0.0, 1.0))
+@example([0.45, 0.55, 0.001, 0.001, 0.001, 0.001], [1.0, 0.001, 0.001], 1,
+         Palette.default().colors[0], 0.97)  # torn between 1 and 2; the box sure of 1
+@example([0.45, 0.55, 0.001, 0.001, 0.001, 0.001], [1.0, 0.001, 0.001], 1,
+         Palette.default().colors[0], 0.93)  # the same, the box not sure enough
+@example([0.1, 0.9, 0.001, 0.001, 0.001, 0.001], [1.0, 0.001, 0.001], 1,
+         Palette.default().colors[0], 0.99)  # the face hardly gives it: capped
 def test_a_die_is_never_surer_than_its_face_where_the_box_overrules_it(
         value: list[float], color: list[float], chosen_value: int, chosen_color: Color,
         chance: float) -> None:
     """A die's chance is the box's chance when the box keeps the face's own likeliest
-    reading, and never more than the face's own chance for a reading the box chose
-    over it."""
+    reading, and never more than the face's own chance for a reading the box chose over
+    it, unless the box is sure of it (``BOX_SURE``) and the face gives it a fair chance
+    (``TORN``): then the box's chance again."""
     palette = Palette.default()
     belief = Belief(np.array(value) / sum(value), np.array(color) / sum(color))
     decision = Decision(chosen_value, chosen_color, chance)
     got = die_chance(belief, decision, palette)
     favourite = (int(np.argmax(belief.value)) + 1 == chosen_value
                  and palette.colors[int(np.argmax(belief.color))] == chosen_color)
-    if favourite:
+    own = own_chance(belief, decision, palette)
+    if favourite or (chance >= BOX_SURE and own >= TORN):
         assert got == chance
     else:
-        assert got <= min(chance, own_chance(belief, decision, palette))
+        assert got <= min(chance, own)
 
 
 class _FakeNet:
