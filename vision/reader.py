@@ -101,11 +101,11 @@ kept face and a face left out beside it, the kept one is the top and the other i
 when another kept die lies beyond the kept one, seen from the other face (the cosine of the
 angle between the two directions at least this, and within :data:`LEAN_REACH` sides), and
 no kept die lies so beyond the other face. A back is no die: it puts no face beside it in
-doubt by the rule above, and a choice that takes it for a die is no rival. (Tuning frames
-0-2199 and printed tables 0-99: in all 33 pairs so told the kept face was the top, 27 of
-them a leaning die's two faces; once the face called a back was the top of a die partly out
-of view. Asks 75 → 69 and 20 → 19 with the kept face alone freed, then 67 → 63, 53 → 47
-and 19 → 19 with a back no die; nothing read otherwise: BENCHMARKS.md.)"""
+doubt (:data:`BESIDE`), and a choice that takes it for a die is no rival (:data:`RIVAL`).
+(Tuning frames 0-2199 and printed tables 0-99: in all 33 pairs so told the kept face was
+the top, 27 of them a leaning die's two faces; once the face called a back was the top of a
+die partly out of view. Asks 75 → 69 and 20 → 19 with the kept face alone freed, then
+67 → 63, 53 → 47 and 19 → 19 with a back no die; nothing read otherwise: BENCHMARKS.md.)"""
 LEAN_REACH = 1.6
 """Sides from a leaning die's top within which the die it leans on lies."""
 MAX_EXTRA = 2
@@ -180,10 +180,10 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     a die (:data:`vision.habanet.MIN_PEAK`: a small die whose peak was faint only in the
     whole frame), or that the pip reader surely calls a die (:data:`SURELY_A_DIE`), not
     beside a die as its side, is a die like the others, unless there are more such faces
-    than dice missing. Then the faces judged not a die or a die's side, and
-    the second look's other faces that the pip reader takes for a die, are taken back,
-    surest first, to make up the count: a face whose place is in doubt gets at most
-    :data:`DOUBT` chance of being a die, so the table is asked about it.
+    than dice missing. Then the faces judged not a die or a die's side, and the second
+    look's other faces that the pip reader takes for a die, are taken back, surest first,
+    to make up the count: a face whose place is in doubt gets at most :data:`DOUBT` chance
+    of being a die, so the table is asked about it.
     """
     _check(frame)
     net = net or default_haba_net()
