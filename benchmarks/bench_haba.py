@@ -100,12 +100,12 @@ def main() -> None:
         if s.dice == len(truth) == 6:  # a clean roll: no die leaning, hidden or out of view
             six.add(s)
         # every die in view (flat or leaning), or one under a hand or out of the frame
-        (whole if all(t.visible for t in truth) else hidden).add(s)
+        in_view = all(t.visible for t in truth)
+        (whole if in_view else hidden).add(s)
         if len(readings) == len(truth):
             rolls.add(s)
         else:
-            no_roll["every die in view" if all(t.visible for t in truth)
-                    else "a die hidden or partly out of view"] += 1
+            no_roll["every die in view" if in_view else "a die hidden or partly out of view"] += 1
         for axis, name in scene.family:
             by[(axis, name)].add(s)
         by[("table x spacing", f"{fam['table']} / {fam['spacing']}")].add(s)

@@ -236,6 +236,11 @@ def _faint_dice(frame: np.ndarray, net: HabaNet, seen: list[FoundFace]
     return [faint[j] for j in dice], [crops[j] for j in dice], probs[dice]
 
 
+def _within(u: tuple[float, float], v: tuple[float, float], cos: float) -> bool:
+    """Whether directions ``u`` and ``v`` are at most the angle of cosine ``cos`` apart."""
+    return u[0] * v[0] + u[1] * v[1] >= cos * math.hypot(*u) * math.hypot(*v)
+
+
 def _side_of_top(top: FoundFace, side: FoundFace, middle: tuple[float, float] | None
                  ) -> bool:
     """Whether ``side`` lies where the side of a flat die whose top is ``top`` shows: from
@@ -244,11 +249,9 @@ def _side_of_top(top: FoundFace, side: FoundFace, middle: tuple[float, float] | 
         return False
     to_side = (side.center[0] - top.center[0], side.center[1] - top.center[1])
     to_middle = (middle[0] - top.center[0], middle[1] - top.center[1])
-    off = math.hypot(*to_middle)
-    if off < SIDE_OFF_MIDDLE * top.side:
+    if math.hypot(*to_middle) < SIDE_OFF_MIDDLE * top.side:
         return False
-    dot = to_side[0] * to_middle[0] + to_side[1] * to_middle[1]
-    return dot >= SIDE_INWARD * math.hypot(*to_side) * off
+    return _within(to_side, to_middle, SIDE_INWARD)
 
 
 def _beside(face: FoundFace, other: FoundFace) -> bool:
@@ -262,9 +265,7 @@ def _leans_beyond(top: FoundFace, back: FoundFace, others: Sequence[FoundFace]) 
     up = (top.center[0] - back.center[0], top.center[1] - back.center[1])
     for o in others:
         to = (o.center[0] - top.center[0], o.center[1] - top.center[1])
-        far = math.hypot(*to)
-        if 0 < far < LEAN_REACH * top.side and (
-                up[0] * to[0] + up[1] * to[1] >= LEANS_ON * math.hypot(*up) * far):
+        if 0 < math.hypot(*to) < LEAN_REACH * top.side and _within(up, to, LEANS_ON):
             return True
     return False
 
@@ -299,11 +300,10 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
         weights[chosen] = w
     best = max(weights, key=lambda c: weights[c])
     top = weights[best]
-    leaning = {(k, j) for k in best for j in range(len(faces)) if j not in best
-               and _beside(faces[k].face, faces[j].face)
-               and _leaning_top(faces[k].face, faces[j].face,
-                                [faces[o].face for o in best if o != k])}
-    backs = {j for _, j in leaning}
+    backs = {j for k in best for j in range(len(faces)) if j not in best
+             and _beside(faces[k].face, faces[j].face)
+             and _leaning_top(faces[k].face, faces[j].face,
+                              [faces[o].face for o in best if o != k])}
     doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
                 for k in best if k not in c and not any(j in backs for j in c)}
     for j, left in enumerate(faces):
