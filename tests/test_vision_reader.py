@@ -563,3 +563,38 @@ def test_a_die_the_second_look_finds_surely_is_a_die(faint: list[FoundFace], not
     assert all(s.is_die > 0.99 for s in seen[:4])
     (extra,) = seen[4:]
     assert (extra.is_die > DOUBT) == any(sure)
+
+
+@pytest.mark.parametrize(("not_a_die", "two"), [(0.01, True), (0.3, False)])
+def test_a_face_the_finder_made_of_two_touching_dice_is_read_as_two(not_a_die: float,
+                                                                     two: bool) -> None:
+    """Told six dice were thrown and seeing five, one face wider than the others (72 px
+    against 60) with a fainter peak 30 px beside it, too close to be another die: two
+    touching dice of one colour the finder saw as one (``TWO_IN_ONE``). Read again as two
+    dice of the others' size side by side on the line through both peaks, both called a die
+    surely, they replace it; called "not a die" at 0.3, the face stays one and no die is
+    made up."""
+    first = [*(_face(100.0 * (k + 1), 0.9) for k in range(4)), _face(500.0, 0.8, 72.0)]
+    net = _FakeNet(first, [_face(530.0, 0.2)], not_a_die)
+    seen = see_faces(np.full((400, 900, 3), 128, np.uint8), Palette.default(), net=net,
+                     thrown=6)
+    xs = sorted(round(s.face.center[0]) for s in seen)
+    if two:
+        assert xs == [100, 200, 300, 400, 485, 545]
+        assert all(s.face.side == 60.0 and s.is_die > 0.98 for s in seen)
+    else:
+        assert xs == [100, 200, 300, 400, 500]
+
+
+@pytest.mark.parametrize("i", [226, 746, 969, 2803])
+def test_two_touching_dice_of_one_colour_are_two_dice(i: int,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tuning frames where two touching dice of one colour were one face to the finder: read
+    with the count, five dice are found without ``TWO_IN_ONE`` (the table gets no roll),
+    and with it all six dice, read right and sure (the frame asks nothing)."""
+    frame, truth = _tune_frame(i)
+    told = read_dice(frame, thrown=len(truth))
+    s = score_frame(told, truth)
+    assert s.right and not s.asks and len(told) == len(truth) == 6
+    monkeypatch.setattr("vision.reader.TWO_IN_ONE", -1.0)
+    assert len(read_dice(frame, thrown=len(truth))) == 5

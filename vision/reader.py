@@ -108,6 +108,20 @@ die partly out of view. Asks 75 → 69 and 20 → 19 with the kept face alone fr
 67 → 63, 53 → 47 and 19 → 19 with a back no die; nothing read otherwise: BENCHMARKS.md.)"""
 LEAN_REACH = 1.6
 """Sides from a leaning die's top within which the die it leans on lies."""
+TWO_IN_ONE = 0.1
+"""Two touching dice of one colour can look like one face to the finder: its peak on one of
+them or between them, a fainter peak beside it closer than :data:`NEAR` sides (so dropped as
+the same die). When a die is missing, such a face is read again as two dice of the frame's
+die size side by side on the line through both peaks (:func:`_two_in_one`); when the pip
+reader calls both a die, "not a die" at most this surely, they replace the face. (Tuning
+frames 0-3299: of the 76 frames read with a die missing, 6 held such a pair (4 with every
+die in view, 2 with a die partly hidden), both dice right in all 6, called "not a die" at
+most 0.08; of the pairs with a die read wrong or off its die, the surest was so called at
+0.82. Frames 3300-5499, drawn afterwards: 2 more, both right (0.09); the surest wrong pair
+at 0.76. Asks 61 → 57, 44 → 44 and 44 → 42, printed tables 19 → 19; no die read wrong
+that was right: BENCHMARKS.md.)"""
+SPLIT_GAP = 0.2
+"""Peaks closer than this many die sides are one face, not two dice (:data:`TWO_IN_ONE`)."""
 MAX_EXTRA = 2
 """More faces than this beyond the dice thrown are not chosen among: the table is asked."""
 BOX_SURE = 0.95
@@ -180,10 +194,11 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     a die (:data:`vision.habanet.MIN_PEAK`: a small die whose peak was faint only in the
     whole frame), or that the pip reader surely calls a die (:data:`SURELY_A_DIE`), not
     beside a die as its side, is a die like the others, unless there are more such faces
-    than dice missing. Then the faces judged not a die or a die's side, and the second
-    look's other faces that the pip reader takes for a die, are taken back, surest first,
-    to make up the count: a face whose place is in doubt gets at most :data:`DOUBT` chance
-    of being a die, so the table is asked about it.
+    than dice missing. A face that is two touching dice of one colour seen as one
+    (:data:`TWO_IN_ONE`) is then read again as two. Then the faces judged not a die or a
+    die's side, and the second look's other faces that the pip reader takes for a die, are
+    taken back, surest first, to make up the count: a face whose place is in doubt gets at
+    most :data:`DOUBT` chance of being a die, so the table is asked about it.
     """
     _check(frame)
     net = net or default_haba_net()
@@ -210,7 +225,8 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
         return faces
     if len(faces) > thrown:
         return choose(faces, thrown, palette, (frame.shape[1] / 2, frame.shape[0] / 2))
-    faint, faint_crops, faint_probs = _faint_dice(frame, net, kept)
+    peaks = net.find(frame, HINT_PEAK)
+    faint, faint_crops, faint_probs = _faint_dice(frame, net, peaks, kept)
     kept, crops = kept + faint, crops + faint_crops
     probs = np.concatenate([probs, faint_probs])
     sure = [k for k in range(len(kept) - len(faint), len(kept))
@@ -219,17 +235,56 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     if len(sure) > thrown - len(faces):
         sure = []  # more of them than dice missing: which are the dice is in doubt
     faces += [seen(k) for k in sure]
-    others = sorted((k for k in range(len(kept)) if k not in good and k not in sure),
+    split = len(kept)
+    while len(faces) < thrown and (two := _two_in_one(frame, net, [s.face for s in faces],
+                                                       peaks)) is not None:
+        one, pair, pair_crops, pair_probs = two
+        kept, crops = kept + pair, crops + pair_crops
+        probs = np.concatenate([probs, pair_probs])
+        faces = [s for s in faces if s.face is not one] + [seen(len(kept) - 2),
+                                                            seen(len(kept) - 1)]
+    others = sorted((k for k in range(split) if k not in good and k not in sure),
                     key=lambda k: probs[k][0])
     return faces + [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
 
 
-def _faint_dice(frame: np.ndarray, net: HabaNet, seen: list[FoundFace]
-                ) -> tuple[list[FoundFace], list[np.ndarray], np.ndarray]:
-    """The faces of a second look with the finder's faint peaks counting
+def _two_in_one(frame: np.ndarray, net: HabaNet, faces: list[FoundFace],
+                peaks: list[FoundFace]
+                ) -> tuple[FoundFace, list[FoundFace], list[np.ndarray], np.ndarray] | None:
+    """The face of ``faces`` most likely two touching dice the finder saw as one
+    (:data:`TWO_IN_ONE`), with the two faces, their crops and the pip reader's
+    probabilities; None when no face reads as two dice."""
+    best: tuple[float, FoundFace, list[FoundFace], list[np.ndarray], np.ndarray] | None = None
+    for one in faces:
+        others = [f.side for f in faces if f is not one]
+        side = min(one.side, float(np.median(others))) if len(others) >= 2 else one.side
+        for peak in peaks:
+            gap = math.dist(peak.center, one.center)
+            if not SPLIT_GAP * side <= gap < NEAR * max(one.side, peak.side) or any(
+                    math.dist(peak.center, f.center) < NEAR * f.side
+                    for f in faces if f is not one):
+                continue
+            ux, uy = ((peak.center[0] - one.center[0]) / gap,
+                      (peak.center[1] - one.center[1]) / gap)
+            mx, my = ((peak.center[0] + one.center[0]) / 2,
+                      (peak.center[1] + one.center[1]) / 2)
+            found = min(one.found, peak.found)
+            pair = [FoundFace((mx + sign * ux * side / 2, my + sign * uy * side / 2), side,
+                              one.angle, found) for sign in (-1.0, 1.0)]
+            crops = [face_crop(frame, f.center, f.side, f.angle) for f in pair]
+            probs = net.read(crops)
+            chance = float(np.prod(1.0 - probs[:, 0]))
+            if float(probs[:, 0].max()) <= TWO_IN_ONE and (best is None or chance > best[0]):
+                best = (chance, one, pair, crops, probs)
+    return None if best is None else best[1:]
+
+
+def _faint_dice(frame: np.ndarray, net: HabaNet, peaks: list[FoundFace],
+                seen: list[FoundFace]) -> tuple[list[FoundFace], list[np.ndarray], np.ndarray]:
+    """The faces of a second look, ``peaks`` with the finder's faint peaks counting
     (:data:`vision.habanet.HINT_PEAK`), none beside a face in ``seen``, that the pip reader
     takes for a die: with their crops and the pip reader's probabilities."""
-    faint = _apart(net.find(frame, HINT_PEAK), seen)
+    faint = _apart(peaks, seen)
     crops = [face_crop(frame, f.center, f.side, f.angle) for f in faint]
     probs = net.read(crops)
     dice = [j for j in range(len(faint)) if probs[j][0] < NOT_A_DIE]
