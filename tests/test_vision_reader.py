@@ -598,3 +598,17 @@ def test_two_touching_dice_of_one_colour_are_two_dice(i: int,
     assert s.right and not s.asks and len(told) == len(truth) == 6
     monkeypatch.setattr("vision.reader.TWO_IN_ONE", -1.0)
     assert len(read_dice(frame, thrown=len(truth))) == 5
+
+
+@pytest.mark.parametrize(("middle", "in_doubt"), [((640.0, 480.0), False), (None, True)])
+def test_a_kept_face_s_side_puts_no_other_die_beside_it_in_doubt(
+        middle: tuple[float, float] | None, in_doubt: bool) -> None:
+    """A top at (1000, 100), a face left out 50 px from it towards the middle of the frame
+    (640, 480), where a flat die shows its side, and another kept die 50 px beyond that face
+    on the other side. Knowing the middle, the face left out is the top's side, no die, and
+    the other die beside it is not in doubt either (``SIDE_INWARD``); not knowing it, the
+    face left out may be a die, and both faces beside it are in doubt."""
+    top, side, other = _seen(0.999, 3, 1000.0), _seen(0.9, 5, 950.0), _seen(0.9999, 1, 900.0)
+    chosen = choose([top, side, other], 2, Palette.default(), middle=middle)
+    assert [f.face for f in chosen] == [top.face, other.face]
+    assert [f.is_die == DOUBT for f in chosen] == [in_doubt, in_doubt]

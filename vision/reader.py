@@ -89,9 +89,12 @@ SIDE_INWARD = 0.5
 (the cosine of the angle between the two directions at least this): a flat die away from
 the middle of the view shows the camera its top and the side facing the middle, within about
 45° of that direction (more under a tilted camera), so that face is the die's side and the
-kept one its top. Near the middle (closer than :data:`SIDE_OFF_MIDDLE` sides) a die shows
-no side to speak of. (Tuning frames 0-1099: asks 77 → 75, 74 with any face towards the
-middle; printed tables 20 → 20, 19; nothing read otherwise: BENCHMARKS.md.)"""
+kept one its top; a side is no die, so it puts no other kept face beside it in doubt
+either. Near the middle (closer than :data:`SIDE_OFF_MIDDLE` sides) a die shows no side to
+speak of. (Tuning frames 0-1099: asks 77 → 75, 74 with any face towards the middle; printed
+tables 20 → 20, 19; nothing read otherwise. A side putting no other face in doubt: tuning
+frames 0-1099 asks 57 → 56, 3300-4399 44 → 43, 1100-3299 the same, printed tables 19 → 18;
+nothing read otherwise: BENCHMARKS.md.)"""
 SIDE_OFF_MIDDLE = 2.0
 """Sides from the middle of the frame within which a die shows no side to speak of."""
 LEANS_ON = 0.5
@@ -340,10 +343,11 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     choice (:data:`RIVAL`) leaves out is in doubt, and so is a face beside one left out that
     the pip reader took for a die (:data:`BESIDE`), unless that one is the kept face's side
     by its size (:data:`TOP_OVER_SIDE`) or, knowing the ``middle`` of the frame, by where it
-    lies (:data:`SIDE_INWARD`). A face left out that is a kept leaning die's back, by where
-    the die it leans on lies (:data:`LEANS_ON`), is no die: it puts no face in doubt, and a
-    choice that takes it for a die is no rival. More than :data:`MAX_EXTRA` faces too many
-    are not chosen among: all are returned, and the table is asked.
+    lies beside any kept face (:data:`SIDE_INWARD`). A face left out that is a kept leaning
+    die's back, by where the die it leans on lies (:data:`LEANS_ON`), is no die: it puts no
+    face in doubt, and a choice that takes it for a die is no rival. More than
+    :data:`MAX_EXTRA` faces too many are not chosen among: all are returned, and the table
+    is asked.
     """
     if len(faces) - thrown > MAX_EXTRA:
         return faces
@@ -359,13 +363,15 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
              and _beside(faces[k].face, faces[j].face)
              and _leaning_top(faces[k].face, faces[j].face,
                               [faces[o].face for o in best if o != k])}
+    sides = {j for k in best for j in range(len(faces)) if j not in best
+             and _beside(faces[k].face, faces[j].face)
+             and _side_of_top(faces[k].face, faces[j].face, middle)}
     doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
                 for k in best if k not in c and not any(j in backs for j in c)}
     for j, left in enumerate(faces):
-        if j not in best and j not in backs and left.is_die >= DOUBT:
+        if j not in best and j not in backs | sides and left.is_die >= DOUBT:
             doubtful |= {k for k in best if _beside(faces[k].face, left.face)
-                         and faces[k].face.side < TOP_OVER_SIDE * left.face.side
-                         and not _side_of_top(faces[k].face, left.face, middle)}
+                         and faces[k].face.side < TOP_OVER_SIDE * left.face.side}
     return [replace(faces[k], is_die=min(faces[k].is_die, DOUBT)) if k in doubtful
             else faces[k] for k in best]
 
