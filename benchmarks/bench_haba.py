@@ -5,8 +5,9 @@ Prints the overall figures (also for frames of six flat dice all in view: a fram
 leaning or hidden die rightly asks the table), then one table per axis (table, light,
 spacing, size, dice) and the table x spacing cross, so a weak corner cannot hide in an
 average. The reader is told how many dice were thrown, as the game tells it (``--no-count``:
-not told). ``asks``: the table would be asked (a die marked unsure, or not as many readings
-as dice thrown); ``silent``: that many confident readings, not all right. The row "read as a
+not told, as ``kotd read`` without ``--thrown``: at most the box's six). ``asks``: the
+table would be asked (a die marked unsure, or not as many readings as dice thrown);
+``silent``: that many confident readings, not all right. The row "read as a
 roll" holds the frames read with as many dice as were thrown: at the table only such frames
 give a roll (``pi/detector.py`` shows "too few dice" or "too many dice" for the others and
 waits), so its asks are the rolls the table is asked about.
@@ -72,7 +73,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-count", action="store_true",
                         help="do not tell the reader how many dice were thrown (as `kotd read` "
-                             "without --thrown); by default it is told, as the game tells it")
+                             "without --thrown: at most the box's dice); by default it is told, "
+                             "as the game tells it")
+    parser.add_argument("--at-most", type=int, default=6,
+                        help="with --no-count: at most this many dice lie in view (default: "
+                             "the box's 6, as `kotd read`; 0: no limit)")
     parser.add_argument("--show", type=int, default=0, help="print the first N wrong frames")
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -89,7 +94,8 @@ def main() -> None:
     shown = 0
     for i, img, truth, scene in frames(args.set, args.frames, args.start, args.workers):
         t, c = time.perf_counter(), time.thread_time()
-        readings = read_dice(img, thrown=None if args.no_count else len(truth))
+        readings = (read_dice(img, at_most=args.at_most or None) if args.no_count
+                    else read_dice(img, thrown=len(truth)))
         times.append(time.perf_counter() - t)
         cpu.append(time.thread_time() - c)
         s = score_frame(readings, truth)
@@ -117,7 +123,8 @@ def main() -> None:
     cpu.sort()
     print(f"set {args.set}, frames {args.start}..{args.start + args.frames - 1}; "
           f"held-out families: {HELD_OUT}; reader "
-          + ("not told" if args.no_count else "told") + " how many dice were thrown")
+          + (f"not told how many dice were thrown (at most {args.at_most or 'any'})"
+             if args.no_count else "told how many dice were thrown"))
     print(f"read time per {img.shape[1]}x{img.shape[0]} frame, one thread: CPU time median "
           f"{1000 * cpu[len(cpu) // 2]:.1f} ms, p95 {1000 * cpu[int(0.95 * len(cpu))]:.1f} ms;"
           f" wall time median {1000 * times[len(times) // 2]:.1f} ms (the machine is shared)")

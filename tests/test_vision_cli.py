@@ -106,20 +106,25 @@ def test_calibration_under_a_colour_cast(tmp_path, capsys, monkeypatch) -> None:
 
 
 def test_read_told_how_many_were_thrown(capsys, tmp_path) -> None:
-    """``--thrown 6``: a side face read as a seventh die (tuning frame 448) is left out;
-    a count that is not one is refused with a clear message."""
+    """A side face read as a seventh die (tuning frame 448) is left out with ``--thrown 6``
+    and by default (at most the box's six dice); ``--at-most 30`` reads all seven faces; a
+    count that is not one is refused with a clear message."""
     rng = np.random.default_rng(100_448)
     cond = random_conditions(rng, {"table": ("cloth", "stone"), "light": ("warm",)})
     frame, _ = render_tray(scene_for(rng, cond), rng)
     path = tmp_path / "seven.png"
     cv2.imwrite(str(path), frame)
     counts = []
-    for extra in ([], ["--thrown", "6"]):
+    for extra in (["--at-most", "30"], ["--thrown", "6"], []):
         assert main(["read", "--json", *extra, str(path)]) == 0
         counts.append(len(json.loads(capsys.readouterr()[0])["dice"]))
-    assert counts == [7, 6]
-    for bad in ("six", "0"):
-        with pytest.raises(SystemExit) as stop:
-            main(["read", "--thrown", bad, str(path)])
-        assert stop.value.code == 2
-        assert "is not a number of dice (1 to 30)" in capsys.readouterr()[1]
+    assert counts == [7, 6, 6]
+    for flag in ("--thrown", "--at-most"):
+        for bad in ("six", "0"):
+            with pytest.raises(SystemExit) as stop:
+                main(["read", flag, bad, str(path)])
+            assert stop.value.code == 2
+            assert "is not a number of dice (1 to 30)" in capsys.readouterr()[1]
+    with pytest.raises(SystemExit):  # one or the other
+        main(["read", "--thrown", "6", "--at-most", "6", str(path)])
+    assert "not allowed with" in capsys.readouterr()[1]

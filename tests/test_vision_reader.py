@@ -565,6 +565,35 @@ def test_a_die_the_second_look_finds_surely_is_a_die(faint: list[FoundFace], not
     assert (extra.is_die > DOUBT) == any(sure)
 
 
+@pytest.mark.parametrize(("faint", "not_a_die", "found"), [
+    ([_face(600.0, 0.8)], 0.2, [100, 200, 300, 400, 600]),  # found surely: a die
+    ([_face(600.0, 0.2)], 0.01, [100, 200, 300, 400, 600]),  # surely a die to the pip reader
+    ([_face(600.0, 0.2)], 0.2, [100, 200, 300, 400]),  # faint and doubtful: not made up
+    ([], 0.2, [100, 200, 300, 400]),  # nothing more to find: four dice
+])
+def test_at_most_the_box_s_dice_looks_again_but_makes_nothing_up(
+        faint: list[FoundFace], not_a_die: float, found: list[int]) -> None:
+    """Not told the count but knowing the box holds six dice (``at_most``, as ``kotd
+    read``), the reader seeing four looks again: a face that look finds surely is a die;
+    none is taken back in doubt to make up six, since fewer dice may lie in view."""
+    first = [_face(100.0 * (k + 1), 0.9) for k in range(4)]
+    seen = see_faces(np.full((400, 900, 3), 128, np.uint8), Palette.default(),
+                     net=_FakeNet(first, faint, not_a_die), at_most=6)
+    assert sorted(round(s.face.center[0]) for s in seen) == found
+    assert all(s.is_die > DOUBT for s in seen)
+
+
+@pytest.mark.parametrize("i", [294, 448])
+def test_at_most_the_box_s_dice_a_side_face_is_left_out(i: int) -> None:
+    """The side face read as a seventh die when nothing is known of the count (above): at
+    most six dice lie in view, so the likeliest six are kept, as when told six were
+    thrown."""
+    frame, truth = _tune_frame(i)
+    told = [(r.value, r.color, r.center) for r in read_dice(frame, thrown=6)]
+    assert [(r.value, r.color, r.center) for r in read_dice(frame, at_most=6)] == told
+    assert score_frame(read_dice(frame, at_most=6), truth).right
+
+
 @pytest.mark.parametrize(("not_a_die", "two"), [(0.01, True), (0.3, False)])
 def test_a_face_the_finder_made_of_two_touching_dice_is_read_as_two(not_a_die: float,
                                                                      two: bool) -> None:

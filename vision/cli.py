@@ -3,6 +3,10 @@
 The data directory (where the calibrated palette lives) is not decided here: the command
 line hands it down (``args.data_dir_of``, the config's :func:`pi.config.default_data_dir`).
 Mistakes become :class:`rules.errors.UsageError` (one line, exit status 2).
+
+HABA dice: without ``--thrown`` the reader is told that at most the box's dice (its data
+file's ``dice``, six) lie in the photo, as at the table: a seventh face is a die's side or
+a leaning die's back, and fewer faces are looked at again closer.
 """
 
 from __future__ import annotations
@@ -40,9 +44,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     read.add_argument("images", nargs="+", metavar="IMAGE")
     read.add_argument("--dice", choices=("haba", "standard"), default="haba",
                       help="HABA dice (coloured faces) or ordinary dice (default: haba)")
-    read.add_argument("--thrown", type=_count, metavar="N",
-                      help="how many dice were thrown (HABA dice: the reader then keeps the "
-                           "likeliest N faces, or takes back doubtful ones, and marks them)")
+    count = read.add_mutually_exclusive_group()
+    count.add_argument("--thrown", type=_count, metavar="N",
+                       help="how many dice were thrown (HABA dice: the reader then keeps the "
+                            "likeliest N faces, or takes back doubtful ones, and marks them)")
+    count.add_argument("--at-most", type=_count, metavar="N",
+                       help="HABA dice, count not known: at most N dice lie in view (default: "
+                            "the box's dice, 6; more faces are chosen among, fewer looked at "
+                            "again)")
     read.add_argument("--json", action="store_true", help="one JSON object per image and line")
     read.add_argument("--palette", type=Path, help="palette file (default: the calibrated one)")
     read.add_argument("--annotate", type=Path, metavar="DIR",
@@ -53,6 +62,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cal.add_argument("--colors", help="the face colours in reading order, e.g. r,g,b,r,g,b")
     cal.add_argument("--out", type=Path, help="where to store it (default: the data dir)")
     cal.set_defaults(handler=_calibrate)
+
+
+def _box_dice() -> int:
+    """How many dice the box holds (its data file): no more can lie in the tray."""
+    from rules.kotd.cards import load_box
+
+    return load_box().dice
 
 
 def _load_image(path: str) -> Any:  # -> np.ndarray
@@ -81,6 +97,7 @@ def _read(args: argparse.Namespace) -> int:
     from vision.reading import reading_order
 
     palette = _palette(args.palette, args) if args.dice == "haba" else None
+    at_most = args.at_most or (_box_dice() if args.dice == "haba" and not args.thrown else None)
     status = 0
     if args.annotate:
         try:
@@ -96,7 +113,8 @@ def _read(args: argparse.Namespace) -> int:
             status = 2
             continue
         try:
-            readings = reading_order(read_dice(frame, args.dice, palette, args.thrown))
+            readings = reading_order(read_dice(frame, args.dice, palette, args.thrown,
+                                                        at_most))
         except OSError as err:  # the reader's own files are missing: a broken install
             raise UsageError("reader", "{why}", why=str(err)) from None
         if args.json:

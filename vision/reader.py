@@ -186,8 +186,8 @@ def _apart(found: list[FoundFace], seen: Sequence[FoundFace] = ()) -> list[Found
 
 
 def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
-              temperature: float = VALUE_TEMPERATURE, thrown: int | None = None
-              ) -> list[SeenFace]:
+              temperature: float = VALUE_TEMPERATURE, thrown: int | None = None,
+              at_most: int | None = None) -> list[SeenFace]:
     """Every HABA face in the frame with what each tells on its own.
 
     ``thrown``: how many dice the table threw (None: not known). When more faces are seen,
@@ -202,6 +202,11 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     die's side, and the second look's other faces that the pip reader takes for a die, are
     taken back, surest first, to make up the count: a face whose place is in doubt gets at
     most :data:`DOUBT` chance of being a die, so the table is asked about it.
+
+    ``at_most``: when the count is not known, how many dice there are at most (the box's
+    dice: no more can lie in the tray). More faces are chosen among as for a throw of that
+    many; fewer are looked at again (faint dice, two dice seen as one) but not made up
+    with doubtful faces: fewer dice may have been thrown.
     """
     _check(frame)
     net = net or default_haba_net()
@@ -224,10 +229,11 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
                         min(is_die, DOUBT) if doubt else is_die)
 
     faces = [seen(k) for k in good]
-    if thrown is None or len(faces) == thrown:
+    count = thrown if thrown is not None else at_most
+    if count is None or len(faces) == count:
         return faces
-    if len(faces) > thrown:
-        return choose(faces, thrown, palette, (frame.shape[1] / 2, frame.shape[0] / 2))
+    if len(faces) > count:
+        return choose(faces, count, palette, (frame.shape[1] / 2, frame.shape[0] / 2))
     peaks = net.find(frame, HINT_PEAK)
     faint, faint_crops, faint_probs = _faint_dice(frame, net, peaks, kept)
     kept, crops = kept + faint, crops + faint_crops
@@ -235,17 +241,19 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     sure = [k for k in range(len(kept) - len(faint), len(kept))
             if (kept[k].found >= MIN_PEAK or probs[k][0] <= SURELY_A_DIE)
             and not any(_side_of(kept[k], d) for d, _ in dice)]
-    if len(sure) > thrown - len(faces):
+    if len(sure) > count - len(faces):
         sure = []  # more of them than dice missing: which are the dice is in doubt
     faces += [seen(k) for k in sure]
     split = len(kept)
-    while len(faces) < thrown and (two := _two_in_one(frame, net, [s.face for s in faces],
+    while len(faces) < count and (two := _two_in_one(frame, net, [s.face for s in faces],
                                                        peaks)) is not None:
         one, pair, pair_crops, pair_probs = two
         kept, crops = kept + pair, crops + pair_crops
         probs = np.concatenate([probs, pair_probs])
         faces = [s for s in faces if s.face is not one] + [seen(len(kept) - 2),
                                                             seen(len(kept) - 1)]
+    if thrown is None:
+        return faces
     others = sorted((k for k in range(split) if k not in good and k not in sure),
                     key=lambda k: probs[k][0])
     return faces + [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
@@ -405,12 +413,13 @@ def die_chance(belief: Belief, decision: Decision, palette: Palette) -> float:
 
 
 def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = None,
-              thrown: int | None = None) -> list[DieReading]:
+              thrown: int | None = None, at_most: int | None = None) -> list[DieReading]:
     """Read every die in a BGR ``frame`` (any size; the die size is measured from it).
 
     ``kind="haba"`` finds HABA faces and names their colour with ``palette`` (default:
     :meth:`Palette.default`); ``"standard"`` reads ordinary dice of any colour and reports
-    no colour. ``thrown``: how many dice the table threw, when known (HABA dice: see
+    no colour. ``thrown``: how many dice the table threw, when known; else ``at_most``: how
+    many dice there are at most, when known (the box's dice; HABA dice: see
     :func:`see_faces`). Readings are in no particular order (see ``to_roll``).
     """
     if kind == "standard":
@@ -421,7 +430,7 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
                           "reinstall kotd, or make them with tools/train_dice_net.py")
         return [_from_net(f) for f in net.read(frame)]
     palette = palette or Palette.default()
-    seen = see_faces(frame, palette, thrown=thrown)
+    seen = see_faces(frame, palette, thrown=thrown, at_most=at_most)
     decisions = most_probable([s.belief for s in seen], palette.colors)
     return [DieReading(d.value, d.color, s.face.center, square(s.face),
                        die_chance(s.belief, d, palette) * s.is_die, s.face.side, HABA_CONFIDENT)
