@@ -1,0 +1,166 @@
+"""The HABA dice reader on the physically based check set (Mitsuba 3 frames, not our renderer).
+
+Run: .venv/bin/python benchmarks/bench_pbr.py [--dir .cache/pbr-set] [--show N]
+The set is rendered beforehand by ``tools/render_pbr.py`` (this script never renders):
+``.venv/bin/pip install -e '.[pbr]'`` then
+``nice -n 10 .venv/bin/python tools/render_pbr.py --frames 200 --start 0 --out .cache/pbr-set``.
+
+It is a check only: nothing is tuned on it. Each frame is read twice: told how many dice
+were thrown (``read_dice(frame, thrown=6)``, as the game reads a throw) and not told, at most
+the box's six (``read_dice(frame, at_most=6)``, as ``kotd read`` reads a photo). Each is scored
+with ``vision.render.score.score_frame`` (the columns are those of ``bench_haba.py``), overall
+and per family on every axis of the set (table, light, colour, spacing, size, dice, pips,
+camera, clutter). ``--show N`` prints the first N wrong or silently wrong frames of each way
+of reading, die by die.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_haba import HEADER, Tally  # noqa: E402
+
+from rules.dice import Color  # noqa: E402
+from vision.reader import read_dice  # noqa: E402
+from vision.reading import DieReading  # noqa: E402
+from vision.render.scene import TruthDie  # noqa: E402
+from vision.render.score import FrameScore, match, score_frame  # noqa: E402
+
+MODES = {"told": "told how many dice were thrown (thrown=6, as the game reads a throw)",
+         "read": "not told, at most the box's six (at_most=6, as `kotd read` reads)"}
+
+
+def truth_dice(data: dict[str, Any]) -> list[TruthDie]:
+    """The frame's JSON truth as the scorer's truth dice."""
+    return [TruthDie(value=int(d["value"]), color=Color(d["color"]),
+                     center=(float(d["center"][0]), float(d["center"][1])),
+                     outline=tuple((float(x), float(y)) for x, y in d["outline"]),
+                     size=float(d["size"]), visible=bool(d["visible"]),
+                     leaning=bool(d["leaning"]))
+            for d in data["dice"]]
+
+
+def describe(seed: int, data: dict[str, Any], truth: Sequence[TruthDie],
+             readings: Sequence[DieReading], s: FrameScore) -> str:
+    """A wrong frame, die by die: truth against reading, and readings on no die."""
+    fam = " ".join(f"{k}={v}" for k, v in data["family"].items())
+    lines = [f"frame {seed} ({fam}; die {truth[0].size:.0f} px, jpeg q"
+             f"{data['camera']['jpeg_quality']}): right={s.right} asks={s.asks} "
+             f"silent={s.silent}; {len(readings)} readings for {len(truth)} dice, "
+             f"false {s.false}"]
+    pairs = match(readings, truth)
+    used = {id(r) for _, r in pairs if r is not None}
+    for t, r in pairs:
+        tags = ("" if t.visible else " not-in-view") + (" leaning" if t.leaning else "")
+        head = (f"  truth {t.value}{t.color.letter} at ({t.center[0]:.0f},{t.center[1]:.0f})"
+                f"{tags}: ")
+        if r is None:
+            lines.append(head + "MISSED")
+            continue
+        verdict = "ok" if (r.value, r.color) == (t.value, t.color) else "WRONG"
+        colour = r.color.letter if r.color else "?"
+        lines.append(head + f"read {r.value}{colour} conf {r.confidence:.2f}"
+                     f"{'' if r.confident else ' (unsure)'} {verdict}")
+    for r in readings:
+        if id(r) not in used:
+            colour = r.color.letter if r.color else "?"
+            lines.append(f"  reading on no die: {r.value}{colour} at ({r.center[0]:.0f},"
+                         f"{r.center[1]:.0f}) size {r.size:.0f} conf {r.confidence:.2f}"
+                         f"{'' if r.confident else ' (unsure)'}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dir", type=Path, default=ROOT / ".cache/pbr-set")
+    parser.add_argument("--start", type=int, default=0, help="first seed")
+    parser.add_argument("--frames", type=int, default=0, help="at most this many (0: all)")
+    parser.add_argument("--mode", choices=["both", *MODES], default="both")
+    parser.add_argument("--show", type=int, default=0,
+                        help="print the first N wrong frames of each way of reading")
+    args = parser.parse_args()
+    files = sorted(args.dir.glob("frame-*.json"))
+    files = [f for f in files if int(f.stem.split("-")[1]) >= args.start]
+    if args.frames:
+        files = files[:args.frames]
+    if not files:
+        sys.exit(f"no frames in {args.dir}: render them first (this does not render):\n"
+                 f"  .venv/bin/pip install -e '.[pbr]'\n"
+                 f"  nice -n 10 .venv/bin/python tools/render_pbr.py --frames 200 --start 0 "
+                 f"--out {args.dir}")
+    cv2.setNumThreads(1)
+    modes = list(MODES) if args.mode == "both" else [args.mode]
+    total = {m: Tally() for m in modes}
+    six = {m: Tally() for m in modes}
+    rolls = {m: Tally() for m in modes}
+    by: dict[str, dict[tuple[str, str], Tally]] = {m: defaultdict(Tally) for m in modes}
+    shown = dict.fromkeys(modes, 0)
+    cpu: dict[str, list[float]] = {m: [] for m in modes}
+    wrong: dict[str, list[int]] = {m: [] for m in modes}
+    for path in files:
+        data = json.loads(path.read_text())
+        seed = int(data["seed"])
+        img = cv2.imread(str(path.with_suffix(".png")), cv2.IMREAD_COLOR)
+        if img is None:
+            print(f"frame {seed}: no image, skipped", file=sys.stderr)
+            continue
+        truth = truth_dice(data)
+        for m in modes:
+            c = time.thread_time()
+            readings = (read_dice(img, thrown=len(truth)) if m == "told"
+                        else read_dice(img, at_most=6))
+            cpu[m].append(time.thread_time() - c)
+            s = score_frame(readings, truth)
+            total[m].add(s)
+            if s.dice == len(truth) == 6:
+                six[m].add(s)
+            if len(readings) == len(truth):
+                rolls[m].add(s)
+            for axis, name in data["family"].items():
+                by[m][(axis, name)].add(s)
+            if not s.right or s.silent:
+                wrong[m].append(seed)
+                if shown[m] < args.show:
+                    shown[m] += 1
+                    print(f"[{m}] " + describe(seed, data, truth, readings, s))
+    for m in modes:
+        t = total[m]
+        cpu[m].sort()
+        print(f"\n## {MODES[m]}\n")
+        print(f"set {args.dir.name}: {t.n} frames (seeds {files[0].stem[6:]}.."
+              f"{files[-1].stem[6:]}); read CPU time median "
+              f"{1000 * cpu[m][len(cpu[m]) // 2]:.0f} ms per 1280x960 frame")
+        print(f"dice right (value and colour): {min(t.value, t.color)} of {t.dice} "
+              f"({100 * min(t.value, t.color) / max(t.dice, 1):.2f}%); readings on no die: "
+              f"{t.false} ({100 * t.false / max(t.dice, 1):.2f}%); frames right {t.right} of "
+              f"{t.n} ({100 * t.right / max(t.n, 1):.1f}%); asking {t.asks}; silently wrong "
+              f"{t.silent}")
+        print(f"wrong frames: {' '.join(map(str, wrong[m])) or 'none'}\n")
+        print(HEADER)
+        print("| **all** " + t.row())
+        print("| six dice flat and in view " + six[m].row())
+        print("| read as a roll (as many readings as dice thrown) " + rolls[m].row())
+        axes: dict[str, list[str]] = defaultdict(list)
+        for axis, name in sorted(by[m]):
+            axes[axis].append(name)
+        for axis, names in axes.items():
+            print(f"\n**{axis}**\n\n| family " + HEADER + "---|")
+            for name in names:
+                print(f"| {name} " + by[m][(axis, name)].row())
+
+
+if __name__ == "__main__":
+    main()
