@@ -857,8 +857,70 @@ def out_of_view(pos: np.ndarray, extent: float, cam: Camera) -> bool:
     return not bool(np.any(inside))
 
 
+def lamp_rotation(pos: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    """A rectangular lamp at ``pos`` facing ``centre`` (its local z toward it)."""
+    look = np.array(centre) - pos
+    fwd = look / np.linalg.norm(look)
+    upv = np.cross(fwd, [1.0, 0.0, 0.0])
+    left = np.cross(upv, fwd)
+    left /= np.linalg.norm(left)
+    upv = np.cross(fwd, left)
+    return np.stack([left, upv, fwd], axis=1)
+
+
+def lamp_seen(cam: Camera, pos: np.ndarray, centre: np.ndarray, sx: float, sy: float,
+              sphere: bool) -> bool:
+    """Whether the camera sees a lamp (a sphere of diameter ``sx`` at ``pos``, or a
+    ``sx`` x ``sy`` rectangle there facing ``centre``), or is inside it: rays through the
+    frame's border (every 8 px) and a 40 px grid, and the lamp's outline projected."""
+    left, up, fwd = cam.basis()
+    f = (WIDTH / 2) / math.tan(math.radians(cam.fov_x) / 2)
+    us, vs = np.arange(-20.0, WIDTH + 21, 8), np.arange(-20.0, HEIGHT + 21, 8)
+    gu, gv = np.meshgrid(np.arange(0.0, WIDTH + 1, 40), np.arange(0.0, HEIGHT + 1, 40))
+    uv = np.concatenate([np.stack([us, np.full_like(us, -20.0)], 1),
+                         np.stack([us, np.full_like(us, HEIGHT + 20.0)], 1),
+                         np.stack([np.full_like(vs, -20.0), vs], 1),
+                         np.stack([np.full_like(vs, WIDTH + 20.0), vs], 1),
+                         np.stack([gu.ravel(), gv.ravel()], 1)])
+    d = (fwd[None, :] + left[None, :] * ((WIDTH / 2 - uv[:, :1]) / f)
+         + up[None, :] * ((HEIGHT / 2 - uv[:, 1:]) / f))
+    o = cam.origin
+    if sphere:
+        r = sx / 2
+        oc = o - pos
+        if float(np.linalg.norm(oc)) <= r:
+            return True
+        b = d @ oc
+        c = float(oc @ oc) - r * r
+        a = np.einsum("ij,ij->i", d, d)
+        disc = b * b - a * c
+        if np.any((disc >= 0) & (-b + np.sqrt(np.maximum(disc, 0)) > 0)):
+            return True
+        outline = pos[None, :]
+    else:
+        rot = lamp_rotation(pos, centre)
+        n = rot[:, 2]
+        denom = d @ n
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = ((pos - o) @ n) / denom
+        hit = o[None, :] + t[:, None] * d
+        rel = (hit - pos) @ rot
+        if np.any((t > 0) & (np.abs(rel[:, 0]) <= sx / 2) & (np.abs(rel[:, 1]) <= sy / 2)):
+            return True
+        g = np.linspace(-0.5, 0.5, 9)
+        outline = np.array([pos + a * sx * rot[:, 0] + b * sy * rot[:, 1]
+                            for a in g for b in g])
+    depth = (outline - o) @ fwd
+    if np.any(depth > 0):
+        p = project(outline[depth > 0], cam.to_world(), cam.fov_x)
+        return bool(np.any((p[:, 0] > -20) & (p[:, 0] < WIDTH + 20) & (p[:, 1] > -20)
+                           & (p[:, 1] < HEIGHT + 20)))
+    return False
+
+
 def light_setup(rng: np.random.Generator, family: dict[str, str], centre: np.ndarray,
-                cam: Camera) -> tuple[list[dict[str, Any]], np.ndarray, dict[str, Any]]:
+                cam: Camera, spare: np.random.Generator
+                ) -> tuple[list[dict[str, Any]], np.ndarray, dict[str, Any]]:
     """Area lights (rectangles or spheres) and their white; notes for the truth."""
     lo, hi = KELVIN[family["colour"]]
     lights = []
@@ -878,28 +940,35 @@ def light_setup(rng: np.random.Generator, family: dict[str, str], centre: np.nda
             pos = centre + np.array([off * math.cos(ang), off * math.sin(ang), height])
             if out_of_view(pos, extent, cam):
                 break
-        dist = float(np.linalg.norm(pos - centre))
         irradiance = 1.0 if k == 0 else rng.uniform(0.25, 0.8)
         if sphere:
             r = rng.uniform(0.5, 2.5) if hard else rng.uniform(8, 25)
+            sx = sy = 2 * r
+        else:
+            sx, sy = ((rng.uniform(1, 6), rng.uniform(1, 6)) if hard
+                      else (rng.uniform(25, 80), rng.uniform(25, 80)))
+        # the screen above looks at a coarse grid around the lamp, which a narrow view can
+        # slip through: cast the camera's rays at the lamp itself, and while they meet it,
+        # hang it elsewhere (drawn from a stream of its own, so that frames whose lamp was
+        # out of view stay as they were)
+        moved = 0
+        while lamp_seen(cam, pos, centre, sx, sy, sphere):
+            moved += 1
+            height = spare.uniform(40, 150)
+            off = spare.uniform(0, 0.8) * height
+            ang = spare.uniform(0, 2 * math.pi)
+            pos = centre + np.array([off * math.cos(ang), off * math.sin(ang), height])
+        dist = float(np.linalg.norm(pos - centre))
+        if sphere:
             radiance = irradiance * dist ** 2 / (math.pi * r * r)
             lights.append({"type": "sphere", "center": pos.tolist(), "radius": r,
                            "emitter": {"type": "area", "radiance": {
                                "type": "rgb", "value": (rgb * radiance).tolist()}}})
             size = 2 * r
         else:
-            sx, sy = ((rng.uniform(1, 6), rng.uniform(1, 6)) if hard
-                      else (rng.uniform(25, 80), rng.uniform(25, 80)))
             cos_t = height / dist
             radiance = irradiance * dist ** 2 / (sx * sy * cos_t)
-            look = np.array(centre) - pos
-            fwd = look / np.linalg.norm(look)
-            upv = np.cross(fwd, [1.0, 0.0, 0.0])
-            left = np.cross(upv, fwd)
-            left /= np.linalg.norm(left)
-            upv = np.cross(fwd, left)
-            rot = np.stack([left, upv, fwd], axis=1)
-            lights.append({"type": "rectangle", "to_world": trs(pos, rot,
+            lights.append({"type": "rectangle", "to_world": trs(pos, lamp_rotation(pos, centre),
                                                                 np.array([sx / 2, sy / 2, 1])),
                            "emitter": {"type": "area", "radiance": {
                                "type": "rgb", "value": (rgb * radiance).tolist()}}})
@@ -907,7 +976,7 @@ def light_setup(rng: np.random.Generator, family: dict[str, str], centre: np.nda
         whites.append(rgb * irradiance)
         notes.append({"kelvin": round(kelvin), "shape": "sphere" if sphere else "rectangle",
                       "size_cm": round(size, 1), "height_cm": round(height, 1),
-                      "hard": bool(hard)})
+                      "hard": bool(hard), "moved_out_of_view": moved})
     white = np.sum(whites, axis=0)
     irradiance_total = float(luminance(white))
     white /= irradiance_total
@@ -1042,7 +1111,8 @@ def build_scene(mi: Any, frame: Frame, rng: np.random.Generator, tray_margin: fl
             scene[f"die{k}_{value}"] = faces[-1]
         meshes.append(faces)
 
-    lights, white, light_notes = light_setup(rng, fam, np.r_[centre[:2], 0.0], cam)
+    lights, white, light_notes = light_setup(rng, fam, np.r_[centre[:2], 0.0], cam,
+                                             np.random.default_rng([frame.seed, 3]))
     notes.update(light_notes)
     for k, light in enumerate(lights):
         if "to_world" in light:
