@@ -91,6 +91,8 @@ def main() -> None:
     parser.add_argument("--mode", choices=["both", *MODES], default="both")
     parser.add_argument("--show", type=int, default=0,
                         help="print the first N wrong frames of each way of reading")
+    parser.add_argument("--frame", type=int, action="append", default=[],
+                        help="print this frame die by die, right or wrong (repeatable)")
     args = parser.parse_args()
     files = sorted(args.dir.glob("frame-*.json"))
     files = [f for f in files if int(f.stem.split("-")[1]) >= args.start]
@@ -110,6 +112,7 @@ def main() -> None:
     shown = dict.fromkeys(modes, 0)
     cpu: dict[str, list[float]] = {m: [] for m in modes}
     wrong: dict[str, list[int]] = {m: [] for m in modes}
+    asking: dict[str, list[int]] = {m: [] for m in modes}
     for path in files:
         data = json.loads(path.read_text())
         seed = int(data["seed"])
@@ -131,11 +134,15 @@ def main() -> None:
                 rolls[m].add(s)
             for axis, name in data["family"].items():
                 by[m][(axis, name)].add(s)
+            if s.asks:
+                asking[m].append(seed)
             if not s.right or s.silent:
                 wrong[m].append(seed)
                 if shown[m] < args.show:
                     shown[m] += 1
                     print(f"[{m}] " + describe(seed, data, truth, readings, s))
+            elif seed in args.frame:
+                print(f"[{m}] " + describe(seed, data, truth, readings, s))
     for m in modes:
         t = total[m]
         cpu[m].sort()
@@ -148,7 +155,8 @@ def main() -> None:
               f"{t.false} ({100 * t.false / max(t.dice, 1):.2f}%); frames right {t.right} of "
               f"{t.n} ({100 * t.right / max(t.n, 1):.1f}%); asking {t.asks}; silently wrong "
               f"{t.silent}")
-        print(f"wrong frames: {' '.join(map(str, wrong[m])) or 'none'}\n")
+        print(f"wrong frames: {' '.join(map(str, wrong[m])) or 'none'}; asking frames: "
+              f"{' '.join(map(str, asking[m])) or 'none'}\n")
         print(HEADER)
         print("| **all** " + t.row())
         print("| six dice flat and in view " + six[m].row())
