@@ -3,6 +3,7 @@ frame, and the families only training sees are never in a judged set."""
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -69,3 +70,26 @@ def test_the_lens_shows_only_what_was_drawn_and_the_truth_follows_it(k1: float) 
     corners = np.array([[0.0, 0.0], [1280.0, 960.0]])
     if k1 < 0:  # a barrel lens keeps the frame's corners
         assert np.abs(proj.distort(corners) - corners).max() < 1e-6
+
+
+def test_a_die_leans_on_a_neighbour_or_is_propped_against_it() -> None:
+    """In the leaning spacing a die tipped against a neighbour comes to rest either way a
+    real one does: leaning on it (tipped towards it, 12-32°) or propped against it (tipped
+    away from it, 15-40°). Both ways are drawn, and a die tipped further than a die can
+    lean on another is always propped."""
+    towards: list[float] = []
+    away: list[float] = []
+    for seed in range(120):
+        rng = np.random.default_rng(seed)
+        scene = scene_for(rng, replace(Conditions(), spacing="leaning"))
+        for d in scene.dice:
+            near = [math.degrees(math.atan2(o.y - d.y, o.x - d.x)) for o in scene.dice
+                    if o is not d and math.hypot(o.x - d.x, o.y - d.y) < 1.6 * scene.die_size]
+            if not d.lean or not near:  # flat, or tipped against the tray wall
+                continue
+            offs = [(d.lean_dir - a) % 360.0 for a in near]
+            assert any(min(o, 360.0 - o) < 1e-6 or abs(o - 180.0) < 1e-6 for o in offs)
+            assert 12.0 <= d.lean <= 40.0
+            (towards if any(min(o, 360.0 - o) < 1e-6 for o in offs) else away).append(d.lean)
+    assert len(towards) >= 20 and len(away) >= 20
+    assert max(towards) <= 32.0 < max(away)

@@ -13,8 +13,8 @@ pytest.importorskip("onnx", reason="onnx (.[train]) is not installed")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 from torch import nn  # noqa: E402
-from torch_parts import export  # noqa: E402
-from train_dice_net import PipNet, load_exported, pruned, widths_of  # noqa: E402
+from torch_parts import export, load_exported  # noqa: E402
+from train_dice_net import PipNet, pruned, widths_of  # noqa: E402
 
 
 def _exported(tmp_path: Path, widths: tuple[int, int, int, int]) -> PipNet:

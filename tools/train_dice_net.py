@@ -46,7 +46,7 @@ import torch
 from dice_data import SHARED, Photo, calibration_split, load_byler, load_tomitomi
 from torch import nn
 from torch.nn import functional as F
-from torch_parts import conv, export
+from torch_parts import conv, export, freeze_norms, load_exported
 
 from vision.dicenet import (
     FINDER_ONNX,
@@ -444,43 +444,6 @@ def _turned(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 POOL = 12000
 """Augmented pip crops drawn afresh every 1000 training steps."""
-
-
-def load_exported(net: nn.Module, path: Path) -> nn.Module:
-    """``net`` with the weights of its exported form ``path``. On export each convolution's
-    batch norm was folded into it (an unnamed weight and bias, in the network's order); the
-    batch norms start as identities here, to be kept in eval mode while fine-tuning (batch
-    statistics would make them another function than the one loaded). Layers without a
-    batch norm keep their names."""
-    import onnx
-    from onnx import numpy_helper
-
-    weights = {t.name: numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer}
-    state = net.state_dict()
-    folded = [w for name, w in weights.items() if name not in state]
-    blocks = [m for m in net.modules() if isinstance(m, nn.Sequential) and len(m) == 3
-              and isinstance(m[0], nn.Conv2d) and isinstance(m[1], nn.BatchNorm2d)]
-    if len(folded) != 2 * len(blocks):
-        raise ValueError(f"{path}: {len(folded)} folded tensors for {len(blocks)} convolutions")
-    with torch.no_grad():
-        for block, w, b in zip(blocks, folded[0::2], folded[1::2], strict=True):
-            conv_, bn = block[0], block[1]
-            conv_.weight.copy_(torch.from_numpy(w))
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(b))
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
-        for name, w in weights.items():
-            if name in state:
-                state[name].copy_(torch.from_numpy(w))
-    return net
-
-
-def freeze_norms(net: nn.Module) -> None:
-    """Keep the batch norms of a loaded network as loaded (see :func:`load_exported`)."""
-    for m in net.modules():
-        if isinstance(m, nn.BatchNorm2d):
-            m.eval()
 
 
 class Checkpoint:

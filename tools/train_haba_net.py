@@ -7,14 +7,16 @@
     .venv/bin/python tools/train_haba_net.py mine --table print --frames 600
     .venv/bin/python tools/train_haba_net.py pips --steps 2000    # train + export the reader
 
-(the figures that made the shipped models). Needs PyTorch (``pip install -e '.[train]'``:
+(the figures that made the shipped models; ``--start vision/models/haba_pips.onnx`` fine-tunes
+a shipped network instead of training afresh). Needs PyTorch (``pip install -e '.[train]'``:
 torch 2.13.0 CPU build, onnx, onnxscript); the
 assistant itself never imports it. Training frames come from :mod:`vision.render` with
 seeds of their own (:data:`SEEDS`) and never from the held-out families of
 ``benchmarks/haba_sets.py``, so the judging set's seeds and its held-out table and light
-families are never seen while training. ``--table F`` draws every frame on table family ``F``
-(its own seeds and shards), e.g. the training-only printed tables
-(``vision.render.TRAINING_ONLY``). Rendered frames are kept in ``.cache/haba-train``.
+families are never seen while training. ``--family F`` (or ``--table F``) draws every frame
+of family ``F`` on whichever axis names it (its own seeds and shards), e.g. the
+training-only printed tables (``vision.render.TRAINING_ONLY``) or the leaning dice. Rendered
+frames are kept in ``.cache/haba-train``.
 """
 
 from __future__ import annotations
@@ -50,12 +52,13 @@ from vision.habanet import (  # noqa: E402
     finder_input,
     normalise,
 )
-from vision.render import random_conditions, render_tray, scene_for  # noqa: E402
+from vision.render import AXES, TRAINING_ONLY, random_conditions, render_tray, scene_for  # noqa: E402
 from vision.render.generate import Conditions  # noqa: E402
 
 SEEDS = {("data", None): 300_000, ("mine", None): 400_000,
-         ("data", "print"): 500_000, ("mine", "print"): 600_000}
-"""The first seed of each kind of training frame (per step and table family)."""
+         ("data", "print"): 500_000, ("mine", "print"): 600_000,
+         ("data", "leaning"): 200_000, ("mine", "leaning"): 250_000}
+"""The first seed of each kind of training frame (per step and family drawn on every frame)."""
 CACHE = ROOT / ".cache" / "haba-train"
 SHARD = 50
 PATCH = 96
@@ -72,22 +75,26 @@ def _patch(frame: np.ndarray, center, side: float, angle: float) -> np.ndarray:
     return face_crop(frame, center, side, angle, PATCH, PATCH / PATCH_FACE)
 
 
-def _conditions(rng: np.random.Generator, table: str | None) -> tuple[Conditions, int]:
-    """A training frame's families (never a held-out one) and how many dice it shows."""
+def _conditions(rng: np.random.Generator, family: str | None) -> tuple[Conditions, int]:
+    """A training frame's families (never a held-out one; ``family`` on its axis, when
+    given) and how many dice it shows."""
     n = int(rng.choice([6] * 8 + [0, 1, 2, 3, 4, 5]))
     cond = random_conditions(rng, HELD_OUT)
-    return (cond if table is None else replace(cond, table=table)), n
+    if family is None:
+        return cond, n
+    axis = next(a for a, names in {**AXES, **TRAINING_ONLY}.items() if family in names)
+    return replace(cond, **{axis: family}), n
 
 
-def _shard_name(step: str, table: str | None) -> str:
-    return step if table is None else step + table
+def _shard_name(step: str, family: str | None) -> str:
+    return step if family is None else step + family
 
 
-def _render_one(table: str | None, i: int
+def _render_one(family: str | None, i: int
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One training frame: finder input, its dice, and upright patches with labels."""
-    rng = np.random.default_rng(SEEDS["data", table] + i)
-    cond, n = _conditions(rng, table)
+    rng = np.random.default_rng(SEEDS["data", family] + i)
+    cond, n = _conditions(rng, family)
     scene = scene_for(rng, cond, n_dice=n)
     frame, truth = render_tray(scene, rng)
     small, scale = finder_input(frame)
@@ -151,11 +158,11 @@ def _in_shards(name: str, frames: int, workers: int, job: Callable[[int], Any],
         print(f"{name} {k + 1}/{shards}: {time.time() - t:.0f} s", flush=True)
 
 
-def make_data(frames: int, workers: int, table: str | None) -> None:
-    """Training frames with their dice and pip patches (``shard###.npz``, ``data<table>###``
-    for frames on one table family)."""
-    name = "shard" if table is None else _shard_name("data", table)
-    _in_shards(name, frames, workers, partial(_render_one, table), lambda out: {
+def make_data(frames: int, workers: int, family: str | None) -> None:
+    """Training frames with their dice and pip patches (``shard###.npz``, ``data<family>###``
+    for frames all of one family)."""
+    name = "shard" if family is None else _shard_name("data", family)
+    _in_shards(name, frames, workers, partial(_render_one, family), lambda out: {
         "images": np.stack([o[0] for o in out]),
         "dice": np.concatenate([o[1] for o in out]),
         "offsets": np.cumsum([0] + [len(o[1]) for o in out]),
@@ -166,14 +173,14 @@ def make_data(frames: int, workers: int, table: str | None) -> None:
 MINED_WEIGHT = 3
 
 
-def _mine_one(table: str | None, i: int) -> tuple[np.ndarray, np.ndarray]:
+def _mine_one(family: str | None, i: int) -> tuple[np.ndarray, np.ndarray]:
     """Patches where the current networks' finder looks, on a frame of its own seed: every
     peak on no die is a hard "not a die", every peak on a die that die's value as found."""
     from vision.habanet import HINT_PEAK, HabaNet
 
     net = _MINER.get("net") or _MINER.setdefault("net", HabaNet())
-    rng = np.random.default_rng(SEEDS["mine", table] + i)
-    cond, n = _conditions(rng, table)
+    rng = np.random.default_rng(SEEDS["mine", family] + i)
+    cond, n = _conditions(rng, family)
     frame, truth = render_tray(scene_for(rng, cond, n_dice=n), rng)
     patches, labels = [], []
     for f in net.find(frame, HINT_PEAK):
@@ -193,12 +200,12 @@ def _mine_one(table: str | None, i: int) -> tuple[np.ndarray, np.ndarray]:
 _MINER: dict[str, object] = {}
 
 
-def mine(frames: int, workers: int, table: str | None) -> None:
+def mine(frames: int, workers: int, family: str | None) -> None:
     """Hard examples for the pip reader from the finder as trained (``mine###.npz``,
-    ``mine<table>###`` for frames on one table family)."""
-    _in_shards(_shard_name("mine", table), frames, workers, partial(_mine_one, table), lambda out: {
-        "patches": np.concatenate([o[0] for o in out]),
-        "labels": np.concatenate([o[1] for o in out])})
+    ``mine<family>###`` for frames all of one family)."""
+    _in_shards(_shard_name("mine", family), frames, workers, partial(_mine_one, family),
+               lambda out: {"patches": np.concatenate([o[0] for o in out]),
+                            "labels": np.concatenate([o[1] for o in out])})
 
 
 def load_data() -> dict[str, list[np.ndarray]]:
@@ -223,7 +230,7 @@ def load_data() -> dict[str, list[np.ndarray]]:
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
 from torch.nn import functional as F  # noqa: E402
-from torch_parts import conv, export  # noqa: E402
+from torch_parts import conv, export, freeze_norms, load_exported  # noqa: E402
 
 
 class Finder(nn.Module):
@@ -354,16 +361,35 @@ def _window(img: np.ndarray, dice: np.ndarray, rng: np.random.Generator,
     return img[y0:y0 + size[0], x0:x0 + size[1]], d
 
 
+def _started(net: nn.Module, start: Path | None) -> tuple[nn.Module, bool]:
+    """``net`` from scratch, from the weights an earlier run saved (``*.pt``), or from an
+    exported network (``*.onnx``, e.g. the shipped one in ``vision/models/``: its batch
+    norms are folded into the convolutions, so they stay as loaded while fine-tuning);
+    and whether its batch norms stay frozen."""
+    if start is None:
+        return net, False
+    if start.suffix == ".onnx":
+        return load_exported(net, start), True
+    net.load_state_dict(torch.load(start))
+    return net, False
+
+
+def _train_mode(net: nn.Module, frozen: bool) -> None:
+    net.train()
+    if frozen:
+        freeze_norms(net)
+
+
 def train_finder(data: dict, steps: int, batch: int = 8, seed: int = 1,
                  start: Path | None = None) -> None:
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     images, dice = data["images"], data["dice"]
-    net = Finder()
-    if start is not None:  # go on from weights saved by an earlier run
-        net.load_state_dict(torch.load(start))
+    net, frozen = _started(Finder(), start)
+    lr = 1e-3 if frozen else 3e-3  # fine-tuning a shipped network: a third of the rate
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.1)
+    _train_mode(net, frozen)
     t0 = time.time()
     for step in range(steps):
         xs, heats, regs, wregs = [], [], [], []
@@ -402,7 +428,7 @@ def train_finder(data: dict, steps: int, batch: int = 8, seed: int = 1,
                   f"({time.time() - t0:.0f} s)", flush=True)
         if step % 250 == 249:  # a snapshot to look at while training goes on
             export(net, (1, 3, 288, 384), CACHE / "finder-latest.onnx", OPSET)
-            net.train()
+            _train_mode(net, frozen)
     torch.save(net.state_dict(), CACHE / "finder.pt")
     export(net, (1, 3, 288, 384), FINDER_ONNX, OPSET)
 
@@ -425,11 +451,11 @@ def train_pips(data: dict, steps: int, batch: int = 96, seed: int = 2,
     patches = np.concatenate(data["patches"])
     labels = np.concatenate(data["labels"])
     print(f"pip patches: {len(labels)}, classes {np.bincount(labels, minlength=7).tolist()}")
-    net = PipNet()
-    if start is not None:
-        net.load_state_dict(torch.load(start))
+    net, frozen = _started(PipNet(), start)
+    lr = 1e-3 if frozen else 3e-3
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.1)
+    _train_mode(net, frozen)
     t0 = time.time()
     dice_idx, other_idx = np.nonzero(labels > 0)[0], np.nonzero(labels == 0)[0]
     for step in range(steps):
@@ -449,7 +475,7 @@ def train_pips(data: dict, steps: int, batch: int = 96, seed: int = 2,
                   f"({time.time() - t0:.0f} s)", flush=True)
         if step % 250 == 249:
             export(net, (1, 3, CROP, CROP), CACHE / "pips-latest.onnx", OPSET)
-            net.train()
+            _train_mode(net, frozen)
     torch.save(net.state_dict(), CACHE / "pips.pt")
     export(net, (1, 3, CROP, CROP), PIPS_ONNX, OPSET)
 
@@ -461,18 +487,22 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--table", default=None, help="data, mine: every frame on this table")
+    parser.add_argument("--family", "--table", dest="family", default=None,
+                        choices=sorted({f for _, f in SEEDS if f is not None}),
+                        help="data, mine: every frame of this family (a table, a spacing; "
+                             "each has seeds of its own in SEEDS)")
     parser.add_argument("--start", type=Path, default=None,
                         help="finder, pips: start from these weights (finder.pt, pips.pt in "
-                        "the cache, saved by every run) instead of from scratch")
+                        "the cache, saved by every run, or an exported network such as "
+                        "vision/models/haba_pips.onnx) instead of from scratch")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     torch.set_num_threads(args.threads)
     if args.what == "data":
-        make_data(args.frames, args.workers, args.table)
+        make_data(args.frames, args.workers, args.family)
         return
     if args.what == "mine":
-        mine(args.frames, args.workers, args.table)
+        mine(args.frames, args.workers, args.family)
         return
     data = load_data()
     print(f"{len(data['images'])} frames loaded")

@@ -97,20 +97,6 @@ frames 0-1099 asks 57 → 56, 3300-4399 44 → 43, 1100-3299 the same, printed t
 nothing read otherwise: BENCHMARKS.md.)"""
 SIDE_OFF_MIDDLE = 2.0
 """Sides from the middle of the frame within which a die shows no side to speak of."""
-LEANS_ON = 0.5
-"""A die leaning on another rests its bottom edge on the table and tips its top towards the
-die it leans on, so the face it tips up into view is its back, away from that die. So of a
-kept face and a face left out beside it, the kept one is the top and the other its back
-when another kept die lies beyond the kept one, seen from the other face (the cosine of the
-angle between the two directions at least this, and within :data:`LEAN_REACH` sides), and
-no kept die lies so beyond the other face. A back is no die: it puts no face beside it in
-doubt (:data:`BESIDE`), and a choice that takes it for a die is no rival (:data:`RIVAL`).
-(Tuning frames 0-2199 and printed tables 0-99: in all 33 pairs so told the kept face was
-the top, 27 of them a leaning die's two faces; once the face called a back was the top of a
-die partly out of view. Asks 75 → 69 and 20 → 19 with the kept face alone freed, then
-67 → 63, 53 → 47 and 19 → 19 with a back no die; nothing read otherwise: BENCHMARKS.md.)"""
-LEAN_REACH = 1.6
-"""Sides from a leaning die's top within which the die it leans on lies."""
 TWO_IN_ONE = 0.1
 """Two touching dice of one colour can look like one face to the finder: its peak on one of
 them or between them, a fainter peak beside it closer than :data:`NEAR` sides (so dropped as
@@ -325,24 +311,6 @@ def _beside(face: FoundFace, other: FoundFace) -> bool:
     return math.dist(face.center, other.center) < BESIDE * max(face.side, other.side)
 
 
-def _leans_beyond(top: FoundFace, back: FoundFace, others: Sequence[FoundFace]) -> bool:
-    """Whether one of ``others`` lies beyond ``top`` seen from ``back``, within
-    :data:`LEAN_REACH` sides (:data:`LEANS_ON`): where the die a die leans on lies."""
-    up = (top.center[0] - back.center[0], top.center[1] - back.center[1])
-    for o in others:
-        to = (o.center[0] - top.center[0], o.center[1] - top.center[1])
-        if 0 < math.hypot(*to) < LEAN_REACH * top.side and _within(up, to, LEANS_ON):
-            return True
-    return False
-
-
-def _leaning_top(top: FoundFace, back: FoundFace, others: Sequence[FoundFace]) -> bool:
-    """Whether ``top`` and ``back`` are a leaning die's top and back, by where the die it
-    leans on lies among ``others`` (:data:`LEANS_ON`): beyond the top, and not beyond
-    the back."""
-    return _leans_beyond(top, back, others) and not _leans_beyond(back, top, others)
-
-
 def choose(faces: list[SeenFace], thrown: int, palette: Palette,
            middle: tuple[float, float] | None = None) -> list[SeenFace]:
     """``thrown`` of ``faces``, when more faces were seen than dice thrown: the likeliest
@@ -351,11 +319,12 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     choice (:data:`RIVAL`) leaves out is in doubt, and so is a face beside one left out that
     the pip reader took for a die (:data:`BESIDE`), unless that one is the kept face's side
     by its size (:data:`TOP_OVER_SIDE`) or, knowing the ``middle`` of the frame, by where it
-    lies beside any kept face (:data:`SIDE_INWARD`). A face left out that is a kept leaning
-    die's back, by where the die it leans on lies (:data:`LEANS_ON`), is no die: it puts no
-    face in doubt, and a choice that takes it for a die is no rival. More than
-    :data:`MAX_EXTRA` faces too many are not chosen among: all are returned, and the table
-    is asked.
+    lies beside any kept face (:data:`SIDE_INWARD`). A leaning die's two faces stay in
+    doubt whichever way it leans: a die leaning on another tips its top towards it, one
+    propped against it (its bottom edge lifted against the other's side) tips its top away,
+    and a camera seeing either at a slant may see the face tipped up the squarer of the two.
+    More than :data:`MAX_EXTRA` faces too many are not chosen among: all are returned, and
+    the table is asked.
     """
     if len(faces) - thrown > MAX_EXTRA:
         return faces
@@ -367,17 +336,13 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
         weights[chosen] = w
     best = max(weights, key=lambda c: weights[c])
     top = weights[best]
-    backs = {j for k in best for j in range(len(faces)) if j not in best
-             and _beside(faces[k].face, faces[j].face)
-             and _leaning_top(faces[k].face, faces[j].face,
-                              [faces[o].face for o in best if o != k])}
     sides = {j for k in best for j in range(len(faces)) if j not in best
              and _beside(faces[k].face, faces[j].face)
              and _side_of_top(faces[k].face, faces[j].face, middle)}
     doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
-                for k in best if k not in c and not any(j in backs for j in c)}
+                for k in best if k not in c}
     for j, left in enumerate(faces):
-        if j not in best and j not in backs | sides and left.is_die >= DOUBT:
+        if j not in best and j not in sides and left.is_die >= DOUBT:
             doubtful |= {k for k in best if _beside(faces[k].face, left.face)
                          and faces[k].face.side < TOP_OVER_SIDE * left.face.side}
     return [replace(faces[k], is_die=min(faces[k].is_die, DOUBT)) if k in doubtful

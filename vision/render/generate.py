@@ -304,7 +304,11 @@ def _place(rng: np.random.Generator, spacing: str, n_dice: int, s: float, proj: 
 
 def _lean_some(rng: np.random.Generator, dice: list[DieSpec], s: float,
                inside: tuple[float, float, float, float] | None) -> list[DieSpec]:
-    """Tip one or two dice against a neighbour (or the tray wall)."""
+    """Tip one or two dice against a neighbour (or the tray wall), either way a die comes to
+    rest there: *leaning* on it (tipped towards it, 12-32°, its side on the neighbour's top
+    edge: the top face lies nearer the neighbour than the face tipped up behind it) or
+    *propped* against it (its near bottom edge lifted against the neighbour's side, tipped
+    away, 15-40°: the face tipped up towards the neighbour lies nearer it than the top)."""
     out = list(dice)
     for _ in range(int(rng.integers(1, 3))):
         i = int(rng.integers(len(out)))
@@ -320,7 +324,10 @@ def _lean_some(rng: np.random.Generator, dice: list[DieSpec], s: float,
             direction = min(gaps)[1]
         else:
             continue
-        out[i] = replace(d, lean=_u(rng, 12, 32), lean_dir=direction, lift=0.005)
+        if rng.random() < 0.5:  # propped: tipped away from what holds it
+            out[i] = replace(d, lean=_u(rng, 15, 40), lean_dir=direction + 180.0, lift=0.005)
+        else:
+            out[i] = replace(d, lean=_u(rng, 12, 32), lean_dir=direction, lift=0.005)
     return out
 
 

@@ -60,7 +60,8 @@ class DieSpec:
 
     ``angle`` turns it about the vertical; ``lift`` raises it (die edges; a die in the air
     or resting on another's edge); ``lean`` tips it by that many degrees towards ``lean_dir``
-    (a die leaning on a tray wall or on another die). ``tumble`` (motion frames only) is an
+    (a die leaning on a tray wall or on another die, tipped towards it, or propped against
+    it, tipped away). ``tumble`` (motion frames only) is an
     arbitrary extra rotation (three angles).
     """
 
