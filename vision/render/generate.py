@@ -307,8 +307,8 @@ def _lean_some(rng: np.random.Generator, dice: list[DieSpec], s: float,
     """Tip one or two dice against a neighbour (or the tray wall), either way a die comes to
     rest there: *leaning* on it (tipped towards it, 12-32°, its side on the neighbour's top
     edge: the top face lies nearer the neighbour than the face tipped up behind it) or
-    *propped* against it (its near bottom edge lifted against the neighbour's side, tipped
-    away, 15-40°: the face tipped up towards the neighbour lies nearer it than the top)."""
+    *propped* on it (its near side lifted onto the neighbour's edge, tipped away, 15-40°:
+    the face tipped up towards the neighbour lies nearer it than the top)."""
     out = list(dice)
     for _ in range(int(rng.integers(1, 3))):
         i = int(rng.integers(len(out)))
