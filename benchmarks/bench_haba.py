@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from haba_sets import HELD_OUT, frames  # noqa: E402
 
+from rules.kotd.cards import load_box  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.render.score import FrameScore, score_frame  # noqa: E402
 
@@ -75,9 +76,9 @@ def main() -> None:
                         help="do not tell the reader how many dice were thrown (as `kotd read` "
                              "without --thrown: at most the box's dice); by default it is told, "
                              "as the game tells it")
-    parser.add_argument("--at-most", type=int, default=6,
+    parser.add_argument("--at-most", type=int, default=load_box().dice,
                         help="with --no-count: at most this many dice lie in view (default: "
-                             "the box's 6, as `kotd read`; 0: no limit)")
+                             "the box's dice, 6, as `kotd read`; 0: no limit)")
     parser.add_argument("--show", type=int, default=0, help="print the first N wrong frames")
     args = parser.parse_args()
     cv2.setNumThreads(1)

@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_haba import HEADER, Tally  # noqa: E402
 
 from rules.dice import Color  # noqa: E402
+from rules.kotd.cards import load_box  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.reading import DieReading  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
@@ -104,6 +105,7 @@ def main() -> None:
                  f"  nice -n 10 .venv/bin/python tools/render_pbr.py --frames 200 --start 0 "
                  f"--out {args.dir}")
     cv2.setNumThreads(1)
+    box_dice = load_box().dice
     modes = list(MODES) if args.mode == "both" else [args.mode]
     total = {m: Tally() for m in modes}
     six = {m: Tally() for m in modes}
@@ -124,7 +126,7 @@ def main() -> None:
         for m in modes:
             c = time.thread_time()
             readings = (read_dice(img, thrown=len(truth)) if m == "told"
-                        else read_dice(img, at_most=6))
+                        else read_dice(img, at_most=box_dice))
             cpu[m].append(time.thread_time() - c)
             s = score_frame(readings, truth)
             total[m].add(s)

@@ -114,7 +114,7 @@ def _read(args: argparse.Namespace) -> int:
             continue
         try:
             readings = reading_order(read_dice(frame, args.dice, palette, args.thrown,
-                                                        at_most))
+                                               at_most))
         except OSError as err:  # the reader's own files are missing: a broken install
             raise UsageError("reader", "{why}", why=str(err)) from None
         if args.json:

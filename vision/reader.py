@@ -321,7 +321,7 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     by its size (:data:`TOP_OVER_SIDE`) or, knowing the ``middle`` of the frame, by where it
     lies beside any kept face (:data:`SIDE_INWARD`). A leaning die's two faces stay in
     doubt whichever way it leans: a die leaning on another tips its top towards it, one
-    propped against it (its bottom edge lifted against the other's side) tips its top away,
+    propped on it (its near side lifted onto the other's edge) tips its top away,
     and a camera seeing either at a slant may see the face tipped up the squarer of the two.
     More than :data:`MAX_EXTRA` faces too many are not chosen among: all are returned, and
     the table is asked.
