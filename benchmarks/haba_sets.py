@@ -5,6 +5,8 @@
 * ``print``: seeds from 700000, every frame on a printed table (a training-only family,
   ``vision.render.TRAINING_ONLY``), the rest as ``tune``: what training on printed tables does,
   without looking at the held-out tables.
+* ``woven``: seeds from 720000, every frame on a woven gingham or tartan cloth (the other
+  training-only table family), the rest as ``tune``.
 * ``stress``: the frozen judging set, seeds from 910000, every family on every axis,
   including :data:`HELD_OUT` (two table families and a light family never used while tuning).
   Its third edition: the second's seeds drawn again through the mended lens (a barrel lens
@@ -37,6 +39,7 @@ draws families the judging sets never show: ``vision.render.TRAINING_ONLY``.)"""
 
 SETS: dict[str, tuple[int, dict[str, tuple[str, ...]] | None, str | None]] = {
     "tune": (100_000, HELD_OUT, None), "print": (700_000, HELD_OUT, "print"),
+    "woven": (720_000, HELD_OUT, "woven"),
     "stress": (910_000, None, None)}
 """Per set: the first seed, the families left out, the table family every frame is on."""
 ROOT = Path(__file__).resolve().parents[1]

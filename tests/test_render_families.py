@@ -93,3 +93,45 @@ def test_a_die_leans_on_a_neighbour_or_is_propped_against_it() -> None:
             (towards if any(min(o, 360.0 - o) < 1e-6 for o in offs) else away).append(d.lean)
     assert len(towards) >= 20 and len(away) >= 20
     assert max(towards) <= 32.0 < max(away)
+
+
+def test_a_face_seen_edge_on_leaves_no_hole_in_the_frame() -> None:
+    """A die's face seen almost edge-on projects to a folded sliver (this one from a rendered
+    training frame); warping a face onto it once left NaN pixels, which came out black."""
+    from vision.render.draw import _Canvas
+    from vision.render.scene import TrayScene
+
+    canvas = _Canvas(TrayScene(dice=()))
+    canvas.img[:] = 120.0
+    sliver = np.array([[642.171279464465, 536.1464051189386],
+                       [641.9273602817923, 529.8389787969214],
+                       [656.9518878567665, 408.3554374564049],
+                       [659.0972525142433, 399.2883816995403]])
+    canvas.paste(np.full((96, 96, 3), 200.0, np.float32), sliver, owner=0, shade=0.62)
+    assert np.isfinite(canvas.img).all()
+    assert canvas.img.min() >= 0 and canvas.img.max() <= 200 * 0.62 + 120
+
+
+def test_a_gingham_is_woven_of_ink_and_ground_in_squares() -> None:
+    """Where a gingham's bands cross the cloth is the ink, where none passes the ground, and
+    where one band crosses the ground half of each (the twill shows one thread or the other)."""
+    from vision.render.textures import _gingham
+
+    die = 80.0
+    ink, ground = np.array((170, 90, 30), np.float32), np.array((40, 200, 235), np.float32)
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        img = _gingham((400, 400), die, ground, [ink], 0.0, rng)
+        rng = np.random.default_rng(seed)
+        period = die * float(rng.uniform(0.35, 1.8))
+        base = np.array((235, 238, 240), np.float32) * float(rng.uniform(0.85, 1.0)) \
+            if rng.random() < 0.6 else ground
+        ys, xs = np.mgrid[0:400, 0:400].astype(np.float32) + 0.5
+        warp, weft = (xs / period) % 2, (ys / period) % 2
+        inside = lambda t: (t > 0.15) & (t < 0.85)  # noqa: E731 (away from a band's edge)
+        outside = lambda t: (t > 1.15) & (t < 1.85)  # noqa: E731
+        both = img[inside(warp) & inside(weft)].mean(0)
+        none = img[outside(warp) & outside(weft)].mean(0)
+        one = img[inside(warp) & outside(weft)].mean(0)
+        assert np.allclose(both, ink, atol=3) and np.allclose(none, base, atol=3)
+        assert np.allclose(one, (ink + base) / 2, atol=6)

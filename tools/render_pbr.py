@@ -1258,11 +1258,22 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / ".cache/pbr-set")
     parser.add_argument("--spp", type=int, default=SPP)
     parser.add_argument("--force", action="store_true", help="render frames already there too")
+    parser.add_argument("--table", choices=AXES["table"], default=None,
+                        help="only the seeds (from --start on) whose frame is on this table; "
+                             "--frames of them")
     parser.add_argument("--outlines", action="store_true",
                         help="also write each frame with its truth drawn on it (outlines/)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    for seed in range(args.start, args.start + args.frames):
+    seeds = list(range(args.start, args.start + args.frames))
+    if args.table is not None:
+        seeds = []
+        seed = args.start
+        while len(seeds) < args.frames:
+            if plan_frame(seed).family["table"] == args.table:
+                seeds.append(seed)
+            seed += 1
+    for seed in seeds:
         png = args.out / f"frame-{seed:06d}.png"
         js = args.out / f"frame-{seed:06d}.json"
         if png.exists() and js.exists() and not args.force:

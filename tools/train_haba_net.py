@@ -8,7 +8,9 @@
     .venv/bin/python tools/train_haba_net.py pips --steps 2000    # train + export the reader
 
 (the figures that made the shipped models; ``--start vision/models/haba_pips.onnx`` fine-tunes
-a shipped network instead of training afresh). Needs PyTorch (``pip install -e '.[train]'``:
+a shipped network instead of training afresh; ``--table woven`` draws the woven gingham and
+tartan cloths, a training-only family the shipped networks were not trained on: see
+BENCHMARKS.md). Needs PyTorch (``pip install -e '.[train]'``:
 torch 2.13.0 CPU build, onnx, onnxscript); the
 assistant itself never imports it. Training frames come from :mod:`vision.render` with
 seeds of their own (:data:`SEEDS`) and never from the held-out families of
@@ -57,6 +59,7 @@ from vision.render.generate import Conditions  # noqa: E402
 
 SEEDS = {("data", None): 300_000, ("mine", None): 400_000,
          ("data", "print"): 500_000, ("mine", "print"): 600_000,
+         ("data", "woven"): 520_000, ("mine", "woven"): 620_000,
          ("data", "leaning"): 200_000, ("mine", "leaning"): 250_000}
 """The first seed of each kind of training frame (per step and family drawn on every frame)."""
 CACHE = ROOT / ".cache" / "haba-train"

@@ -120,6 +120,10 @@ class _Canvas:
                                   borderMode=cv2.BORDER_CONSTANT, borderValue=0)
         alpha = cv2.warpPerspective(np.ones((n, n), np.float32), m, size,
                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        # a face seen almost edge-on warps to a sliver whose few pixels can come out NaN:
+        # nothing of it shows there
+        cv2.patchNaNs(tex, 0.0)
+        cv2.patchNaNs(alpha, 0.0)
         roi = self.img[y0:y1, x0:x1]
         roi *= (1.0 - alpha)[..., None]
         roi += tex

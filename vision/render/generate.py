@@ -41,9 +41,11 @@ AXES: dict[str, tuple[str, ...]] = {
 }
 """The condition families, per axis: the world the reader is judged on."""
 
-TRAINING_ONLY: dict[str, tuple[str, ...]] = {"table": ("print",)}
+TRAINING_ONLY: dict[str, tuple[str, ...]] = {"table": ("print", "woven")}
 """Families drawn only for training, never judged: printed oilcloths and play mats (checks,
-patchwork, spots, blossoms), so the networks learn that a die-sized shape of ink is no die."""
+patchwork, spots, blossoms), so the networks learn that a die-sized shape of ink is no die;
+woven gingham and tartan cloths (squares of a die's size and colour between light ones, the
+threads of a twill weave)."""
 
 SIZES = {"small": (30.0, 60.0), "medium": (60.0, 100.0), "large": (100.0, 160.0)}
 """Die edge in pixels of a 1280-wide frame, per size family."""
@@ -192,6 +194,9 @@ def _table(rng: np.random.Generator, family: str) -> Table:
     if family == "print":
         ground = _PRINT_GROUND[int(rng.integers(len(_PRINT_GROUND)))]
         return Table("print", ground, (0, 0, 0), 1.0, angle)
+    if family == "woven":
+        ground = _PRINT_GROUND[int(rng.integers(len(_PRINT_GROUND)))]
+        return Table("woven", ground, (0, 0, 0), 1.0, angle)
     if family == "stone":
         top, vein = _STONE_BGR[int(rng.integers(len(_STONE_BGR)))]
         return Table("stone", top, vein, 1.0, angle, gloss=_u(rng, 0, 0.5))

@@ -86,8 +86,9 @@ class Table:
 
     ``kind``: ``plain`` (a smooth neutral or tinted surface), ``wood`` (grain and plank
     seams), ``felt``, ``card`` (tinted paper), ``cloth`` (a woven pattern of two colours),
-    ``print`` (a printed oilcloth or play mat), ``stone`` (marble, granite or terrazzo) or
-    ``tray`` (a felt or wooden tray with walls, on another surface). ``bgr`` is the main
+    ``print`` (a printed oilcloth or play mat), ``woven`` (a gingham or tartan cloth),
+    ``stone`` (marble, granite or terrazzo) or ``tray`` (a felt or wooden tray with walls,
+    on another surface). ``bgr`` is the main
     colour, ``second_bgr`` the pattern's (cloth stripes, stone veins, tray floor), ``scale``
     the pattern size in die edges, ``angle`` the grain or weave direction.
     """

@@ -89,6 +89,8 @@ def table_texture(table: Table, shape: tuple[int, int], die: float,
         img = _cloth(table, shape, die, rng)
     elif kind == "print":
         img = _print(table, shape, die, rng)
+    elif kind == "woven":
+        img = _woven(table, shape, die, rng)
     elif kind == "stone":
         img = _stone(table, shape, die, rng)
     else:
@@ -196,6 +198,74 @@ def _print(table: Table, shape: tuple[int, int], die: float,
     soft: np.ndarray = cv2.GaussianBlur(img, (0, 0), 0.7)
     grain = 1.0 + 0.03 * smooth_noise(rng, shape, die) + 0.02 * _fine(rng, shape)
     return (soft * grain[..., None]).astype(np.float32)
+
+
+def _woven(table: Table, shape: tuple[int, int], die: float,
+           rng: np.random.Generator) -> np.ndarray:
+    """A woven tablecloth, gingham or tartan, in inks of :data:`PRINT_BGR`, white and the
+    ground ``table.bgr``; the weave's threads show, and sometimes crumbs of a pip's size."""
+    ground = np.array(table.bgr, np.float32)
+    inks = [np.array(PRINT_BGR[int(k)], np.float32)
+            for k in rng.choice(len(PRINT_BGR), 3, replace=False)]
+    woven = _gingham if rng.random() < 0.5 else _tartan
+    img = woven(shape, die, ground, inks, table.angle, rng)
+    if rng.random() < 0.3:  # crumbs
+        h, w = shape
+        for _ in range(int(h * w / (die * die) * float(rng.uniform(0.2, 1.0)))):
+            c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+            cv2.circle(img, c, max(1, int(die * float(rng.uniform(0.04, 0.09)))),
+                       PRINT_BGR[4], -1, cv2.LINE_AA)
+    grain = 1.0 + 0.04 * smooth_noise(rng, shape, die) + 0.03 * _fine(rng, shape)
+    return (img * grain[..., None]).astype(np.float32)
+
+
+def _threads(shape: tuple[int, int], die: float, angle: float
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cloth coordinates (``u`` along the warp, ``v`` along the weft, in table pixels) and a
+    twill mask: where a warp thread lies on top (a thread about a fortieth of a die wide, two
+    over and two under, stepping one thread a row, so the weave shows fine diagonals)."""
+    u, v = _rotated_coords(shape, angle)
+    thread = max(1.0, die / 40.0)
+    twill = ((np.floor(u / thread) + np.floor(v / thread)) % 4) < 2
+    return u, v, twill
+
+
+def _gingham(shape: tuple[int, int], die: float, ground: np.ndarray, inks: list[np.ndarray],
+             angle: float, rng: np.random.Generator) -> np.ndarray:
+    """A woven gingham: bands of one ink crossing both ways on a ground (white or cream most
+    often); where bands cross the ink is full, where a band crosses the ground it is half,
+    so squares of a die's size in a die's colour sit between light ones."""
+    u, v, twill = _threads(shape, die, angle)
+    period = die * float(rng.uniform(0.35, 1.8))
+    base = np.array(PRINT_BGR[4], np.float32) * float(rng.uniform(0.85, 1.0)) \
+        if rng.random() < 0.6 else ground
+    ink = inks[0]
+    warp = ((u / period) % 2) < 1
+    weft = ((v / period) % 2) < 1
+    # a warp thread on top shows the warp's colour, a weft thread the weft's
+    on_top = np.where(twill, warp, weft)
+    img: np.ndarray = np.where(on_top[..., None], ink, base).astype(np.float32)
+    return cv2.GaussianBlur(img, (0, 0), 0.6)
+
+
+def _tartan(shape: tuple[int, int], die: float, ground: np.ndarray, inks: list[np.ndarray],
+            angle: float, rng: np.random.Generator) -> np.ndarray:
+    """A woven tartan (plaid): one sett of 3-6 stripes of several inks and widths (from a
+    fine line to nearly a die), the same in warp and weft, twill woven (each point shows its
+    warp or weft thread's colour)."""
+    u, v, twill = _threads(shape, die, angle)
+    colours = [ground, *inks, np.array(PRINT_BGR[4], np.float32)]
+    widths, tones = [], []
+    for _ in range(int(rng.integers(3, 7))):
+        widths.append(die * float(rng.choice([0.06, 0.2, 0.5, 0.9])) * float(rng.uniform(0.7, 1.3)))
+        tones.append(colours[int(rng.integers(len(colours)))])
+    edges = np.cumsum(widths)
+    sett = float(edges[-1])
+    palette = np.array(tones, np.float32)
+    warp = palette[np.searchsorted(edges, u % sett, side="right").clip(0, len(tones) - 1)]
+    weft = palette[np.searchsorted(edges, v % sett, side="right").clip(0, len(tones) - 1)]
+    img: np.ndarray = np.where(twill[..., None], warp, weft).astype(np.float32)
+    return cv2.GaussianBlur(img, (0, 0), 0.6)
 
 
 def _stone(table: Table, shape: tuple[int, int], die: float,
