@@ -108,7 +108,8 @@ def test_calibration_under_a_colour_cast(tmp_path, capsys, monkeypatch) -> None:
 def test_read_told_how_many_were_thrown(capsys, tmp_path) -> None:
     """A side face read as a seventh die (tuning frame 448) is left out with ``--thrown 6``
     and by default (at most the box's six dice); ``--at-most 30`` reads all seven faces; a
-    count that is not one is refused with a clear message."""
+    count that is not one is refused with a clear message, and so is a count for ordinary
+    dice (their reader reads every die in view: a count would be ignored)."""
     rng = np.random.default_rng(100_448)
     cond = random_conditions(rng, {"table": ("cloth", "stone"), "light": ("warm",)})
     frame, _ = render_tray(scene_for(rng, cond), rng)
@@ -128,3 +129,7 @@ def test_read_told_how_many_were_thrown(capsys, tmp_path) -> None:
     with pytest.raises(SystemExit):  # one or the other
         main(["read", "--thrown", "6", "--at-most", "6", str(path)])
     assert "not allowed with" in capsys.readouterr()[1]
+    for flag in ("--thrown", "--at-most"):  # ordinary dice are read as many as lie there
+        assert main(["read", "--dice", "standard", flag, "6", str(path)]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and f"kotd: error: {flag} is for HABA dice" in err

@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                       help="HABA dice (coloured faces) or ordinary dice (default: haba)")
     count = read.add_mutually_exclusive_group()
     count.add_argument("--thrown", type=_count, metavar="N",
-                       help="how many dice were thrown (HABA dice: the reader then keeps the "
+                       help="HABA dice: how many dice were thrown (the reader then keeps the "
                             "likeliest N faces, or takes back doubtful ones, and marks them)")
     count.add_argument("--at-most", type=_count, metavar="N",
                        help="HABA dice, count not known: at most N dice lie in view (default: "
@@ -96,6 +96,10 @@ def _read(args: argparse.Namespace) -> int:
     from vision.reader import read_dice
     from vision.reading import reading_order
 
+    if args.dice == "standard" and (args.thrown or args.at_most):
+        raise UsageError("count_for_standard", "--{flag} is for HABA dice: ordinary dice are "
+                         "read as many as lie in view", flag="thrown" if args.thrown
+                         else "at-most")
     palette = _palette(args.palette, args) if args.dice == "haba" else None
     at_most = args.at_most or (_box_dice() if args.dice == "haba" and not args.thrown else None)
     status = 0
