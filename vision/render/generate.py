@@ -191,12 +191,9 @@ def _table(rng: np.random.Generator, family: str) -> Table:
     if family == "cloth":
         i, j = rng.choice(len(_CLOTH_BGR), 2, replace=False)
         return Table("cloth", _CLOTH_BGR[int(i)], _CLOTH_BGR[int(j)], _u(rng, 0.6, 2.0), angle)
-    if family == "print":
+    if family in ("print", "woven"):
         ground = _PRINT_GROUND[int(rng.integers(len(_PRINT_GROUND)))]
-        return Table("print", ground, (0, 0, 0), 1.0, angle)
-    if family == "woven":
-        ground = _PRINT_GROUND[int(rng.integers(len(_PRINT_GROUND)))]
-        return Table("woven", ground, (0, 0, 0), 1.0, angle)
+        return Table(family, ground, (0, 0, 0), 1.0, angle)
     if family == "stone":
         top, vein = _STONE_BGR[int(rng.integers(len(_STONE_BGR)))]
         return Table("stone", top, vein, 1.0, angle, gloss=_u(rng, 0, 0.5))

@@ -154,14 +154,30 @@ PRINT_BGR: tuple[BGR, ...] = ((35, 40, 190), (40, 150, 50), (170, 90, 30), (40, 
 and dark."""
 
 
+def _inks(rng: np.random.Generator) -> list[np.ndarray]:
+    """Three different inks of :data:`PRINT_BGR`."""
+    return [np.array(PRINT_BGR[int(k)], np.float32)
+            for k in rng.choice(len(PRINT_BGR), 3, replace=False)]
+
+
+def _specks(img: np.ndarray, rng: np.random.Generator, count: int, die: float,
+            radius: tuple[float, float], bgr: BGR) -> None:
+    """``count`` round specks of ``bgr`` anywhere on ``img``, each of a radius between
+    ``radius`` times ``die`` (a die's edge in pixels)."""
+    h, w = img.shape[:2]
+    for _ in range(count):
+        c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        cv2.circle(img, c, max(1, int(die * float(rng.uniform(*radius)))), bgr, -1,
+                   cv2.LINE_AA)
+
+
 def _print(table: Table, shape: tuple[int, int], die: float,
            rng: np.random.Generator) -> np.ndarray:
     """A printed oilcloth or play mat: checks, patchwork, spots or blossoms in several inks on
     a ground of ``table.bgr``; shapes about a die's size and colour, some with light specks."""
     h, w = shape
     ground = np.array(table.bgr, np.float32)
-    inks = [np.array(PRINT_BGR[int(k)], np.float32)
-            for k in rng.choice(len(PRINT_BGR), 3, replace=False)]
+    inks = _inks(rng)
     img: np.ndarray = np.empty((h, w, 3), np.float32)
     img[:] = ground
     pattern = int(rng.integers(4))
@@ -191,10 +207,7 @@ def _print(table: Table, shape: tuple[int, int], die: float,
     if rng.random() < 0.5:  # light specks, a pip's size, scattered over the print
         count = int(h * w / (die * die) * float(rng.uniform(0.5, 3.0)))
         speck = PRINT_BGR[4] if rng.random() < 0.7 else tuple(inks[2].tolist())
-        for _ in range(count):
-            c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
-            cv2.circle(img, c, max(1, int(die * float(rng.uniform(0.05, 0.1)))), speck, -1,
-                       cv2.LINE_AA)
+        _specks(img, rng, count, die, (0.05, 0.1), speck)
     soft: np.ndarray = cv2.GaussianBlur(img, (0, 0), 0.7)
     grain = 1.0 + 0.03 * smooth_noise(rng, shape, die) + 0.02 * _fine(rng, shape)
     return (soft * grain[..., None]).astype(np.float32)
@@ -205,16 +218,13 @@ def _woven(table: Table, shape: tuple[int, int], die: float,
     """A woven tablecloth, gingham or tartan, in inks of :data:`PRINT_BGR`, white and the
     ground ``table.bgr``; the weave's threads show, and sometimes crumbs of a pip's size."""
     ground = np.array(table.bgr, np.float32)
-    inks = [np.array(PRINT_BGR[int(k)], np.float32)
-            for k in rng.choice(len(PRINT_BGR), 3, replace=False)]
+    inks = _inks(rng)
     woven = _gingham if rng.random() < 0.5 else _tartan
     img = woven(shape, die, ground, inks, table.angle, rng)
     if rng.random() < 0.3:  # crumbs
         h, w = shape
-        for _ in range(int(h * w / (die * die) * float(rng.uniform(0.2, 1.0)))):
-            c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
-            cv2.circle(img, c, max(1, int(die * float(rng.uniform(0.04, 0.09)))),
-                       PRINT_BGR[4], -1, cv2.LINE_AA)
+        count = int(h * w / (die * die) * float(rng.uniform(0.2, 1.0)))
+        _specks(img, rng, count, die, (0.04, 0.09), PRINT_BGR[4])
     grain = 1.0 + 0.04 * smooth_noise(rng, shape, die) + 0.03 * _fine(rng, shape)
     return (img * grain[..., None]).astype(np.float32)
 
