@@ -58,6 +58,10 @@ ZOOM_SIDE = 24.0
 """The second look scales the dice to this many finder pixels."""
 ZOOM_BUDGET = 0.6
 """The second look costs at most this share of the first look's pixels."""
+WHOLE_ZOOM = 0.6
+"""The most a frame is scaled for the finder when small dice are looked for over the whole
+frame (:meth:`HabaNet.find_closer`): 0.6 makes a 40-pixel die 24 finder pixels, and costs
+about three first looks."""
 REREAD_BELOW = 0.98
 """A crop whose likeliest class is less sure than this is read again in its three other
 quarter turns, and the four readings averaged: a face has no up, the pip reader was
@@ -205,8 +209,20 @@ class HabaNet:
                              for f in self._look(frame[y0:y1, x0:x1], zoom)
                              if f.found >= min_peak]
                     found.sort(key=lambda f: -f.found)  # surest first across the windows
-        return [replace(f, angle=a) if (a := face_turn(frame, f.center, f.side)) is not None
-                else f for f in found]
+        return _turned(frame, found)
+
+    def find_closer(self, frame: np.ndarray, side: float) -> list[FoundFace]:
+        """Every top face the finder sees surely (:data:`MIN_PEAK`) in the whole frame
+        scaled so that faces of ``side`` pixels span :data:`ZOOM_SIDE` finder pixels (at most
+        :data:`WHOLE_ZOOM`), surest first; none when the dice are not small
+        (:data:`ZOOM_BELOW`). A small die on a busy table may give no peak at all at the first
+        look's scale, so :meth:`find` looks at no window around it."""
+        h, w = frame.shape[:2]
+        scale = FINDER_SIZE / max(h, w)
+        closer = min(ZOOM_SIDE / side, WHOLE_ZOOM)
+        if side * scale >= ZOOM_BELOW or closer <= 1.2 * scale:
+            return []
+        return _turned(frame, [f for f in self._look(frame, closer) if f.found >= MIN_PEAK])
 
     def read(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (n, 7) of upright face crops: "not a die" and 1-6; a crop
@@ -221,6 +237,12 @@ class HabaNet:
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         out: np.ndarray = e / e.sum(axis=1, keepdims=True)
         return out
+
+
+def _turned(frame: np.ndarray, found: list[FoundFace]) -> list[FoundFace]:
+    """``found`` with each face's turn measured from its own edges (:func:`face_turn`)."""
+    return [replace(f, angle=a) if (a := face_turn(frame, f.center, f.side)) is not None
+            else f for f in found]
 
 
 def zoom_windows(points: list[tuple[float, float]], margin: float, width: int, height: int

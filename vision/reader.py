@@ -176,18 +176,21 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
               at_most: int | None = None) -> list[SeenFace]:
     """Every HABA face in the frame with what each tells on its own.
 
-    ``thrown``: how many dice the table threw (None: not known). When more faces are seen,
-    the likeliest choice of that many is kept (:func:`choose`); when fewer, the reader looks
-    again down to the finder's fainter peaks (:data:`vision.habanet.HINT_PEAK`, its closer
-    looks then around those too). A face that look finds as surely as the first look finds
-    a die (:data:`vision.habanet.MIN_PEAK`: a small die whose peak was faint only in the
-    whole frame), or that the pip reader surely calls a die (:data:`SURELY_A_DIE`), not
-    beside a die as its side, is a die like the others, unless there are more such faces
-    than dice missing. A face that is two touching dice of one colour seen as one
-    (:data:`TWO_IN_ONE`) is then read again as two. Then the faces judged not a die or a
-    die's side, and the second look's other faces that the pip reader takes for a die, are
-    taken back, surest first, to make up the count: a face whose place is in doubt gets at
-    most :data:`DOUBT` chance of being a die, so the table is asked about it.
+    ``thrown``: how many dice the table threw (None: not known). When more faces are seen, the
+    likeliest choice of that many is kept (:func:`choose`); when fewer, the reader looks again
+    down to the finder's fainter peaks (:data:`vision.habanet.HINT_PEAK`, its closer looks then
+    around those too). A face that look finds as surely as the first look finds a die
+    (:data:`vision.habanet.MIN_PEAK`: a small die whose peak was faint only in the whole frame),
+    or that the pip reader surely calls a die (:data:`SURELY_A_DIE`), not beside a die as its
+    side, is a die like the others, unless there are more such faces than dice missing. When
+    dice are still missing and the dice are small, the same is done with the faces the finder
+    sees surely in the whole frame looked at closer (:meth:`vision.habanet.HabaNet.find_closer`:
+    a small die on a busy table may give no peak at all at first, so no closer look was taken
+    around it). A face that is two touching dice of one colour seen as one (:data:`TWO_IN_ONE`)
+    is then read again as two. Then the faces judged not a die or a die's side, and the second
+    look's other faces that the pip reader takes for a die, are taken back, surest first, to
+    make up the count: a face whose place is in doubt gets at most :data:`DOUBT` chance of being
+    a die, so the table is asked about it.
 
     ``at_most``: when the count is not known, how many dice there are at most (the box's
     dice: no more can lie in the tray). More faces are chosen among as for a throw of that
@@ -220,16 +223,25 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
         return faces
     if len(faces) > count:
         return choose(faces, count, palette, (frame.shape[1] / 2, frame.shape[0] / 2))
+    sure: list[int] = []
+
+    def look_again(peaks: list[FoundFace], count: int) -> None:
+        nonlocal kept, crops, probs
+        faint, faint_crops, faint_probs = _faint_dice(frame, net, peaks, kept)
+        kept, crops = kept + faint, crops + faint_crops
+        probs = np.concatenate([probs, faint_probs])
+        new = [k for k in range(len(kept) - len(faint), len(kept))
+               if (kept[k].found >= MIN_PEAK or probs[k][0] <= SURELY_A_DIE)
+               and not any(_side_of(kept[k], d) for d, _ in dice)]
+        if len(new) <= count - len(faces):  # else which of them are the dice is in doubt
+            faces.extend(seen(k) for k in new)
+            sure.extend(new)
+
     peaks = net.find(frame, HINT_PEAK)
-    faint, faint_crops, faint_probs = _faint_dice(frame, net, peaks, kept)
-    kept, crops = kept + faint, crops + faint_crops
-    probs = np.concatenate([probs, faint_probs])
-    sure = [k for k in range(len(kept) - len(faint), len(kept))
-            if (kept[k].found >= MIN_PEAK or probs[k][0] <= SURELY_A_DIE)
-            and not any(_side_of(kept[k], d) for d, _ in dice)]
-    if len(sure) > count - len(faces):
-        sure = []  # more of them than dice missing: which are the dice is in doubt
-    faces += [seen(k) for k in sure]
+    look_again(peaks, count)
+    if faces and len(faces) < count:
+        look_again(net.find_closer(frame, float(np.median([s.face.side for s in faces]))),
+                   count)
     split = len(kept)
     while len(faces) < count and (two := _two_in_one(frame, net, [s.face for s in faces],
                                                        peaks)) is not None:
