@@ -44,6 +44,8 @@ def main() -> None:
     earlier.__file__ = habanet.__file__
     sys.modules[earlier.__name__] = earlier
     exec(compile(source, "habanet_earlier.py", "exec"), earlier.__dict__)
+    if not hasattr(earlier.HabaNet, "find_closer"):  # before it: no look at the whole frame
+        earlier.HabaNet.find_closer = lambda self, frame, side: []
     # each version's own networks object: its methods with its own module's helpers
     versions = {"this checkout": habanet.HabaNet(), args.against: earlier.HabaNet()}
     cpu: dict[str, list[float]] = {name: [] for name in versions}
