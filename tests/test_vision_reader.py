@@ -447,6 +447,40 @@ def test_a_face_left_out_towards_the_middle_of_the_frame_is_the_kept_faces_side(
     assert blind.face == top.face and blind.is_die == DOUBT
 
 
+@pytest.mark.parametrize(("left_x", "middle", "in_doubt"),
+                         [(950.0, (640.0, 480.0), False), (1050.0, (640.0, 480.0), True),
+                          (950.0, None, True)])
+def test_a_choice_that_takes_the_kept_face_s_side_instead_is_no_rival(
+        left_x: float, middle: tuple[float, float] | None, in_doubt: bool) -> None:
+    """A leaning die's two faces, nearly as likely as each other to be a die (0.99 and
+    0.97), 50 px apart and one too many: the surer, at (1000, 100), is kept, and the choice
+    taking the other face instead is a rival (at a third of its chance). A die's side faces
+    the camera, so it shows towards the middle of the frame (640, 480), and the die's top
+    beyond it: when the other face lies towards the middle, that choice would take the
+    die's side for its top, no rival, and the kept face is not in doubt. When it lies on the
+    far side, it may be the top of a die tipped away from the middle, whose risen side was
+    kept: the kept face stays in doubt, as it does when the middle is not known."""
+    top, other = _seen(0.99, 3, 1000.0), _seen(0.97, 5, left_x)
+    (kept,) = choose([top, other], 1, Palette.default(), middle=middle)
+    assert kept.face == top.face
+    assert (kept.is_die == DOUBT) == in_doubt
+
+
+@pytest.mark.parametrize(("i", "asks"), [(112, False), (1090, False), (739, True),
+                                         (1925, True)])
+def test_a_leaning_die_s_top_is_the_face_further_from_the_middle(i: int, asks: bool) -> None:
+    """Tuning frames with a leaning die whose two faces were both found, one too many. In
+    112 and 1090 the face kept is the outer one, its side left out towards the middle: read
+    right, and the table is not asked. In 739 and 1925 the face kept is the leaning die's
+    risen side, its top left out further from the middle: the table is asked (never silently
+    wrong). Told the count, or as ``kotd read`` reads (at most six)."""
+    frame, truth = _tune_frame(i)
+    for told in (read_dice(frame, thrown=len(truth)), read_dice(frame, at_most=6)):
+        s = score_frame(told, truth)
+        assert s.asks == asks and not s.silent
+        assert s.right == (not asks)
+
+
 @pytest.mark.parametrize("dice_at", [(920.0,), (1130.0,), (920.0, 1130.0), ()])
 def test_a_leaning_die_s_kept_face_stays_in_doubt_whichever_way_it_leans(
         dice_at: tuple[float, ...]) -> None:
