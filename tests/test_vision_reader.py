@@ -466,14 +466,36 @@ def test_a_choice_that_takes_the_kept_face_s_side_instead_is_no_rival(
     assert (kept.is_die == DOUBT) == in_doubt
 
 
-@pytest.mark.parametrize(("i", "asks"), [(112, False), (1090, False), (739, True),
-                                         (1925, True)])
+@pytest.mark.parametrize(("leaning_on", "in_doubt"), [(False, False), (True, True)])
+def test_a_choice_that_takes_a_side_for_a_die_is_no_rival(leaning_on: bool,
+                                                          in_doubt: bool) -> None:
+    """A top at (1000, 100), a die-like face left out 50 px from it towards the middle of the
+    frame (640, 480), where the top's side shows, and another die far off at (300, 800), one
+    face too many. The choice taking the face left out instead of the far die is nearly as
+    likely by the faces' chances, but it takes a side for a die: no rival, and the far die is
+    not in doubt. When a third kept face lies just beyond the face left out, away from the
+    middle, that face may be the top of a die leaning on the first, with the third its risen
+    side: then the choice is a rival, and the far die is in doubt."""
+    top, side = _seen(0.999, 3, 1000.0), _seen(0.97, 5, 950.0)
+    far = replace(_seen(0.99, 1, 300.0), face=replace(_seen(0.99, 1, 300.0).face,
+                                                      center=(300.0, 800.0)))
+    risen = [_seen(0.999, 6, 900.0)] if leaning_on else []
+    chosen = choose([top, side, far, *risen], 2 + len(risen), Palette.default(),
+                    middle=(640.0, 480.0))
+    assert side.face not in [f.face for f in chosen]
+    (kept,) = [f for f in chosen if f.face == far.face]
+    assert (kept.is_die == DOUBT) == in_doubt
+
+
+@pytest.mark.parametrize(("i", "asks"), [(112, False), (1090, False), (1297, False),
+                                         (1665, False), (739, True), (1925, True)])
 def test_a_leaning_die_s_top_is_the_face_further_from_the_middle(i: int, asks: bool) -> None:
-    """Tuning frames with a leaning die whose two faces were both found, one too many. In
-    112 and 1090 the face kept is the outer one, its side left out towards the middle: read
-    right, and the table is not asked. In 739 and 1925 the face kept is the leaning die's
-    risen side, its top left out further from the middle: the table is asked (never silently
-    wrong). Told the count, or as ``kotd read`` reads (at most six)."""
+    """Tuning frames with a die whose two faces were both found, one too many. In 112 and
+    1090 the face kept is a leaning die's outer one, its side left out towards the middle; in
+    1297 and 1665 the face left out is a side no choice may take for a die in place of
+    another die: read right, and the table is not asked. In 739 and 1925 the face kept is
+    the leaning die's risen side, its top left out further from the middle: the table is
+    asked (never silently wrong). Told the count, or as ``kotd read`` reads (at most six)."""
     frame, truth = _tune_frame(i)
     for told in (read_dice(frame, thrown=len(truth)), read_dice(frame, at_most=6)):
         s = score_frame(told, truth)

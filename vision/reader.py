@@ -94,16 +94,23 @@ either. Near the middle (closer than :data:`SIDE_OFF_MIDDLE` sides) a die shows 
 speak of. (Tuning frames 0-1099: asks 77 → 75, 74 with any face towards the middle; printed
 tables 20 → 20, 19; nothing read otherwise. A side putting no other face in doubt: tuning
 frames 0-1099 asks 57 → 56, 3300-4399 44 → 43, 1100-3299 the same, printed tables 19 → 18;
-nothing read otherwise: BENCHMARKS.md.) Nor is a choice that takes such a side in the kept
-face's place a rival (:data:`RIVAL`, :func:`_only_sides_in`): a die's side faces the camera,
-so of a leaning die's two faces the top is the one further out, whichever way it leans; a
-die tipped away from the middle may show its risen side squarer than its top, but inward of
-it. (Tuning, printed-table and woven frames: every rival choice between two faces of one
-die listed; in the 12 where the kept face was a leaning die's side, its top lay beyond it,
-away from the middle (the cosine -0.62 to -1), but for one partly hidden die (0.40). Told the
-count, asks 140 → 122 on tuning frames 0-2199, printed tables 16 → 15, woven cloths 37 → 37,
-tuning frames 2200-3299, drawn afterwards, 63 → 61, the Mitsuba sets 28 → 24; the 25 frames
-changed were all read right and stopped asking, and so when not told: BENCHMARKS.md.)"""
+nothing read otherwise: BENCHMARKS.md.)
+
+Nor is a choice that takes such a side for a die a rival (:data:`RIVAL`, :func:`_no_rival`):
+in the kept face's place, or in any kept face's place when it lies where a side shows beside
+every kept face it is beside. A die's side faces the camera, so of a leaning die's two faces
+the top is the one further out, whichever way it leans: a die tipped away from the middle may
+show its risen side squarer than its top, but inward of it. A face that lies inward of one
+kept face but outward of another may be the top of a die leaning on the first whose risen
+side is the second: a choice that takes it in place of any face but the first is a rival.
+(Tuning, printed-table and woven frames: every rival choice between two faces of one die
+listed; in the 12 where the kept face was a leaning die's side, its top lay beyond it, away
+from the middle (the cosine -0.62 to -1), but for one partly hidden die (0.40). In 4 frames
+the top lay also inward of a neighbour; taking any such face for a side made all 4 silently
+wrong. Told the count, asks 140 → 114 on tuning frames 0-2199, printed tables 16 → 15, woven
+cloths 37 → 35, tuning frames 2200-3299, drawn afterwards, 63 → 58, the Mitsuba sets 28 →
+24; every frame changed was read right and stopped asking, and so when not told:
+BENCHMARKS.md.)"""
 SIDE_OFF_MIDDLE = 2.0
 """Sides from the middle of the frame within which a die shows no side to speak of."""
 TWO_IN_ONE = 0.1
@@ -332,15 +339,16 @@ def _beside(face: FoundFace, other: FoundFace) -> bool:
     return math.dist(face.center, other.center) < BESIDE * max(face.side, other.side)
 
 
-def _only_sides_in(best: tuple[int, ...], other: tuple[int, ...],
-                   side_of: set[tuple[int, int]]) -> bool:
-    """Whether choice ``other`` differs from ``best`` only by taking, in place of each face
-    of ``best`` it leaves out, a face that lies where that face's side shows (``side_of``:
-    (kept, side) pairs; :data:`SIDE_INWARD`)."""
+def _no_rival(best: tuple[int, ...], other: tuple[int, ...], side_of: set[tuple[int, int]],
+              sides: set[int]) -> bool:
+    """Whether choice ``other`` is no rival to ``best`` because each face it takes that
+    ``best`` leaves out is a side: a face of ``sides`` (one lying, beside every kept face
+    it is beside, where that face's side shows), or one taken in place of a face of
+    ``best`` whose side it lies where (``side_of``: (kept, side) pairs; :data:`SIDE_INWARD`)."""
     out = [k for k in best if k not in other]
-    taken = [j for j in other if j not in best]
-    return any(all((k, j) in side_of for k, j in zip(out, order, strict=True))
-               for order in permutations(taken))
+    taken = [j for j in other if j not in best and j not in sides]
+    return any(all((k, j) in side_of for k, j in zip(order, taken, strict=True))
+               for order in permutations(out, len(taken)))
 
 
 def choose(faces: list[SeenFace], thrown: int, palette: Palette,
@@ -349,14 +357,14 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     choice, weighing each face's chance of being a die (in or out) and the chance that the
     faces chosen obey the box (:func:`vision.consistency.agreement`). A face that a rival
     choice (:data:`RIVAL`) leaves out is in doubt, and so is a face beside one left out that
-    the pip reader took for a die (:data:`BESIDE`), unless that one is the kept face's side
+    the pip reader took for a die (:data:`BESIDE`), unless that one is the kept face's side:
     by its size (:data:`TOP_OVER_SIDE`) or, knowing the ``middle`` of the frame, by where it
-    lies beside any kept face (:data:`SIDE_INWARD`); a choice that only takes such sides in
-    place of the kept faces they lie beside is no rival. Otherwise a leaning die's two faces
-    stay in doubt, whichever way it leans: a die leaning on another tips its top towards
-    it, one propped on it (its near side lifted onto the other's edge) tips its top away, and
-    a camera seeing either at a slant may see the face tipped up the squarer of the two; but
-    that face shows towards the middle of the frame, so a kept face beyond it is the top.
+    lies (:data:`SIDE_INWARD`: a die's side shows towards the middle, so of a leaning die's
+    two faces the top is the one further out). A choice that takes such a side for a die is
+    no rival (:func:`_no_rival`). Otherwise a leaning die's two faces stay in doubt,
+    whichever way it leans: a die leaning on another tips its top towards it, one propped on
+    it (its near side lifted onto the other's edge) tips its top away, and a camera seeing
+    either at a slant may see the face tipped up the squarer of the two.
     More than :data:`MAX_EXTRA` faces too many are not chosen among: all are returned, and
     the table is asked.
     """
@@ -374,8 +382,10 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
                and _beside(faces[k].face, faces[j].face)
                and _side_of_top(faces[k].face, faces[j].face, middle)}
     sides = {j for _, j in side_of}
+    only_sides = {j for j in sides if all((k, j) in side_of for k in best
+                                          if _beside(faces[k].face, faces[j].face))}
     doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
-                and not _only_sides_in(best, c, side_of) for k in best if k not in c}
+                and not _no_rival(best, c, side_of, only_sides) for k in best if k not in c}
     for j, left in enumerate(faces):
         if j not in best and j not in sides and left.is_die >= DOUBT:
             doubtful |= {k for k in best if _beside(faces[k].face, left.face)
