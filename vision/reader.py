@@ -59,7 +59,19 @@ this surely is a die like the others, however faint its finder peak (:func:`see_
 most die-like was called "not a die" at 0.12. Asks 69 → 67 and 55 → 53, printed tables
 19 → 19.)"""
 NEAR = 0.6
-"""Two finds closer than this many face sides are one die (the surer is kept)."""
+"""Two finds closer than this many face sides are one die (the surer is kept)..."""
+FACE_GAP = 0.5
+"""...but two finds at least this many sides apart that the pip reader reads as two values
+are two faces of one die, a leaning die's top and side, and the count chooses between them
+(:func:`_other_faces`): a face's centre lies at least half its side from the edge it shares
+with the next face, whose own centre lies beyond that edge, while two peaks on one face lie
+within the face's middle. (Tuning, printed-table and woven frames and the Mitsuba sets, 3190
+frames: 3 changed, told or not. Mitsuba set 3 frame 1407, a leaning die's side read surely as
+a die with its top dropped beside it, asks instead of being silently wrong; tuning frames 868
+and 1720 read right instead of wrong. With no least gap, two right frames more asked: in one
+a misread find 0.36 sides off a face's middle, weighed against the face's better find, put a
+neighbour in doubt; in the other a leaning die's side 0.48 sides from its top put the top in
+doubt. Tuning frames 2200-3299: none changed: BENCHMARKS.md.)"""
 SIDE_SHRINK = 0.75
 SIDE_REACH = 0.75
 """A face narrower than :data:`SIDE_SHRINK` of a neighbour's and closer to it than
@@ -192,6 +204,8 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
               at_most: int | None = None) -> list[SeenFace]:
     """Every HABA face in the frame with what each tells on its own.
 
+    Two finds closer than :data:`NEAR` sides are one die, the surer kept, unless they are two
+    faces of one die the pip reader reads as two values (:data:`FACE_GAP`).
     ``thrown``: how many dice the table threw (None: not known). When more faces are seen, the
     likeliest choice of that many is kept (:func:`choose`); when fewer, the reader looks again
     down to the finder's fainter peaks (:data:`vision.habanet.HINT_PEAK`, its closer looks then
@@ -218,9 +232,14 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     if net is None:
         raise OSError("the HABA dice networks are missing from vision/models/: reinstall "
                       "kotd, or make them with tools/train_haba_net.py")
-    kept = _apart(net.find(frame))
+    found = net.find(frame)
+    kept = _apart(found)
     crops = [face_crop(frame, f.center, f.side, f.angle) for f in kept]
     probs = net.read(crops)
+    other, other_crops, other_probs = _other_faces(frame, net, found, kept, probs)
+    if other:
+        kept, crops = kept + other, crops + other_crops
+        probs = np.concatenate([probs, other_probs])
     dice = [(f, p) for f, p in zip(kept, probs, strict=True) if p[0] < NOT_A_DIE]
     good = [k for k, (f, p) in enumerate(zip(kept, probs, strict=True))
             if p[0] < NOT_A_DIE and not any(_side_of(f, d) for d, _ in dice)]
@@ -271,6 +290,28 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     others = sorted((k for k in range(split) if k not in good and k not in sure),
                     key=lambda k: probs[k][0])
     return faces + [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
+
+
+def _other_faces(frame: np.ndarray, net: HabaNet, found: list[FoundFace],
+                 kept: list[FoundFace], probs: np.ndarray
+                 ) -> tuple[list[FoundFace], list[np.ndarray], np.ndarray]:
+    """The finds dropped as one die with a kept face (:data:`NEAR`) that the pip reader takes
+    for a die of another value: another face of that die (a leaning die's top and side lie
+    that close), with their crops and the pip reader's probabilities."""
+    dropped = [f for f in found if all(f is not k for k in kept)]
+    if not dropped:
+        return [], [], np.zeros((0, 7), np.float32)
+    crops = [face_crop(frame, f.center, f.side, f.angle) for f in dropped]
+    read = net.read(crops)
+    keep = []
+    for j, f in enumerate(dropped):
+        if read[j][0] >= NOT_A_DIE:
+            continue
+        k = min(range(len(kept)), key=lambda k: math.dist(kept[k].center, f.center))
+        if (math.dist(kept[k].center, f.center) >= FACE_GAP * min(kept[k].side, f.side)
+                and int(np.argmax(read[j][1:])) != int(np.argmax(probs[k][1:]))):
+            keep.append(j)
+    return [dropped[j] for j in keep], [crops[j] for j in keep], read[keep]
 
 
 def _two_in_one(frame: np.ndarray, net: HabaNet, faces: list[FoundFace],
