@@ -383,9 +383,10 @@ def _beside(face: FoundFace, other: FoundFace) -> bool:
 def _no_rival(best: tuple[int, ...], other: tuple[int, ...], side_of: set[tuple[int, int]],
               sides: set[int]) -> bool:
     """Whether choice ``other`` is no rival to ``best`` because each face it takes that
-    ``best`` leaves out is a side: a face of ``sides`` (one lying, beside every kept face
-    it is beside, where that face's side shows), or one taken in place of a face of
-    ``best`` whose side it lies where (``side_of``: (kept, side) pairs; :data:`SIDE_INWARD`)."""
+    ``best`` leaves out is a side: one of ``sides`` (lying, beside every kept face it is
+    beside, where that face's side shows), or one taken in place of a kept face beside
+    which it lies where that face's side shows (``side_of``: (kept, side) pairs;
+    :data:`SIDE_INWARD`)."""
     out = [k for k in best if k not in other]
     taken = [j for j in other if j not in best and j not in sides]
     return any(all((k, j) in side_of for k, j in zip(order, taken, strict=True))
