@@ -636,8 +636,8 @@ class _FakeNet:
 
 class _TwoFacesNet:
     """Stands in for the HABA networks: the first look finds a sure face at x = 600 and a
-    fainter one ``gap`` sides to its right (further from the frame's middle), 60 px each;
-    the pip reader calls both surely dice, the first a 3, the second ``other_value``."""
+    fainter one ``gap`` sides to its right, 60 px each; the pip reader calls both surely
+    dice, the first a 3, the second ``other_value``."""
 
     def __init__(self, gap: float, other_value: int) -> None:
         self.faces = [_face(600.0, 0.9), _face(600.0 + 60.0 * gap, 0.5)]
@@ -666,9 +666,9 @@ def test_two_faces_of_one_die_close_together_are_both_weighed(
     """Two finds closer than NEAR sides are one die, the surer kept. But at least FACE_GAP
     sides apart and read as two values they are two faces of one die (a leaning die's top
     and side lie that close): both are weighed when choosing as many faces as dice thrown,
-    and the one kept is in doubt, since the one left out lies further from the middle,
-    where a leaning die's top lies beyond its side. Not told the count (no choosing), both
-    are reported, and the table is asked."""
+    and the one kept is in doubt (the two lie in the middle of the frame, where no side
+    shows, so nothing tells which is the top). Not told the count (no choosing), both are
+    reported, and the table is asked."""
     frame = np.full((400, 1200, 3), 60, np.uint8)
     frame[:, 600 + round(30 * gap):] = 160  # the second face's crop is lighter
     net = _TwoFacesNet(gap, other_value)
