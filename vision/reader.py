@@ -295,23 +295,22 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
 def _other_faces(frame: np.ndarray, net: HabaNet, found: list[FoundFace],
                  kept: list[FoundFace], probs: np.ndarray
                  ) -> tuple[list[FoundFace], list[np.ndarray], np.ndarray]:
-    """The finds dropped as one die with a kept face (:data:`NEAR`) that the pip reader takes
-    for a die of another value: another face of that die (a leaning die's top and side lie
-    that close), with their crops and the pip reader's probabilities."""
-    dropped = [f for f in found if all(f is not k for k in kept)]
-    if not dropped:
+    """The finds dropped as one die with a kept face (:data:`NEAR`) but at least
+    :data:`FACE_GAP` sides from the nearest, that the pip reader takes for a die of another
+    value: another face of that die (a leaning die's top and side lie that close), with
+    their crops and the pip reader's probabilities."""
+    nearest = {}
+    for f in found:
+        if all(f is not k for k in kept):
+            k = min(range(len(kept)), key=lambda k: math.dist(kept[k].center, f.center))
+            if math.dist(kept[k].center, f.center) >= FACE_GAP * min(kept[k].side, f.side):
+                nearest[id(f)] = k
+    if not nearest:
         return [], [], np.zeros((0, 7), np.float32)
-    crops = [face_crop(frame, f.center, f.side, f.angle) for f in dropped]
-    read = net.read(crops)
-    keep = []
-    for j, f in enumerate(dropped):
-        if read[j][0] >= NOT_A_DIE:
-            continue
-        k = min(range(len(kept)), key=lambda k: math.dist(kept[k].center, f.center))
-        if (math.dist(kept[k].center, f.center) >= FACE_GAP * min(kept[k].side, f.side)
-                and int(np.argmax(read[j][1:])) != int(np.argmax(probs[k][1:]))):
-            keep.append(j)
-    return [dropped[j] for j in keep], [crops[j] for j in keep], read[keep]
+    dice, crops, read = _dice_among(frame, net, [f for f in found if id(f) in nearest])
+    keep = [j for j, f in enumerate(dice)
+            if int(np.argmax(read[j][1:])) != int(np.argmax(probs[nearest[id(f)]][1:]))]
+    return [dice[j] for j in keep], [crops[j] for j in keep], read[keep]
 
 
 def _two_in_one(frame: np.ndarray, net: HabaNet, faces: list[FoundFace],
@@ -350,11 +349,17 @@ def _faint_dice(frame: np.ndarray, net: HabaNet, peaks: list[FoundFace],
     """The faces of a second look, ``peaks`` with the finder's faint peaks counting
     (:data:`vision.habanet.HINT_PEAK`), none beside a face in ``seen``, that the pip reader
     takes for a die: with their crops and the pip reader's probabilities."""
-    faint = _apart(peaks, seen)
-    crops = [face_crop(frame, f.center, f.side, f.angle) for f in faint]
+    return _dice_among(frame, net, _apart(peaks, seen))
+
+
+def _dice_among(frame: np.ndarray, net: HabaNet, finds: list[FoundFace]
+                ) -> tuple[list[FoundFace], list[np.ndarray], np.ndarray]:
+    """The faces of ``finds`` that the pip reader takes for a die (:data:`NOT_A_DIE`), with
+    their crops and its probabilities."""
+    crops = [face_crop(frame, f.center, f.side, f.angle) for f in finds]
     probs = net.read(crops)
-    dice = [j for j in range(len(faint)) if probs[j][0] < NOT_A_DIE]
-    return [faint[j] for j in dice], [crops[j] for j in dice], probs[dice]
+    dice = [j for j in range(len(finds)) if probs[j][0] < NOT_A_DIE]
+    return [finds[j] for j in dice], [crops[j] for j in dice], probs[dice]
 
 
 def _within(u: tuple[float, float], v: tuple[float, float], cos: float) -> bool:
