@@ -874,6 +874,7 @@ def test_as_many_faces_as_dice_one_doubtful_the_reader_looks_for_a_die_missed(
     seen = see_faces(frame, Palette.default(), net=net, thrown=5)  # type: ignore[arg-type]
     assert net.looked_again == looked
     assert sorted(round(s.face.center[0]) for s in seen) == kept
+    assert all(s.is_die > DOUBT for s in seen)  # the face left out lies beside none kept
     net = _WeakFaceNet(weak, faint)
     not_told = see_faces(frame, Palette.default(), net=net, at_most=5)  # type: ignore[arg-type]
     assert sorted(round(s.face.center[0]) for s in not_told) == kept
