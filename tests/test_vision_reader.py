@@ -608,13 +608,14 @@ def test_a_die_is_never_surer_than_its_face_where_the_box_overrules_it(
 class _FakeNet:
     """Stands in for the HABA networks: the first look finds ``first``; the second look,
     down to the faint peaks, finds ``faint`` too; the pip reader calls every face a 3, the
-    first look's faces surely dice, the second look's "not a die" at ``faint_not_a_die``."""
+    first look's faces surely dice (but the last, "not a die" at ``weak`` when given), the
+    second look's "not a die" at ``faint_not_a_die``."""
 
     def __init__(self, first: list[FoundFace], faint: list[FoundFace],
-                 faint_not_a_die: float = 0.001, closer: list[FoundFace] | None = None
-                 ) -> None:
+                 faint_not_a_die: float = 0.001, closer: list[FoundFace] | None = None,
+                 weak: float | None = None) -> None:
         self.first, self.faint, self.closer = first, faint, closer or []
-        self.faint_not_a_die = faint_not_a_die
+        self.faint_not_a_die, self.weak = faint_not_a_die, weak
         self.reads = 0
         self.closer_sides: list[float] = []
 
@@ -626,11 +627,13 @@ class _FakeNet:
         return self.first + self.faint + self.closer
 
     def read(self, crops: list[np.ndarray]) -> np.ndarray:
-        not_a_die = 0.001 if self.reads == 0 else self.faint_not_a_die
+        first_look = self.reads == 0
         self.reads += 1
         probs = np.full((len(crops), 7), 0.001)
-        probs[:, 0] = not_a_die
-        probs[:, 3] = 1.0 - not_a_die - 0.005
+        probs[:, 0] = 0.001 if first_look else self.faint_not_a_die
+        if first_look and self.weak is not None:
+            probs[-1, 0] = self.weak
+        probs[:, 3] = 1.0 - probs[:, 0] - 0.005
         return probs
 
 
@@ -827,34 +830,6 @@ def test_a_kept_face_s_side_puts_no_other_die_beside_it_in_doubt(
     assert [f.is_die == DOUBT for f in chosen] == [in_doubt, in_doubt]
 
 
-class _WeakFaceNet:
-    """Stands in for the HABA networks: the first look finds five faces 100 px apart, the
-    pip reader calls each a 3, surely a die but the last, "not a die" at ``weak`` (a die's
-    side, say); the second look, down to the faint peaks, finds ``faint`` too, which the pip
-    reader calls surely dice."""
-
-    def __init__(self, weak: float, faint: list[FoundFace]) -> None:
-        self.first = [_face(100.0 * (k + 1), 0.9) for k in range(5)]
-        self.weak, self.faint = weak, faint
-        self.looked_again = False
-
-    def find(self, frame: np.ndarray, min_peak: float = 0.3) -> list[FoundFace]:
-        if min_peak != HINT_PEAK:
-            return list(self.first)
-        self.looked_again = True
-        return self.first + self.faint
-
-    def find_closer(self, frame: np.ndarray, side: float) -> list[FoundFace]:
-        return []
-
-    def read(self, crops: list[np.ndarray]) -> np.ndarray:
-        probs = np.full((len(crops), 7), 0.001)
-        probs[:, 3] = 0.99
-        if not self.looked_again:
-            probs[-1, 0], probs[-1, 3] = self.weak, 0.99 - self.weak
-        return probs
-
-
 @pytest.mark.parametrize(("weak", "faint", "looked", "kept"), [
     (0.4, [_face(800.0, 0.8)], True, [100, 200, 300, 400, 800]),  # a die missed: the weak out
     (0.4, [], True, [100, 200, 300, 400, 500]),  # nothing more to find: the five seen
@@ -869,13 +844,14 @@ def test_as_many_faces_as_dice_one_doubtful_the_reader_looks_for_a_die_missed(
     the reader looks again with the faint peaks counting; a face that look finds as surely
     as a die is weighed with the others and the likeliest five are kept. With no face in
     doubt no second look is taken; more new faces than MAX_EXTRA are not chosen among."""
-    net = _WeakFaceNet(weak, faint)
+    first = [_face(100.0 * (k + 1), 0.9) for k in range(5)]
     frame = np.full((400, 1000, 3), 128, np.uint8)
+    net = _FakeNet(first, faint, weak=weak)
     seen = see_faces(frame, Palette.default(), net=net, thrown=5)  # type: ignore[arg-type]
-    assert net.looked_again == looked
+    assert (net.reads > 1) == looked  # the second look reads what it finds, if only nothing
     assert sorted(round(s.face.center[0]) for s in seen) == kept
     assert all(s.is_die > DOUBT for s in seen)  # the face left out lies beside none kept
-    net = _WeakFaceNet(weak, faint)
+    net = _FakeNet(first, faint, weak=weak)
     not_told = see_faces(frame, Palette.default(), net=net, at_most=5)  # type: ignore[arg-type]
     assert sorted(round(s.face.center[0]) for s in not_told) == kept
 
