@@ -43,6 +43,9 @@ MOTION_LEVEL = 18
 MOTION_FRACTION = 0.002
 """Share of the picture that must change between frames to count as motion."""
 SMALL_WIDTH = 160
+_WHY: dict[str, str] = {"too few dice": ": is one covered or outside the picture?",
+                        "too many dice": ": is something in the tray that looks like a die?"}
+"""What the table may check when the camera sees another number of dice than a roll needs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,8 @@ class Sight:
     message: str
     dice_seen: int = 0
     unsure: tuple[int, ...] = ()
+    dice_wanted: int | None = None
+    """How many dice a roll needs, when the camera saw another number (None: any)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +217,8 @@ class RollDetector:
             self._agreeing = []
             kind: Seeing = "no dice" if n == 0 else ("too few dice" if n < (wanted or 1)
                                                       else "too many dice")
-            self.sight = Sight(kind, f"I see {n} dice; a roll needs {wanted or 'some'}", n)
+            self.sight = Sight(kind, f"I see {n} dice; a roll needs {wanted or 'some'}"
+                               + _WHY.get(kind, ""), n, dice_wanted=wanted)
             return None
         if self._agreeing and _signature(self._agreeing[-1]) != _signature(readings):
             self._agreeing = []

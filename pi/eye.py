@@ -104,7 +104,8 @@ class Eye:
         return EyeStatus(camera, getattr(self.source, "name", "?"), sight.seeing,
                          sight.dice_seen, sight.unsure, message, self.simulated,
                          self._dice_at(), self.calibrator is not None and camera != "lost",
-                         tuple((str(k), str(v)) for k, v in info.items()))
+                         tuple((str(k), str(v)) for k, v in info.items()),
+                         dice_wanted=sight.dice_wanted)
 
     def _dice_at(self) -> tuple[tuple[float, float], ...]:
         """Where the dice of the last throw lie, as fractions of the picture, in the order

@@ -82,7 +82,8 @@ class EyeStatus:
     ``dice_at``: where the dice of the last reading lie, as fractions of the picture (x, y)
     in the page's order; ``can_calibrate``: the colours can be taught from the page;
     ``camera_info``: what the camera was set to when it opened (model, mode, exposure,
-    white balance, focus), for ``kotd doctor``.
+    white balance, focus), for ``kotd doctor``; ``dice_wanted``: how many dice a roll needs
+    when the camera sees another number (None: any, or it sees as many).
     """
 
     camera: Camera = "none"
@@ -95,13 +96,15 @@ class EyeStatus:
     dice_at: tuple[tuple[float, float], ...] = ()
     can_calibrate: bool = False
     camera_info: tuple[tuple[str, str], ...] = ()
+    dice_wanted: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"camera": self.camera, "source": self.source, "seeing": self.seeing,
                 "dice_seen": self.dice_seen, "unsure": list(self.unsure),
                 "message": self.message, "simulated": self.simulated,
                 "dice_at": [list(xy) for xy in self.dice_at],
-                "can_calibrate": self.can_calibrate, "camera_info": dict(self.camera_info)}
+                "can_calibrate": self.can_calibrate, "camera_info": dict(self.camera_info),
+                "dice_wanted": self.dice_wanted}
 
 
 NO_EYE = EyeStatus()

@@ -102,7 +102,9 @@ def test_fewer_dice_than_a_roll_needs_give_no_roll() -> None:
     for t in (0.4, 0.5, 0.6, 0.7):
         assert detector.feed(frames[1], t) is None
     assert detector.sight.seeing == "too few dice"
-    assert detector.sight.message == "I see 5 dice; a roll needs 6"
+    assert detector.sight.message == ("I see 5 dice; a roll needs 6: is one covered or "
+                                      "outside the picture?")
+    assert detector.sight.dice_wanted == 6
 
 
 def test_readings_that_disagree_are_not_a_roll_until_they_agree() -> None:

@@ -123,3 +123,27 @@ def test_a_lost_reply_is_sent_again_and_the_action_applied_once(browser: Any,
     assert [e.action for e in table.history()] == [*actions, "undo"]  # once, not twice
     assert table.state.roll is None and table.state.row  # the row was not taken back
     assert phone.errors == []
+
+
+def test_a_die_the_camera_cannot_see_is_said_with_what_to_check(browser: Any,
+                                                                tmp_path: Path) -> None:
+    """The camera sees fewer dice than the roll needs (one under a hand, or outside the
+    picture): the page says how many it sees, how many the roll needs (the camera's own
+    number, here a game of four dice, not the box's six) and what to check; in German too."""
+    eye = FakeEye(camera="ok")
+    with make_server(new_app(new_table(tmp_path, *START), eye), threads=12) as server:
+        page = _open(browser, server.url)
+        eye.set(seeing="too few dice", dice_seen=3, dice_wanted=4)
+        expect(page.locator("#camera-status")).to_contain_text(
+            "I see 3 dice; a roll needs 4: is one covered or outside the picture?")
+        eye.set(seeing="too many dice", dice_seen=7, dice_wanted=6)
+        expect(page.locator("#camera-status")).to_contain_text(
+            "I see 7 dice; a roll needs 6: is something in the tray that looks like a die?")
+        german = browser.new_context(**PHONE, locale="de-DE").new_page()
+        german.goto(f"{server.url}?token={TOKEN}&lang=de")
+        german.wait_for_selector("body[data-ready='1']")
+        expect(german.locator("#camera-status")).to_contain_text(
+            "Ich sehe 7 Würfel; ein Wurf braucht 6: liegt etwas in der Schale")
+        assert not page.errors
+        page.close()
+        german.close()

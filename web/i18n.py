@@ -182,8 +182,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "seeing_moving": "dice rolling",
         "seeing_settling": "dice settling",
         "seeing_settled": "dice read",
-        "seeing_too few dice": "I see {n} dice; a roll needs {dice}",
-        "seeing_too many dice": "I see {n} dice; a roll needs {dice}",
+        "seeing_too few dice": ("I see {n} dice; a roll needs {dice}: is one covered or outside "
+                                "the picture?"),
+        "seeing_too many dice": ("I see {n} dice; a roll needs {dice}: is something in the tray "
+                                 "that looks like a die?"),
         "seeing_no dice": "no dice in the tray",
         "seeing_still": "still",
         "camera_lost_note": "The game is kept; reading resumes when the camera is back.",
@@ -412,8 +414,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "seeing_moving": "Würfel rollen",
         "seeing_settling": "Würfel kommen zur Ruhe",
         "seeing_settled": "Würfel gelesen",
-        "seeing_too few dice": "Ich sehe {n} Würfel; ein Wurf braucht {dice}",
-        "seeing_too many dice": "Ich sehe {n} Würfel; ein Wurf braucht {dice}",
+        "seeing_too few dice": ("Ich sehe {n} Würfel; ein Wurf braucht {dice}: liegt einer "
+                                "verdeckt oder außerhalb des Bildes?"),
+        "seeing_too many dice": ("Ich sehe {n} Würfel; ein Wurf braucht {dice}: liegt etwas in "
+                                 "der Schale, das wie ein Würfel aussieht?"),
         "seeing_no dice": "keine Würfel in der Schale",
         "seeing_still": "ruhig",
         "camera_lost_note": ("Das Spiel bleibt erhalten; es geht weiter, sobald die Kamera zurück "

@@ -670,7 +670,7 @@
         (dice.clash ? fmt("haba_clash", { dice: dice.clash.dice.join(", "), pair: dice.clash.pair }) : dice.warning)) : null);
     const eye = s.eye || {};
     const playing = s.phase !== "none" && !s.over;
-    const seeing = eye.seeing ? fmt("seeing_" + eye.seeing, { n: eye.dice_seen, dice: (K.cards && K.cards.dice) || 6 }) : "";
+    const seeing = eye.seeing ? fmt("seeing_" + eye.seeing, { n: eye.dice_seen, dice: eye.dice_wanted || (K.cards && K.cards.dice) || 6 }) : "";
     fill($("camera"),
       h("span", { class: "cam cam-" + eye.camera, id: "camera-status" },
         icon("camera"), S["camera_" + eye.camera] || eye.camera,
