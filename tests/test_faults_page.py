@@ -128,8 +128,8 @@ def test_a_lost_reply_is_sent_again_and_the_action_applied_once(browser: Any,
 def test_a_die_the_camera_cannot_see_is_said_with_what_to_check(browser: Any,
                                                                 tmp_path: Path) -> None:
     """The camera sees fewer dice than the roll needs (one under a hand, or outside the
-    picture): the page says how many it sees, how many the roll needs (the camera's own
-    number, here a game of four dice, not the box's six) and what to check; in German too."""
+    picture), or more: the page says how many it sees, how many the roll needs (the number
+    the camera waits for, here 4, not the box's six) and what to check; in German too."""
     eye = FakeEye(camera="ok")
     with make_server(new_app(new_table(tmp_path, *START), eye), threads=12) as server:
         page = _open(browser, server.url)
