@@ -31,6 +31,7 @@ import haba_sets  # noqa: E402
 from bench_pbr import truth_dice  # noqa: E402
 
 import vision.reader as reader  # noqa: E402
+from rules.kotd.cards import load_box  # noqa: E402
 from vision.habanet import FINDER_ONNX, PIPS_ONNX, HabaNet  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
 from vision.render.score import score_frame  # noqa: E402
@@ -44,10 +45,14 @@ def _jobs(source: str) -> list[Job]:
     if Path(source).is_dir():
         return [(source, int(p.stem.split("-")[1])) for p in sorted(Path(source).glob(
             "frame-*.json"))]
-    name, start, count = source.split(":")
+    parts = source.split(":")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts[1:]):
+        raise SystemExit(f"{source!r}: give set:start:count (e.g. tune:0:1100) or a directory "
+                         "of Mitsuba frames")
+    name, start, count = parts[0], int(parts[1]), int(parts[2])
     if name not in haba_sets.SETS:
         raise SystemExit(f"no set {name!r}: one of {', '.join(haba_sets.SETS)}, or a directory")
-    return [(name, i) for i in range(int(start), int(start) + int(count))]
+    return [(name, i) for i in range(start, start + count)]
 
 
 def _frame(job: Job) -> tuple[np.ndarray, list[TruthDie]]:
@@ -73,7 +78,7 @@ def _score(job: Job, finder: Path, pips: Path, told: bool
         # the reader's network swapped (a monkeypatch of its cached loader)
         reader.default_haba_net = lambda net=_NETS[name]: net  # type: ignore[assignment]
         readings = (reader.read_dice(img, thrown=len(truth)) if told
-                    else reader.read_dice(img, at_most=6))
+                    else reader.read_dice(img, at_most=load_box().dice))
         s = score_frame(readings, truth)
         out.append(tuple(int(getattr(s, f)) for f in FIELDS))
     return job, out[0], out[1]

@@ -32,5 +32,7 @@ def test_an_unknown_set_or_a_missing_network_is_a_clear_error() -> None:
     out = _run("tuning:0:1")
     assert out.returncode != 0
     assert "no set 'tuning'" in out.stderr and "tune" in out.stderr
+    out = _run("tune:294")
+    assert out.returncode != 0 and "give set:start:count" in out.stderr
     out = _run("--finder", "candidate-finder.onnx", "tune:294:1")
     assert out.returncode != 0 and "no network at candidate-finder.onnx" in out.stderr
