@@ -67,8 +67,10 @@ def _frame(job: Job) -> tuple[np.ndarray, list[TruthDie]]:
     return png, truth_dice(json.loads(path.with_suffix(".json").read_text()))
 
 
-def _score(job: Job, finder: Path, pips: Path, told: bool
+def _score(job: Job, finder: Path, pips: Path, at_most: int | None
            ) -> tuple[Job, tuple[int, ...], tuple[int, ...]]:
+    """The frame's score with either networks: told how many dice were thrown, or, given
+    ``at_most``, only that no more lie in view."""
     if not _NETS:
         cv2.setNumThreads(1)
         _NETS["shipped"], _NETS["candidate"] = HabaNet(), HabaNet(finder, pips)
@@ -77,8 +79,8 @@ def _score(job: Job, finder: Path, pips: Path, told: bool
     for name in ("shipped", "candidate"):
         # the reader's network swapped (a monkeypatch of its cached loader)
         reader.default_haba_net = lambda net=_NETS[name]: net  # type: ignore[assignment]
-        readings = (reader.read_dice(img, thrown=len(truth)) if told
-                    else reader.read_dice(img, at_most=load_box().dice))
+        readings = (reader.read_dice(img, thrown=len(truth)) if at_most is None
+                    else reader.read_dice(img, at_most=at_most))
         s = score_frame(readings, truth)
         out.append(tuple(int(getattr(s, f)) for f in FIELDS))
     return job, out[0], out[1]
@@ -95,13 +97,14 @@ def main() -> None:
         if not net.is_file():
             raise SystemExit(f"no network at {net}")
     jobs = [j for s in args.sources for j in _jobs(s)]
+    at_most = load_box().dice if args.no_count else None
     totals: dict[str, list[np.ndarray]] = defaultdict(lambda: [np.zeros(6, int),
                                                                np.zeros(6, int)])
     count: dict[str, int] = defaultdict(int)
     with ProcessPoolExecutor(2) as pool:
         for (source, i), a, b in pool.map(_score, jobs, [args.finder] * len(jobs),
                                           [args.pips] * len(jobs),
-                                          [not args.no_count] * len(jobs), chunksize=8):
+                                          [at_most] * len(jobs), chunksize=8):
             if a != b:
                 print(f"{source} {i}: " + ", ".join(
                     f"{f} {x}->{y}" for f, x, y in zip(FIELDS, a, b, strict=True) if x != y),
