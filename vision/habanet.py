@@ -24,9 +24,13 @@ the same outputs either way).
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -78,6 +82,43 @@ def normalise(img: np.ndarray) -> np.ndarray:
     return out
 
 
+_kept = threading.local()
+"""The frame read now, its shrunk copies (:func:`shrunk`) and its faces' readings
+(:func:`read_faces`), within :meth:`HabaNet.one_frame`."""
+
+
+def shrunk(frame: np.ndarray, f: int) -> np.ndarray:
+    """``frame`` scaled down ``f`` times (area averaging), as a big face is cut from it so
+    that thin pips are not aliased away; made once per frame within
+    :meth:`HabaNet.one_frame`."""
+    kept = getattr(_kept, "frame", None)
+    copies: dict[int, np.ndarray] = _kept.copies if kept is frame else {}
+    if f not in copies:
+        copies[f] = cv2.resize(frame, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
+    return copies[f]
+
+
+class Reads(Protocol):
+    """What reads upright face crops: :class:`HabaNet` (or a stand-in)."""
+
+    def read(self, crops: list[np.ndarray]) -> np.ndarray: ...
+
+
+def read_faces(net: Reads, frame: np.ndarray, faces: list[FoundFace]
+               ) -> tuple[list[np.ndarray], np.ndarray]:
+    """Each face's crop (:func:`face_crop`) and its class probabilities (``net.read``);
+    within :meth:`HabaNet.one_frame`, a face read before is not read again."""
+    kept: dict[FoundFace, tuple[np.ndarray, np.ndarray]] = (
+        _kept.read if getattr(_kept, "frame", None) is frame else {})
+    new = [f for f in dict.fromkeys(faces) if f not in kept]
+    if new:
+        crops = [face_crop(frame, f.center, f.side, f.angle) for f in new]
+        for f, c, p in zip(new, crops, net.read(crops), strict=True):
+            kept[f] = (c, p)
+    got = [kept[f] for f in faces]
+    return [c for c, _ in got], np.array([p for _, p in got]).reshape(-1, 7)
+
+
 def face_crop(frame: np.ndarray, center: tuple[float, float], side: float, angle: float,
               size: int = CROP, margin: float = CROP_MARGIN) -> np.ndarray:
     """The face at ``center`` (``side`` pixels, turned ``angle`` degrees), turned upright and
@@ -89,7 +130,7 @@ def face_crop(frame: np.ndarray, center: tuple[float, float], side: float, angle
     src = frame
     if scale < 0.5:  # shrink a big face in steps so thin pips are not aliased away
         f = max(1, int(0.5 / scale))
-        src = cv2.resize(frame, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
+        src = shrunk(frame, f)
         m[:, :2] *= f
     return cv2.warpAffine(src, m, (size, size), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
@@ -175,11 +216,39 @@ class HabaNet:
         self._pips = OnnxNet(pips, use)
         self.runtime = self._finder.runtime
         """What runs the networks: ``"onnxruntime"`` or ``"opencv"``."""
+        self._one = threading.local()
 
-    def _look(self, image: np.ndarray, scale: float | None = None) -> list[FoundFace]:
-        small, scale = finder_input(image, scale)
+    @contextmanager
+    def one_frame(self, frame: np.ndarray) -> Iterator[None]:
+        """Within, the finder's looks at ``frame`` (the whole of it or a window, at a scale),
+        each face's turn and reading (:func:`read_faces`) and the frame's shrunk copies
+        (:func:`shrunk`) are kept, on this thread: one reading that finds faces in a frame
+        at two thresholds runs the finder once for each look, reads each face once and cuts
+        every big face from one shrunk copy. Nothing is kept afterwards (a camera may fill
+        the same array with the next frame)."""
+        self._one.frame, self._one.looks, self._one.turns = frame, {}, {}
+        _kept.frame, _kept.copies, _kept.read = frame, {}, {}
+        try:
+            yield
+        finally:
+            self._one.frame, self._one.looks, self._one.turns = None, {}, {}
+            _kept.frame, _kept.copies, _kept.read = None, {}, {}
+
+    def _look(self, frame: np.ndarray, box: tuple[int, int, int, int] | None = None,
+              scale: float | None = None) -> list[FoundFace]:
+        """The finder's faces (down to :data:`HINT_PEAK`) in ``frame``, or in its window
+        ``box`` (x0, y0, x1, y1 in frame pixels; the faces then in the window's), the image
+        scaled by ``scale`` (default: to :data:`FINDER_SIZE`)."""
+        kept = self._one.looks if getattr(self._one, "frame", None) is frame else None
+        if kept is not None and (box, scale) in kept:
+            return list(kept[box, scale])
+        image = frame if box is None else frame[box[1]:box[3], box[0]:box[2]]
+        small, used = finder_input(image, scale)
         out = self._finder(cv2.dnn.blobFromImage(normalise(small)))[0]
-        return decode(out, scale, image.shape[1], image.shape[0], HINT_PEAK)
+        faces = decode(out, used, image.shape[1], image.shape[0], HINT_PEAK)
+        if kept is not None:
+            kept[box, scale] = faces
+        return list(faces)
 
     def find(self, frame: np.ndarray, min_peak: float = MIN_PEAK) -> list[FoundFace]:
         """Every top face the finder sees (peaks of its map of at least ``min_peak``),
@@ -206,10 +275,10 @@ class HabaNet:
                 if zoom > 1.2 * scale:
                     found = [replace(f, center=(f.center[0] + x0, f.center[1] + y0))
                              for x0, y0, x1, y1 in boxes
-                             for f in self._look(frame[y0:y1, x0:x1], zoom)
+                             for f in self._look(frame, (x0, y0, x1, y1), zoom)
                              if f.found >= min_peak]
                     found.sort(key=lambda f: -f.found)  # surest first across the windows
-        return _turned(frame, found)
+        return self._turned(frame, found)
 
     def find_closer(self, frame: np.ndarray, side: float) -> list[FoundFace]:
         """Every top face the finder sees surely (:data:`MIN_PEAK`) in the whole frame
@@ -222,7 +291,20 @@ class HabaNet:
         closer = min(ZOOM_SIDE / side, WHOLE_ZOOM)
         if side * scale >= ZOOM_BELOW or closer <= 1.2 * scale:
             return []
-        return _turned(frame, [f for f in self._look(frame, closer) if f.found >= MIN_PEAK])
+        return self._turned(frame, [f for f in self._look(frame, None, closer)
+                                    if f.found >= MIN_PEAK])
+
+    def _turned(self, frame: np.ndarray, found: list[FoundFace]) -> list[FoundFace]:
+        """``found`` with each face's turn measured from its own edges (:func:`face_turn`;
+        kept like the looks within :meth:`one_frame`)."""
+        kept = self._one.turns if getattr(self._one, "frame", None) is frame else {}
+        out = []
+        for f in found:
+            if (f.center, f.side) not in kept:
+                kept[f.center, f.side] = face_turn(frame, f.center, f.side)
+            turn = kept[f.center, f.side]
+            out.append(f if turn is None else replace(f, angle=turn))
+        return out
 
     def read(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (n, 7) of upright face crops: "not a die" and 1-6; a crop
@@ -237,12 +319,6 @@ class HabaNet:
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         out: np.ndarray = e / e.sum(axis=1, keepdims=True)
         return out
-
-
-def _turned(frame: np.ndarray, found: list[FoundFace]) -> list[FoundFace]:
-    """``found`` with each face's turn measured from its own edges (:func:`face_turn`)."""
-    return [replace(f, angle=a) if (a := face_turn(frame, f.center, f.side)) is not None
-            else f for f in found]
 
 
 def zoom_windows(points: list[tuple[float, float]], margin: float, width: int, height: int
@@ -296,4 +372,4 @@ def default_net() -> HabaNet | None:
 
 
 __all__ = ["CROP", "FoundFace", "HabaNet", "decode", "default_net", "face_angle", "face_crop",
-           "face_turn", "finder_input", "normalise"]
+           "face_turn", "finder_input", "normalise", "read_faces", "shrunk"]

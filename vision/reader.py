@@ -11,8 +11,11 @@ it is right (:func:`die_chance`: where the box overrules a face, never more than
 gives that reading). When the game tells how many dice were thrown, the count is used too:
 of more faces than dice the likeliest choice is kept (:func:`choose`), and too few are made
 up with the dice a second look finds and the faces judged doubtful; a face whose place the
-count leaves in doubt is marked. A die below :data:`vision.reading.HABA_CONFIDENT` is
-marked for the table to check.
+count leaves in doubt is marked. Which of two faces beside each other is a die's top (a
+leaning die's top and its side) is told by a network that sees both (:mod:`vision.pairnet`):
+it settles the count's choice between them where it is sure (:data:`PAIR_SURE`), and puts
+a sure reading in doubt that it takes for a die's side (:data:`SIDE_CATCH`). A die below
+:data:`vision.reading.HABA_CONFIDENT` is marked for the table to check.
 
 Ordinary dice (any body and pip colour, marbled, translucent, touching) are found and read
 by the two small learned networks of :mod:`vision.dicenet`; their confidence is the
@@ -23,7 +26,8 @@ the pips disagrees (:attr:`vision.dicenet.FoundDie.confidence`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from itertools import combinations, permutations
 from typing import Literal
@@ -42,8 +46,18 @@ from vision.habanet import (
     FoundFace,
     HabaNet,
     face_crop,
+    read_faces,
 )
 from vision.habanet import default_net as default_haba_net
+from vision.pairnet import (
+    A_TOP,
+    B_TOP,
+    FaceLook,
+    PairNet,
+    default_pair_net,
+    look,
+    pair_input,
+)
 from vision.palette import Palette
 from vision.reading import HABA_CONFIDENT, DieReading
 
@@ -169,6 +183,17 @@ VALUE_TEMPERATURE = 0.5
 """The pip reader's probabilities are raised to the power 1/T so that they mean what they
 say (fitted by likelihood on the tuning renders by ``tools/fit_haba_confidence.py``; below
 1, the reader is surer than its raw numbers)."""
+PAIR_SURE = 0.99
+"""A choice that takes face *j* in place of kept face *k* beside it is no rival either
+(:data:`RIVAL`) when the pair network (:mod:`vision.pairnet`) gives "*k* is a die's top, *j*
+is not" at least this surely: a leaning die's top and side, or a die's top and a face beside
+it, told apart by seeing both. (BENCHMARKS.md, "Which of two faces is the top".)"""
+SIDE_CATCH = 0.9
+"""A sure reading is put in doubt (:data:`DOUBT`) when, against any face beside it that is
+not one of its own die's finds (closer than :data:`NEAR` sides), another reading's or a
+finder peak down to :data:`vision.habanet.HINT_PEAK`, the pair network gives "that face is
+the top, this one is not" at least this surely: a steeply leaning die's side read surely
+while its top, seen at a slant, was missed or called "not a die". (BENCHMARKS.md.)"""
 
 
 @dataclass(frozen=True)
@@ -179,6 +204,20 @@ class SeenFace:
     belief: Belief
     chroma: np.ndarray
     is_die: float
+
+
+Tops = Callable[[Sequence[tuple[SeenFace, SeenFace]]], np.ndarray]
+"""For pairs of faces beside each other, the chances that the first is a die's top and the
+second is not, the other way, or neither or both (:meth:`vision.pairnet.PairNet.chances`)."""
+
+
+def _tops(frame: np.ndarray, pair_net: PairNet, middle: tuple[float, float]) -> Tops:
+    """The pair network's :data:`Tops` for faces of ``frame``."""
+    def tops(pairs: Sequence[tuple[SeenFace, SeenFace]]) -> np.ndarray:
+        looks = [(look(frame, a.face, a.is_die, float(a.belief.value.max())),
+                  look(frame, b.face, b.is_die, float(b.belief.value.max()))) for a, b in pairs]
+        return pair_net.chances([pair_input(frame, a, b, middle) for a, b in looks])
+    return tops
 
 
 def _check(frame: np.ndarray) -> None:
@@ -216,7 +255,8 @@ def _apart(found: list[FoundFace], seen: Sequence[FoundFace] = ()) -> list[Found
 
 def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
               temperature: float = VALUE_TEMPERATURE, thrown: int | None = None,
-              at_most: int | None = None) -> list[SeenFace]:
+              at_most: int | None = None, pair_net: PairNet | Literal[False] | None = None
+              ) -> list[SeenFace]:
     """Every HABA face in the frame with what each tells on its own.
 
     Two finds closer than :data:`NEAR` sides are one die, the surer kept, unless they are two
@@ -242,6 +282,10 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     dice: no more can lie in the tray). More faces are chosen among as for a throw of that
     many; fewer are looked at again (faint dice, two dice seen as one) but not made up
     with doubtful faces: fewer dice may have been thrown.
+
+    ``pair_net``: the network that tells which of two faces beside each other is a die's top
+    (:mod:`vision.pairnet`; default: the shipped one; False: none), for the count's choice
+    (:data:`PAIR_SURE`).
     """
     _check(frame)
     net = net or default_haba_net()
@@ -250,8 +294,7 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
                       "kotd, or make them with tools/train_haba_net.py")
     found = net.find(frame)
     kept = _apart(found)
-    crops = [face_crop(frame, f.center, f.side, f.angle) for f in kept]
-    probs = net.read(crops)
+    crops, probs = read_faces(net, frame, kept)
     other, other_crops, other_probs = _other_faces(frame, net, found, kept, probs)
     if other:
         kept, crops = kept + other, crops + other_crops
@@ -271,11 +314,13 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     faces = [seen(k) for k in good]
     count = thrown if thrown is not None else at_most
     middle = (frame.shape[1] / 2, frame.shape[0] / 2)
+    pairs = default_pair_net() if pair_net is None else pair_net or None
+    tops = _tops(frame, pairs, middle) if pairs is not None else None
     if count is None or (len(faces) == count and all(
             f.is_die > 1.0 - WEAK_FACE for f in faces)):
         return faces
     if len(faces) > count:
-        return choose(faces, count, palette, middle)
+        return choose(faces, count, palette, middle, tops)
     sure: list[int] = []
 
     def look_again(peaks: list[FoundFace], room: int) -> None:
@@ -293,7 +338,7 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     peaks = net.find(frame, HINT_PEAK)
     if len(faces) == count:  # as many faces as dice, one of them doubtful: a die missed?
         look_again(peaks, MAX_EXTRA)
-        return faces if len(faces) == count else choose(faces, count, palette, middle)
+        return faces if len(faces) == count else choose(faces, count, palette, middle, tops)
     look_again(peaks, count - len(faces))
     if faces and len(faces) < count:
         look_again(net.find_closer(frame, float(np.median([s.face.side for s in faces]))),
@@ -420,7 +465,8 @@ def _no_rival(best: tuple[int, ...], other: tuple[int, ...], side_of: set[tuple[
 
 
 def choose(faces: list[SeenFace], thrown: int, palette: Palette,
-           middle: tuple[float, float] | None = None) -> list[SeenFace]:
+           middle: tuple[float, float] | None = None, tops: Tops | None = None
+           ) -> list[SeenFace]:
     """``thrown`` of ``faces``, when more faces were seen than dice thrown: the likeliest
     choice, weighing each face's chance of being a die (in or out) and the chance that the
     faces chosen obey the box (:func:`vision.consistency.agreement`). A face that a rival
@@ -432,7 +478,10 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     no rival (:func:`_no_rival`). Otherwise a leaning die's two faces stay in doubt,
     whichever way it leans: a die leaning on another tips its top towards it, one propped on
     it (its near side lifted onto the other's edge) tips its top away, and a camera seeing
-    either at a slant may see the face tipped up the squarer of the two.
+    either at a slant may see the face tipped up the squarer of the two. ``tops``, the pair
+    network (:data:`PAIR_SURE`), tells more of them apart: a choice that takes a face in place
+    of a kept face beside it which the network surely calls the top, and that face not, is no
+    rival either.
     More than :data:`MAX_EXTRA` faces too many are not chosen among: all are returned, and
     the table is asked.
     """
@@ -449,6 +498,12 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     side_of = {(k, j) for k in best for j in range(len(faces)) if j not in best
                and _beside(faces[k].face, faces[j].face)
                and _side_of_top(faces[k].face, faces[j].face, middle)}
+    if tops is not None:
+        pairs = [(k, j) for k in best for j in range(len(faces)) if j not in best
+                 and (k, j) not in side_of and _beside(faces[k].face, faces[j].face)]
+        if pairs:
+            chances = tops([(faces[k], faces[j]) for k, j in pairs])
+            side_of |= {p for p, c in zip(pairs, chances, strict=True) if c[A_TOP] >= PAIR_SURE}
     sides = {j for _, j in side_of}
     only_sides = {j for j in sides if all((k, j) in side_of for k in best
                                           if _beside(faces[k].face, faces[j].face))}
@@ -490,8 +545,47 @@ def die_chance(belief: Belief, decision: Decision, palette: Palette) -> float:
     return decision.chance if favourite or settled else min(decision.chance, own)
 
 
+def doubt_sides(frame: np.ndarray, readings: list[DieReading], net: HabaNet,
+                pair_net: PairNet) -> list[DieReading]:
+    """``readings`` with each sure one put in doubt that the pair network takes for a die's
+    side beside its top (:data:`SIDE_CATCH`): against another reading's face or a finder peak
+    beside it (down to :data:`vision.habanet.HINT_PEAK`, each told the pip reader's own
+    chances), not one of its own die's finds."""
+    if not any(r.confident for r in readings):
+        return readings
+    finds = net.find(frame, HINT_PEAK)
+    if len(finds) < 2:
+        return readings
+    _, probs = read_faces(net, frame, finds)
+    middle = (frame.shape[1] / 2, frame.shape[0] / 2)
+
+    looks: dict[int, FaceLook] = {}
+
+    def face_look(j: int) -> FaceLook:
+        if j not in looks:
+            looks[j] = look(frame, finds[j], 1.0 - float(probs[j][0]),
+                            float(probs[j][1:].max()))
+        return looks[j]
+
+    asked = []  # (the reading, one pair) for every sure reading and each face beside it
+    for i, r in enumerate(readings):
+        if r.confident:
+            k = min(range(len(finds)), key=lambda j: math.dist(finds[j].center, r.center))
+            mine = finds[k]
+            asked += [(i, pair_input(frame, face_look(k), face_look(j), middle))
+                      for j, f in enumerate(finds) if j != k and _beside(mine, f)
+                      and math.dist(f.center, mine.center) >= NEAR * min(f.side, mine.side)]
+    if not asked:
+        return readings
+    chances = pair_net.chances([pair for _, pair in asked])
+    sides = {i for (i, _), c in zip(asked, chances, strict=True) if c[B_TOP] >= SIDE_CATCH}
+    return [replace(r, confidence=min(r.confidence, DOUBT)) if i in sides else r
+            for i, r in enumerate(readings)]
+
+
 def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = None,
-              thrown: int | None = None, at_most: int | None = None) -> list[DieReading]:
+              thrown: int | None = None, at_most: int | None = None,
+              pair_net: PairNet | Literal[False] | None = None) -> list[DieReading]:
     """Read every die in a BGR ``frame`` (any size; the die size is measured from it).
 
     ``kind="haba"`` finds HABA faces and names their colour with ``palette`` (default:
@@ -499,6 +593,9 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
     no colour. ``thrown``: how many dice the table threw, when known; else ``at_most``: how
     many dice there are at most, when known (the box's dice; HABA dice: see
     :func:`see_faces`). Readings are in no particular order (see ``to_roll``).
+    ``pair_net``: which of two faces beside each other is a die's top (:mod:`vision.pairnet`;
+    default: the shipped one; False: none), for the count's choice and to doubt a sure
+    reading that may be a die's side (:func:`doubt_sides`).
     """
     if kind == "standard":
         _check(frame)
@@ -508,13 +605,21 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
                           "reinstall kotd, or make them with tools/train_dice_net.py")
         return [_from_net(f) for f in net.read(frame)]
     palette = palette or Palette.default()
-    seen = see_faces(frame, palette, thrown=thrown, at_most=at_most)
-    decisions = most_probable([s.belief for s in seen], palette.colors)
-    return [DieReading(d.value, d.color, s.face.center, square(s.face),
-                       die_chance(s.belief, d, palette) * s.is_die, s.face.side, HABA_CONFIDENT)
-            for s, d in zip(seen, decisions, strict=True)]
+    pairs = default_pair_net() if pair_net is None else pair_net or None
+    haba = default_haba_net()
+    with haba.one_frame(frame) if haba is not None else nullcontext():
+        seen = see_faces(frame, palette, thrown=thrown, at_most=at_most,
+                         pair_net=pairs or False)
+        decisions = most_probable([s.belief for s in seen], palette.colors)
+        readings = [DieReading(d.value, d.color, s.face.center, square(s.face),
+                               die_chance(s.belief, d, palette) * s.is_die, s.face.side,
+                               HABA_CONFIDENT)
+                    for s, d in zip(seen, decisions, strict=True)]
+        if pairs is None or haba is None:
+            return readings
+        return doubt_sides(frame, readings, haba, pairs)
 
 
 # the reader's two networks too: the benchmarks swap them for others
-__all__ = ["SeenFace", "choose", "default_haba_net", "default_standard_net", "die_chance",
-           "own_chance", "read_dice", "see_faces", "square"]
+__all__ = ["SeenFace", "Tops", "choose", "default_haba_net", "default_standard_net",
+           "die_chance", "doubt_sides", "own_chance", "read_dice", "see_faces", "square"]

@@ -262,7 +262,7 @@ def _in_frame(die: DieSpec, s: float, proj: Projector, width: int, height: int) 
 
 def _place(rng: np.random.Generator, spacing: str, n_dice: int, s: float, proj: Projector,
            width: int, height: int, inside: tuple[float, float, float, float] | None,
-           blocked: list[tuple[float, float, float]]) -> list[DieSpec]:
+           blocked: list[tuple[float, float, float]], steep: bool = False) -> list[DieSpec]:
     pairs = ["A", "A", "B", "B", "C", "C"]
     dice: list[DieSpec] = []
     prints: list[np.ndarray] = []
@@ -300,17 +300,21 @@ def _place(rng: np.random.Generator, spacing: str, n_dice: int, s: float, proj: 
         dice.append(die)
         prints.append(fp)
     if spacing == "leaning" and dice:
-        dice = _lean_some(rng, dice, s, inside)
+        dice = _lean_some(rng, dice, s, inside, steep)
     return dice
 
 
 def _lean_some(rng: np.random.Generator, dice: list[DieSpec], s: float,
-               inside: tuple[float, float, float, float] | None) -> list[DieSpec]:
+               inside: tuple[float, float, float, float] | None, steep: bool = False
+               ) -> list[DieSpec]:
     """Tip one or two dice against a neighbour (or the tray wall), either way a die comes to
     rest there: *leaning* on it (tipped towards it, 12-32°, its side on the neighbour's top
     edge: the top face lies nearer the neighbour than the face tipped up behind it) or
     *propped* on it (its near side lifted onto the neighbour's edge, tipped away, 15-40°:
-    the face tipped up towards the neighbour lies nearer it than the top)."""
+    the face tipped up towards the neighbour lies nearer it than the top). ``steep``: propped
+    28-40° (three times in five), leaning 22-32°, so that a tilted camera sees the top at a
+    slant of 40° or more (the pair network's training frames, :mod:`vision.pairnet`)."""
+    propped, away, towards = (0.6, (28, 40), (22, 32)) if steep else (0.5, (15, 40), (12, 32))
     out = list(dice)
     for _ in range(int(rng.integers(1, 3))):
         i = int(rng.integers(len(out)))
@@ -326,10 +330,10 @@ def _lean_some(rng: np.random.Generator, dice: list[DieSpec], s: float,
             direction = min(gaps)[1]
         else:
             continue
-        if rng.random() < 0.5:  # propped: tipped away from what holds it
-            out[i] = replace(d, lean=_u(rng, 15, 40), lean_dir=direction + 180.0, lift=0.005)
+        if rng.random() < propped:  # propped: tipped away from what holds it
+            out[i] = replace(d, lean=_u(rng, *away), lean_dir=direction + 180.0, lift=0.005)
         else:
-            out[i] = replace(d, lean=_u(rng, 12, 32), lean_dir=direction, lift=0.005)
+            out[i] = replace(d, lean=_u(rng, *towards), lean_dir=direction, lift=0.005)
     return out
 
 
@@ -374,9 +378,10 @@ def _distractors(rng: np.random.Generator, count: int, s: float, proj: Projector
 
 
 def scene_for(rng: np.random.Generator, cond: Conditions, n_dice: int = 6, width: int = 1280,
-              height: int = 960, distractors: int | None = None, hand: float = 0.08
-              ) -> TrayScene:
-    """A settled random scene of ``n_dice`` HABA dice (two of each pair) in ``cond``."""
+              height: int = 960, distractors: int | None = None, hand: float = 0.08,
+              steep: bool = False) -> TrayScene:
+    """A settled random scene of ``n_dice`` HABA dice (two of each pair) in ``cond``;
+    ``steep``: leaning dice lean steeply (:func:`_lean_some`)."""
     lo, hi = SIZES[cond.size]
     s = _u(rng, lo, hi) * width / 1280
     light, extra = _light(rng, cond.light)
@@ -398,7 +403,7 @@ def scene_for(rng: np.random.Generator, cond: Conditions, n_dice: int = 6, width
     objs = _distractors(rng, count, s, proj, width, height, bool(rng.random() < hand))
     blocked = [(o.x, o.y, (6.5 * o.scale if o.kind == "pencil" else 1.4 * o.scale) * s)
                for o in objs if o.kind not in ("card", "hand")]
-    dice = _place(rng, cond.spacing, n_dice, s, proj, width, height, inside, blocked)
+    dice = _place(rng, cond.spacing, n_dice, s, proj, width, height, inside, blocked, steep)
     return replace(scene, dice=tuple(dice), table=table, distractors=objs,
                    family=cond.families())
 

@@ -1,0 +1,255 @@
+"""Train the pair network: which of two faces beside each other is a die's top
+(:mod:`vision.pairnet`).
+
+    .venv/bin/python tools/train_pair_net.py collect --start 0 --frames 12000 --out d1.pkl
+    .venv/bin/python tools/train_pair_net.py collect --start 12000 --frames 6000 --out d2.pkl
+    .venv/bin/python tools/train_pair_net.py collect --start 18000 --frames 4000 --faint \\
+        --out d3.pkl
+    .venv/bin/python tools/train_pair_net.py collect --start 0 --frames 6000 --faint --steep \\
+        --out d4.pkl
+    .venv/bin/python tools/train_pair_net.py train --steps 6000 d1.pkl d2.pkl d3.pkl d4.pkl
+
+(the figures that made the shipped network, ``vision/models/haba_pair.onnx``: BENCHMARKS.md,
+"Which of two faces is the top"). Needs PyTorch (``pip install -e '.[train]'``).
+
+**Collect.** Frames are drawn from :mod:`vision.render` with seeds of their own
+(:data:`SEEDS`), never a held-out family of ``benchmarks/haba_sets.py``; 60% of them with
+the leaning spacing (``--steep``: all, with steep leans, ``scene_for(steep=True)``). Each is read
+by the shipped reader told the count, with no pair network (as the reader was before it), and
+every pair of faces beside each other that the reader's count chooses among
+(:func:`vision.reader.choose`) is kept with its label from the truth: face *a* is a die's top
+and *b* is not, *b* is and *a* is not, or neither or both are. ``--faint``: each reading's
+face is also paired with every finder peak beside it (down to
+:data:`vision.habanet.HINT_PEAK`) that no reading took, as the reader's check of a sure
+reading sees them (:func:`vision.reader.read_dice`).
+
+**Train.** Frames whose number ends in 0 or 5 are held out; each batch's pairs are mirrored
+at random (as :mod:`vision.pairnet` reads them) and their light jittered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import pickle
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from haba_sets import HELD_OUT  # noqa: E402
+
+import vision.reader as reader  # noqa: E402
+from vision.habanet import HINT_PEAK, face_crop, normalise  # noqa: E402
+from vision.pairnet import NUMBERS, PAIR_ONNX, look, pair_input  # noqa: E402
+from vision.render import random_conditions, render_tray, scene_for  # noqa: E402
+from vision.render.scene import TruthDie  # noqa: E402
+
+SEEDS = {False: 6_000_000, True: 7_000_000}
+"""First seed of the collected frames: ordinary spacing, steep leans."""
+CLASSES = {1: 0, 0: 1, -1: 2}
+"""A label (1: *a* is the top, 0: *b* is, -1: neither or both) as the network's class."""
+
+_rows: list[dict[str, Any]] = []
+_frame: dict[str, Any] = {}
+
+
+def _label(truth: list[TruthDie], a: Any, b: Any) -> int:
+    """1 when face *a* is a die's top and *b* is not, 0 the other way, -1 otherwise."""
+    def top(face: Any) -> bool:
+        return any(math.dist(t.center, face.center) < 0.4 * t.size for t in truth)
+    ta, tb = top(a), top(b)
+    return -1 if ta == tb else int(ta)
+
+
+def _row(frame: np.ndarray, truth: list[TruthDie], a: Any, b: Any,
+         middle: tuple[float, float], kind: str) -> dict[str, Any]:
+    crop, numbers = pair_input(frame, a, b, middle)
+    return dict(crop=crop, numbers=numbers, label=_label(truth, a.face, b.face), kind=kind,
+                key=_frame["key"])
+
+
+_choose = reader.choose
+
+
+def _listening_choose(faces: list[reader.SeenFace], thrown: int, palette: Any,
+                      middle: tuple[float, float] | None = None, tops: Any = None
+                      ) -> list[reader.SeenFace]:
+    """The reader's choice, every pair of faces beside each other kept first."""
+    frame, truth = _frame["frame"], _frame["truth"]
+    looks = [look(frame, f.face, f.is_die, float(f.belief.value.max())) for f in faces]
+    for i in range(len(faces)):
+        for j in range(i + 1, len(faces)):
+            if middle is not None and reader._beside(faces[i].face, faces[j].face):
+                _rows.append(_row(frame, truth, looks[i], looks[j], middle, "choose"))
+    return _choose(faces, thrown, palette, middle, None)
+
+
+def _one(i: int, steep: bool, faint: bool) -> list[dict[str, Any]]:
+    rng = np.random.default_rng(SEEDS[steep] + i)
+    cond = random_conditions(rng, HELD_OUT)
+    if steep or rng.random() < 0.6:
+        cond = replace(cond, spacing="leaning")
+    img, truth = render_tray(scene_for(rng, cond, steep=steep), rng)
+    _rows.clear()
+    _frame.update(frame=img, truth=truth, key=i)
+    readings = reader.read_dice(img, thrown=len(truth), pair_net=False)
+    rows = list(_rows)
+    net = reader.default_haba_net()
+    finds = net.find(img, HINT_PEAK) if faint and net is not None else []
+    if finds and net is not None:
+        probs = net.read([face_crop(img, f.center, f.side, f.angle) for f in finds])
+        middle = (img.shape[1] / 2, img.shape[0] / 2)
+        for r in readings:
+            k = min(range(len(finds)), key=lambda j: math.dist(finds[j].center, r.center))
+            mine = look(img, finds[k], 1.0 - float(probs[k][0]), float(probs[k][1:].max()))
+            for j, f in enumerate(finds):
+                if j == k or not reader._beside(finds[k], f) or any(
+                        math.dist(f.center, o.center) < reader.NEAR * min(f.side, o.size)
+                        for o in readings):
+                    continue
+                other = look(img, f, 1.0 - float(probs[j][0]), float(probs[j][1:].max()))
+                rows.append(_row(img, truth, mine, other, middle, "faint"))
+    return rows
+
+
+def collect(start: int, frames: int, out: Path, steep: bool, faint: bool,
+            workers: int) -> None:
+    reader.choose = _listening_choose  # type: ignore[assignment]
+    with ProcessPoolExecutor(workers) as ex:
+        rows = [r for got in ex.map(_one, range(start, start + frames), [steep] * frames,
+                                    [faint] * frames, chunksize=4) for r in got]
+    out.write_bytes(pickle.dumps(rows))
+    print(len(rows), "pairs from", frames, "frames",
+          dict(Counter((r["kind"], r["label"]) for r in rows)))
+
+
+def export_packed(net: Any, out: Path) -> None:
+    """``net`` (image, numbers) as an ONNX file of one input, as :class:`vision.pairnet.PairNet`
+    feeds it: the crop's three channels and a fourth whose first row begins with the
+    numbers (OpenCV 4.6 reads no network with two inputs)."""
+    import torch
+    from torch import nn
+
+    class Packed(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.net = net
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            out: torch.Tensor = self.net(x[:, 0:3], torch.flatten(x[:, 3:4, 0:1, 0:NUMBERS], 1))
+            return out
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(Packed().eval(), (torch.zeros(1, 4, 48, 96),), str(out),
+                      input_names=["image"], output_names=["out"], opset_version=13,
+                      dynamo=False, dynamic_axes={"image": {0: "n"}, "out": {0: "n"}})
+
+
+def train(data: list[Path], steps: int, seed: int, threads: int, out: Path) -> None:
+    import torch
+    from torch import nn
+    from torch_parts import conv
+    from train_haba_net import jitter_light
+
+    torch.set_num_threads(threads)
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(
+                conv(3, 24, 2), conv(24, 32), nn.MaxPool2d(2), conv(32, 48), nn.MaxPool2d(2),
+                conv(48, 64), nn.MaxPool2d(2), nn.Flatten(), nn.Dropout(0.2),
+                nn.Linear(64 * 3 * 6, 64), nn.ReLU())
+            self.head = nn.Sequential(nn.Linear(64 + NUMBERS, 64), nn.ReLU(),
+                                      nn.Linear(64, 3))
+
+        def forward(self, image: torch.Tensor, numbers: torch.Tensor) -> torch.Tensor:
+            out: torch.Tensor = self.head(torch.cat([self.body(image), numbers], 1))
+            return out
+
+    def prep(r: dict[str, Any], lr: bool, tb: bool, rng: np.random.Generator | None
+             ) -> tuple[np.ndarray, np.ndarray, int]:
+        crop, numbers, c = r["crop"], r["numbers"].copy(), CLASSES[r["label"]]
+        if rng is not None:
+            crop = jitter_light(crop, rng)
+        if lr:
+            across = numbers[-1]
+            crop, numbers, c = crop[:, ::-1], -numbers, {0: 1, 1: 0, 2: 2}[c]
+            numbers[-1] = across
+        if tb:
+            crop = crop[::-1]
+            numbers[-1] = -numbers[-1]
+        return normalise(np.ascontiguousarray(crop)).transpose(2, 0, 1), numbers, c
+
+    rows = [r for f in data for r in pickle.loads(f.read_bytes())]
+    held = [r for r in rows if r["key"] % 5 == 0]
+    fit = [r for r in rows if r["key"] % 5 != 0]
+    print(len(fit), "to train on,", len(held), "held out; classes",
+          np.bincount([CLASSES[r["label"]] for r in rows]))
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    net = Net()
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-3)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 2e-3, total_steps=steps)
+    t0 = time.time()
+    for step in range(steps):
+        net.train()
+        got = [prep(fit[i], rng.random() < 0.5, rng.random() < 0.5, rng)
+               for i in rng.choice(len(fit), 64)]
+        image = torch.from_numpy(np.stack([g[0] for g in got]))
+        numbers = torch.from_numpy(np.stack([g[1] for g in got]))
+        loss = nn.functional.cross_entropy(net(image, numbers),
+                                           torch.tensor([g[2] for g in got]))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 500 == 0:
+            print(step, round(loss.item(), 3), f"{time.time() - t0:.0f} s", flush=True)
+    net.eval()
+    export_packed(net, out)
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB)")
+    from vision.pairnet import A_TOP, PairNet
+    p = PairNet(out).chances([(r["crop"], r["numbers"]) for r in held])
+    y = np.array([CLASSES[r["label"]] for r in held])
+    print(f"held out: {(p.argmax(1) == y).mean():.1%} right")
+    for sure in (0.9, 0.99):
+        s = p[:, A_TOP] >= sure
+        print(f"'a is the top, b not' at {sure}: {int(s.sum())} of {int((y == A_TOP).sum())},"
+              f" wrongly {int((s & (y != A_TOP)).sum())}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("what", choices=["collect", "train"])
+    parser.add_argument("data", nargs="*", type=Path)
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--frames", type=int, default=1000)
+    parser.add_argument("--steep", action="store_true")
+    parser.add_argument("--faint", action="store_true")
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--steps", type=int, default=6000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", "2")))
+    a = parser.parse_args()
+    if a.what == "collect":
+        collect(a.start, a.frames, a.out or Path("pairs.pkl"), a.steep, a.faint, a.workers)
+    else:
+        train(a.data, a.steps, a.seed, a.threads, a.out or PAIR_ONNX)
+
+
+if __name__ == "__main__":
+    main()

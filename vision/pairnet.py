@@ -1,0 +1,162 @@
+"""Which of two faces beside each other is a die's top: a small network that sees both.
+
+A die leaning on another, or propped on it, shows the camera its top and one side, and
+either may look the squarer; a die touching another shows its top beside the other's. The
+pip reader sees one face at a time and cannot tell a side from a top when both are seen at a
+slant. This network sees the two faces together:
+
+* a joint crop (:func:`joint_crop`): :data:`JOINT_W` × :data:`JOINT_H` pixels, the axis from
+  face *a* to face *b* level, each face about :data:`JOINT_FACE` pixels wide, each channel
+  divided by its mean (:func:`vision.habanet.normalise`);
+* the faces' own numbers, *a*'s less *b*'s (:func:`pair_numbers`): size, finder peak, the
+  pip reader's "a die" and surest value, how bright the pips and the face are, and how much
+  further out from the middle of the frame *a* lies (a die's side shows towards the middle);
+* where the pair lies from the middle of the frame, along and across the axis.
+
+It gives the chance of three answers: *a* is a die's top and *b* is not, *b* is and *a* is
+not, or neither or both are. It was trained on pairs mirrored at random (left to right, *a*
+and *b* changing places; top to bottom) and reads each pair once: averaging the mirrored
+readings as well cost four times as much and read the tuning frames no better
+(BENCHMARKS.md, "Which of two faces is the top").
+
+One ONNX file, ``vision/models/haba_pair.onnx``, re-made by ``tools/train_pair_net.py``; run
+by ONNX Runtime or OpenCV's DNN module like the reader's other networks
+(:mod:`vision.onnxnet`). Its one input has four channels: the crop's three and a fourth whose
+first row begins with the numbers (OpenCV 4.6, Raspberry Pi OS's, reads no network with two
+inputs).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.habanet import FoundFace, face_crop, normalise, shrunk
+from vision.onnxnet import OnnxNet
+
+PAIR_ONNX = Path(__file__).with_name("models") / "haba_pair.onnx"
+JOINT_W, JOINT_H = 96, 48
+"""The joint crop's size: two faces side by side."""
+JOINT_FACE = 20.0
+"""A face's side in the joint crop, in pixels (the mean of the two faces' sides)."""
+A_TOP, B_TOP, NEITHER = 0, 1, 2
+"""The network's answers, in its output's order."""
+NUMBERS = 11
+"""How many numbers go with each joint crop: nine of :func:`pair_numbers` and where the pair
+lies (two)."""
+
+
+@dataclass(frozen=True)
+class FaceLook:
+    """What the pair network is told of one face on its own."""
+
+    face: FoundFace
+    is_die: float
+    """The pip reader's chance that the face is a die (one less its "not a die")."""
+    surest_value: float
+    """The pip reader's chance of the face's likeliest value."""
+    pips: float
+    """log of the 99th percentile of the face's grey (its pips' brightness)."""
+    pips95: float
+    """log of the 95th percentile of the face's grey."""
+    body: float
+    """log of the median grey of the face."""
+
+
+def look(frame: np.ndarray, face: FoundFace, is_die: float, surest_value: float) -> FaceLook:
+    """``face``'s look in ``frame``: the middle of its upright crop, grey."""
+    crop = face_crop(frame, face.center, face.side, face.angle)
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)[9:39, 9:39].astype(np.float32)
+
+    def log(x: float) -> float:
+        return math.log(max(float(x), 1.0))
+
+    return FaceLook(face, is_die, surest_value, log(float(np.percentile(grey, 99))),
+                    log(float(np.percentile(grey, 95))), log(float(np.median(grey))))
+
+
+def pair_numbers(a: FaceLook, b: FaceLook, middle: tuple[float, float]) -> list[float]:
+    """Nine numbers of faces ``a`` and ``b``, each *a*'s less *b*'s (they change sign when
+    the faces change places): log size ratio, finder peak, "a die", surest value, pip and face
+    brightness, and how much further out *a* lies along the line from the middle of the
+    frame through the pair, in face sides (and that weighed by how far out the pair lies)."""
+    side = (a.face.side + b.face.side) / 2
+    ca, cb = np.array(a.face.center), np.array(b.face.center)
+    m = (ca + cb) / 2 - np.array(middle)
+    far = float(np.linalg.norm(m)) / side
+    out = float((ca - cb) @ (m / (np.linalg.norm(m) + 1e-9))) / side
+    return [math.log(a.face.side / b.face.side), a.face.found - b.face.found,
+            a.is_die - b.is_die, a.surest_value - b.surest_value, a.pips - b.pips,
+            a.pips95 - b.pips95, a.body - b.body, out, out * min(far, 10.0) / 10.0]
+
+
+def joint_crop(frame: np.ndarray, a: FoundFace, b: FoundFace) -> tuple[np.ndarray, float]:
+    """The two faces cut from ``frame`` side by side, *a* on the left, the axis from *a* to
+    *b* level (:data:`JOINT_W` × :data:`JOINT_H`, BGR), and that axis's angle in degrees."""
+    (ax, ay), (bx, by) = a.center, b.center
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    angle = math.degrees(math.atan2(by - ay, bx - ax))
+    scale = JOINT_FACE / ((a.side + b.side) / 2)
+    m = cv2.getRotationMatrix2D((mx, my), angle, scale)
+    m[:, 2] += np.array([JOINT_W / 2 - mx, JOINT_H / 2 - my])
+    src = frame
+    if scale < 0.5:  # shrink in steps so thin pips are not aliased away
+        f = max(1, int(0.5 / scale))
+        src = shrunk(frame, f)
+        m[:, :2] *= f
+    crop = cv2.warpAffine(src, m, (JOINT_W, JOINT_H), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+    return crop, angle
+
+
+def pair_input(frame: np.ndarray, a: FaceLook, b: FaceLook, middle: tuple[float, float]
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The network's input for one pair: the joint crop (HWC, BGR, uint8) and its
+    :data:`NUMBERS` numbers (the pair's place from the ``middle``, along and across the axis
+    in face sides, scaled by a fifth)."""
+    crop, angle = joint_crop(frame, a.face, b.face)
+    side = (a.face.side + b.face.side) / 2
+    mx = (a.face.center[0] + b.face.center[0]) / 2 - middle[0]
+    my = (a.face.center[1] + b.face.center[1]) / 2 - middle[1]
+    t = math.radians(-angle)
+    along = (mx * math.cos(t) - my * math.sin(t)) / side
+    across = (mx * math.sin(t) + my * math.cos(t)) / side
+    numbers = [*pair_numbers(a, b, middle), along / 5.0, across / 5.0]
+    return crop, np.array(numbers, np.float32)
+
+
+class PairNet:
+    """The pair network in ``path``, loaded once."""
+
+    def __init__(self, path: Path = PAIR_ONNX, use: str | None = None) -> None:
+        self._net = OnnxNet(path, use)
+
+    def chances(self, pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        """For each pair (:func:`pair_input`), the chances of :data:`A_TOP`, :data:`B_TOP`
+        and :data:`NEITHER`."""
+        if not pairs:
+            return np.zeros((0, 3), np.float32)
+        blob = np.zeros((len(pairs), 4, JOINT_H, JOINT_W), np.float32)
+        for k, (crop, numbers) in enumerate(pairs):
+            blob[k, :3] = normalise(crop).transpose(2, 0, 1)
+            blob[k, 3, 0, :NUMBERS] = numbers
+        logits = self._net(blob)
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+        return out
+
+
+@lru_cache(maxsize=1)
+def default_pair_net() -> PairNet | None:
+    """The shipped pair network, or None when it has not been trained."""
+    return PairNet() if PAIR_ONNX.is_file() else None
+
+
+__all__ = ["A_TOP", "B_TOP", "NEITHER", "FaceLook", "PairNet", "default_pair_net",
+           "joint_crop", "look", "pair_input", "pair_numbers"]
