@@ -55,8 +55,7 @@ def test_pair_numbers_change_sign_when_the_faces_change_places(
 def test_the_joint_crop_lays_face_a_left_and_face_b_right(turn: float, gap: float,
                                                            side: float) -> None:
     """Whatever way the pair lies in the frame and however big, the crop lays the axis from
-    face *a* to face *b* level: *a* (red) on the left half, *b* (blue) on the right, each
-    face about JOINT_FACE pixels wide."""
+    face *a* to face *b* level: *a* (red) on the left half, *b* (blue) on the right."""
     frame = np.full((960, 1280, 3), 128, np.uint8)
     t = math.radians(turn)
     a = (640 - gap / 2 * math.cos(t), 480 - gap / 2 * math.sin(t))
@@ -132,8 +131,8 @@ def test_a_rival_choice_the_pair_network_settles_is_no_rival_on_a_real_frame(i: 
 
 @pytest.mark.skipif(runtime() != "onnxruntime", reason="ONNX Runtime has no wheel here")
 def test_onnx_runtime_and_opencv_give_the_same_chances() -> None:
-    """The pair network has two inputs (the crop and its numbers): both runtimes feed them
-    by name and answer alike."""
+    """The pair network's one input holds the crop and, in a fourth channel, its numbers (so
+    that OpenCV 4.6, the Pi's, reads it too): ONNX Runtime and OpenCV answer alike."""
     rng = np.random.default_rng(5)
     pairs = [(rng.integers(0, 256, (48, 96, 3), np.uint8),
               rng.normal(0, 0.5, NUMBERS).astype(np.float32)) for _ in range(9)]
@@ -141,3 +140,18 @@ def test_onnx_runtime_and_opencv_give_the_same_chances() -> None:
     b = PairNet(use="opencv").chances(pairs)
     assert a.shape == (9, 3) and np.allclose(a.sum(axis=1), 1.0, atol=1e-5)
     assert np.allclose(a, b, atol=1e-5)
+
+
+def test_a_camera_array_filled_again_is_read_afresh() -> None:
+    """One reading keeps what it has seen of its frame (the finder's looks, each face's turn
+    and reading, a shrunk copy) and forgets it afterwards: a camera that fills the same array
+    with the next frame gets that frame's reading, the same as from a fresh array."""
+    first, _ = _tune_frame(105)
+    second, truth = _steep_frame(24)
+    buffer = first.copy()
+    read_dice(buffer, thrown=6)
+    buffer[...] = second
+    again = read_dice(buffer, thrown=len(truth))
+    fresh = read_dice(second.copy(), thrown=len(truth))
+    assert [(r.value, r.color, r.center, r.confidence) for r in again] == \
+        [(r.value, r.color, r.center, r.confidence) for r in fresh]
