@@ -21,7 +21,7 @@ every pair of faces beside each other that the reader's count chooses among
 and *b* is not, *b* is and *a* is not, or neither or both are. ``--faint``: each reading's
 face is also paired with every finder peak beside it (down to
 :data:`vision.habanet.HINT_PEAK`) that no reading took, as the reader's check of a sure
-reading sees them (:func:`vision.reader.read_dice`).
+reading sees them (:func:`vision.reader.doubt_sides`).
 
 **Train.** Frames whose number ends in 0 or 5 are held out; each batch's pairs are mirrored
 at random (as :mod:`vision.pairnet` reads them) and their light jittered.
@@ -97,6 +97,7 @@ def _listening_choose(faces: list[reader.SeenFace], thrown: int, palette: Any,
 
 
 def _one(i: int, steep: bool, faint: bool) -> list[dict[str, Any]]:
+    reader.choose = _listening_choose  # type: ignore[assignment]  # in each worker process
     rng = np.random.default_rng(SEEDS[steep] + i)
     cond = random_conditions(rng, HELD_OUT)
     if steep or rng.random() < 0.6:
@@ -126,7 +127,6 @@ def _one(i: int, steep: bool, faint: bool) -> list[dict[str, Any]]:
 
 def collect(start: int, frames: int, out: Path, steep: bool, faint: bool,
             workers: int) -> None:
-    reader.choose = _listening_choose  # type: ignore[assignment]
     with ProcessPoolExecutor(workers) as ex:
         rows = [r for got in ex.map(_one, range(start, start + frames), [steep] * frames,
                                     [faint] * frames, chunksize=4) for r in got]
