@@ -27,7 +27,7 @@ import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
@@ -82,17 +82,41 @@ def normalise(img: np.ndarray) -> np.ndarray:
     return out
 
 
-_kept = threading.local()
-"""The frame read now, its shrunk copies (:func:`shrunk`) and its faces' readings
-(:func:`read_faces`), within :meth:`HabaNet.one_frame`."""
+@dataclass
+class _Kept:
+    """What one reading of ``frame`` by ``net`` keeps of it (:meth:`HabaNet.one_frame`)."""
+
+    net: object
+    frame: np.ndarray
+    looks: dict[tuple[tuple[int, int, int, int] | None, float | None], list[FoundFace]] = field(
+        default_factory=dict)
+    """The finder's looks, by window and scale (:meth:`HabaNet._look`)."""
+    turns: dict[tuple[tuple[float, float], float], float | None] = field(default_factory=dict)
+    """Each face's turn, by centre and side (:func:`face_turn`)."""
+    copies: dict[int, np.ndarray] = field(default_factory=dict)
+    """The frame shrunk, by factor (:func:`shrunk`)."""
+    read: dict[FoundFace, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    """Each face's crop and reading (:func:`read_faces`)."""
+
+
+_now = threading.local()
+"""The :class:`_Kept` of the reading going on on this thread, if any."""
+
+
+def _kept(frame: np.ndarray, net: object = None) -> _Kept:
+    """What the reading going on keeps of ``frame`` (read by ``net``, when what is kept is the
+    net's own); a throwaway when no reading of that frame (by that net) goes on."""
+    now: _Kept | None = getattr(_now, "kept", None)
+    if now is not None and now.frame is frame and (net is None or now.net is net):
+        return now
+    return _Kept(net, frame)
 
 
 def shrunk(frame: np.ndarray, f: int) -> np.ndarray:
     """``frame`` scaled down ``f`` times (area averaging), as a big face is cut from it so
     that thin pips are not aliased away; made once per frame within
     :meth:`HabaNet.one_frame`."""
-    kept = getattr(_kept, "frame", None)
-    copies: dict[int, np.ndarray] = _kept.copies if kept is frame else {}
+    copies = _kept(frame).copies
     if f not in copies:
         copies[f] = cv2.resize(frame, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
     return copies[f]
@@ -108,8 +132,7 @@ def read_faces(net: Reads, frame: np.ndarray, faces: list[FoundFace]
                ) -> tuple[list[np.ndarray], np.ndarray]:
     """Each face's crop (:func:`face_crop`) and its class probabilities (``net.read``);
     within :meth:`HabaNet.one_frame`, a face read before is not read again."""
-    kept: dict[FoundFace, tuple[np.ndarray, np.ndarray]] = (
-        _kept.read if getattr(_kept, "frame", None) is frame else {})
+    kept = _kept(frame, net).read
     new = [f for f in dict.fromkeys(faces) if f not in kept]
     if new:
         crops = [face_crop(frame, f.center, f.side, f.angle) for f in new]
@@ -216,7 +239,6 @@ class HabaNet:
         self._pips = OnnxNet(pips, use)
         self.runtime = self._finder.runtime
         """What runs the networks: ``"onnxruntime"`` or ``"opencv"``."""
-        self._one = threading.local()
 
     @contextmanager
     def one_frame(self, frame: np.ndarray) -> Iterator[None]:
@@ -226,29 +248,25 @@ class HabaNet:
         at two thresholds runs the finder once for each look, reads each face once and cuts
         every big face from one shrunk copy. Nothing is kept afterwards (a camera may fill
         the same array with the next frame)."""
-        self._one.frame, self._one.looks, self._one.turns = frame, {}, {}
-        _kept.frame, _kept.copies, _kept.read = frame, {}, {}
+        _now.kept = _Kept(self, frame)
         try:
             yield
         finally:
-            self._one.frame, self._one.looks, self._one.turns = None, {}, {}
-            _kept.frame, _kept.copies, _kept.read = None, {}, {}
+            _now.kept = None
 
     def _look(self, frame: np.ndarray, box: tuple[int, int, int, int] | None = None,
               scale: float | None = None) -> list[FoundFace]:
         """The finder's faces (down to :data:`HINT_PEAK`) in ``frame``, or in its window
         ``box`` (x0, y0, x1, y1 in frame pixels; the faces then in the window's), the image
         scaled by ``scale`` (default: to :data:`FINDER_SIZE`)."""
-        kept = self._one.looks if getattr(self._one, "frame", None) is frame else None
-        if kept is not None and (box, scale) in kept:
+        kept = _kept(frame, self).looks
+        if (box, scale) in kept:
             return list(kept[box, scale])
         image = frame if box is None else frame[box[1]:box[3], box[0]:box[2]]
         small, used = finder_input(image, scale)
         out = self._finder(cv2.dnn.blobFromImage(normalise(small)))[0]
-        faces = decode(out, used, image.shape[1], image.shape[0], HINT_PEAK)
-        if kept is not None:
-            kept[box, scale] = faces
-        return list(faces)
+        kept[box, scale] = decode(out, used, image.shape[1], image.shape[0], HINT_PEAK)
+        return list(kept[box, scale])
 
     def find(self, frame: np.ndarray, min_peak: float = MIN_PEAK) -> list[FoundFace]:
         """Every top face the finder sees (peaks of its map of at least ``min_peak``),
@@ -297,7 +315,7 @@ class HabaNet:
     def _turned(self, frame: np.ndarray, found: list[FoundFace]) -> list[FoundFace]:
         """``found`` with each face's turn measured from its own edges (:func:`face_turn`;
         kept like the looks within :meth:`one_frame`)."""
-        kept = self._one.turns if getattr(self._one, "frame", None) is frame else {}
+        kept = _kept(frame).turns
         out = []
         for f in found:
             if (f.center, f.side) not in kept:

@@ -211,12 +211,19 @@ Tops = Callable[[Sequence[tuple[SeenFace, SeenFace]]], np.ndarray]
 second is not, the other way, or neither or both (:meth:`vision.pairnet.PairNet.chances`)."""
 
 
+def _pair_net(pair_net: PairNet | Literal[False] | None) -> PairNet | None:
+    """The pair network asked for: None for the shipped one (None when it is missing), False
+    for none."""
+    return default_pair_net() if pair_net is None else pair_net or None
+
+
 def _tops(frame: np.ndarray, pair_net: PairNet, middle: tuple[float, float]) -> Tops:
-    """The pair network's :data:`Tops` for faces of ``frame``."""
+    """The pair network's :data:`Tops` for faces of ``frame`` (each face looked at once)."""
     def tops(pairs: Sequence[tuple[SeenFace, SeenFace]]) -> np.ndarray:
-        looks = [(look(frame, a.face, a.is_die, float(a.belief.value.max())),
-                  look(frame, b.face, b.is_die, float(b.belief.value.max()))) for a, b in pairs]
-        return pair_net.chances([pair_input(frame, a, b, middle) for a, b in looks])
+        looks = {id(s): look(frame, s.face, s.is_die, float(s.belief.value.max()))
+                 for pair in pairs for s in pair}  # the faces live as long as ``pairs``
+        return pair_net.chances([pair_input(frame, looks[id(a)], looks[id(b)], middle)
+                                 for a, b in pairs])
     return tops
 
 
@@ -314,7 +321,7 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     faces = [seen(k) for k in good]
     count = thrown if thrown is not None else at_most
     middle = (frame.shape[1] / 2, frame.shape[0] / 2)
-    pairs = default_pair_net() if pair_net is None else pair_net or None
+    pairs = _pair_net(pair_net)
     tops = _tops(frame, pairs, middle) if pairs is not None else None
     if count is None or (len(faces) == count and all(
             f.is_die > 1.0 - WEAK_FACE for f in faces)):
@@ -605,7 +612,7 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
                           "reinstall kotd, or make them with tools/train_dice_net.py")
         return [_from_net(f) for f in net.read(frame)]
     palette = palette or Palette.default()
-    pairs = default_pair_net() if pair_net is None else pair_net or None
+    pairs = _pair_net(pair_net)
     haba = default_haba_net()
     with haba.one_frame(frame) if haba is not None else nullcontext():
         seen = see_faces(frame, palette, thrown=thrown, at_most=at_most,
