@@ -68,7 +68,8 @@ HEADER = ("| frames | dice | found % | value % | colour % | min(value, colour) %
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--set", default="stress", choices=["stress", "tune", "print", "woven"])
+    parser.add_argument("--set", default="stress",
+                        choices=["stress", "tune", "print", "woven", "steep"])
     parser.add_argument("--frames", type=int, default=1100)
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)

@@ -41,7 +41,8 @@ Job = tuple[str, int]
 _NETS: dict[str, HabaNet] = {}
 
 
-def _jobs(source: str) -> list[Job]:
+def jobs(source: str) -> list[Job]:
+    """The frames of a source: ``set:start:count`` of ``haba_sets``, or a Mitsuba directory."""
     if Path(source).is_dir():
         return [(source, int(p.stem.split("-")[1])) for p in sorted(Path(source).glob(
             "frame-*.json"))]
@@ -55,7 +56,8 @@ def _jobs(source: str) -> list[Job]:
     return [(name, i) for i in range(start, start + count)]
 
 
-def _frame(job: Job) -> tuple[np.ndarray, list[TruthDie]]:
+def source_frame(job: Job) -> tuple[np.ndarray, list[TruthDie]]:
+    """A frame of :func:`jobs` and its truth."""
     source, i = job
     if source in haba_sets.SETS:
         img, truth, _ = haba_sets.frame(source, i)
@@ -74,7 +76,7 @@ def _score(job: Job, finder: Path, pips: Path, at_most: int | None
     if not _NETS:
         cv2.setNumThreads(1)
         _NETS["shipped"], _NETS["candidate"] = HabaNet(), HabaNet(finder, pips)
-    img, truth = _frame(job)
+    img, truth = source_frame(job)
     out = []
     for name in ("shipped", "candidate"):
         # the reader's network swapped (a monkeypatch of its cached loader)
@@ -96,15 +98,15 @@ def main() -> None:
     for net in (args.finder, args.pips):
         if not net.is_file():
             raise SystemExit(f"no network at {net}")
-    jobs = [j for s in args.sources for j in _jobs(s)]
+    todo = [j for s in args.sources for j in jobs(s)]
     at_most = load_box().dice if args.no_count else None
     totals: dict[str, list[np.ndarray]] = defaultdict(lambda: [np.zeros(6, int),
                                                                np.zeros(6, int)])
     count: dict[str, int] = defaultdict(int)
     with ProcessPoolExecutor(2) as pool:
-        for (source, i), a, b in pool.map(_score, jobs, [args.finder] * len(jobs),
-                                          [args.pips] * len(jobs),
-                                          [at_most] * len(jobs), chunksize=8):
+        for (source, i), a, b in pool.map(_score, todo, [args.finder] * len(todo),
+                                          [args.pips] * len(todo),
+                                          [at_most] * len(todo), chunksize=8):
             if a != b:
                 print(f"{source} {i}: " + ", ".join(
                     f"{f} {x}->{y}" for f, x, y in zip(FIELDS, a, b, strict=True) if x != y),

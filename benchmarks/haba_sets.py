@@ -7,6 +7,9 @@
   without looking at the held-out tables.
 * ``woven``: seeds from 720000, every frame on a woven gingham or tartan cloth (the other
   training-only table family), the rest as ``tune``.
+* ``steep``: seeds from 7500000, as ``tune`` but with leaning dice leaning steeply (dice
+  propped 28-40° or leaning 22-32°: ``scene_for(steep=True)``), the frames the pair
+  network's catch was made for (a tuning set: it may be chosen on).
 * ``stress``: the frozen judging set, seeds from 910000, every family on every axis,
   including :data:`HELD_OUT` (two table families and a light family never used while tuning).
   Its third edition: the second's seeds drawn again through the mended lens (a barrel lens
@@ -39,9 +42,11 @@ draws families the judging sets never show: ``vision.render.TRAINING_ONLY``.)"""
 
 SETS: dict[str, tuple[int, dict[str, tuple[str, ...]] | None, str | None]] = {
     "tune": (100_000, HELD_OUT, None), "print": (700_000, HELD_OUT, "print"),
-    "woven": (720_000, HELD_OUT, "woven"),
+    "woven": (720_000, HELD_OUT, "woven"), "steep": (7_500_000, HELD_OUT, None),
     "stress": (910_000, None, None)}
 """Per set: the first seed, the families left out, the table family every frame is on."""
+STEEP = frozenset({"steep"})
+"""The sets whose leaning dice lean steeply."""
 ROOT = Path(__file__).resolve().parents[1]
 _SOURCES = sorted(p for p in (ROOT / "vision" / "render").glob("*.py") if p.name != "score.py")
 RENDERER = hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES)).hexdigest()[:10]
@@ -60,7 +65,8 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
             return img, truth, scene
     rng = np.random.default_rng(seed + i)
     cond = random_conditions(rng, exclude)
-    scene = scene_for(rng, cond if table is None else replace(cond, table=table))
+    scene = scene_for(rng, cond if table is None else replace(cond, table=table),
+                      steep=set_name in STEEP)
     img, truth = render_tray(scene, rng)
     png.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(png), img, [cv2.IMWRITE_PNG_COMPRESSION, 1])

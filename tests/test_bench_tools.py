@@ -1,17 +1,20 @@
-"""The benchmark that weighs candidate HABA networks against the shipped ones."""
+"""The benchmarks that weigh candidate HABA networks against the shipped ones, and one reader
+against another frame by frame."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "compare_haba_nets.py"
+SCORES = ROOT / "benchmarks" / "score_frames.py"
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=ROOT, capture_output=True,
+def _run(*args: str, script: Path = SCRIPT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(script), *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
 
 
@@ -36,3 +39,34 @@ def test_an_unknown_set_or_a_missing_network_is_a_clear_error() -> None:
     assert out.returncode != 0 and "give set:start:count" in out.stderr
     out = _run("--finder", "candidate-finder.onnx", "tune:294:1")
     assert out.returncode != 0 and "no network at candidate-finder.onnx" in out.stderr
+
+
+def test_a_reader_scored_frame_by_frame_and_compared(tmp_path: Path) -> None:
+    """``score_frames.py run`` saves each frame's score; ``diff`` of a run against itself
+    lists no frame and totals ``n -> n``; a frame whose score differs is listed, and the
+    totals follow it."""
+    a = tmp_path / "a.json"
+    out = _run("run", str(a), "tune:294:2", script=SCORES)
+    assert out.returncode == 0, out.stderr
+    scores = json.loads(a.read_text())
+    assert sorted(scores) == ["tune:294", "tune:295"]
+    assert all(s["value"] > 0 for s in scores.values())  # the frames' dice were read
+    out = _run("diff", str(a), str(a), script=SCORES)
+    assert out.returncode == 0, out.stderr
+    (line,) = out.stdout.strip().splitlines()
+    right = scores["tune:294"]["right"] + scores["tune:295"]["right"]
+    assert line.startswith(f"tune (2 frames): right {right} -> {right}, asks ")
+    b = tmp_path / "b.json"
+    scores["tune:295"]["asks"] = 1 - scores["tune:295"]["asks"]
+    b.write_text(json.dumps(scores))
+    lines = _run("diff", str(a), str(b), script=SCORES).stdout.strip().splitlines()
+    was = 1 - scores["tune:295"]["asks"]
+    assert lines[0] == f"tune:295: asks {was}->{1 - was}" and len(lines) == 2
+
+
+def test_runs_with_no_frame_in_common_are_a_clear_error(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps({"tune:1": {}}))
+    b.write_text(json.dumps({"tune:2": {}}))
+    out = _run("diff", str(a), str(b), script=SCORES)
+    assert out.returncode != 0 and "share no frame" in out.stderr
