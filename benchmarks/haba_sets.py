@@ -7,9 +7,9 @@
   without looking at the held-out tables.
 * ``woven``: seeds from 720000, every frame on a woven gingham or tartan cloth (the other
   training-only table family), the rest as ``tune``.
-* ``steep``: seeds from 7500000, as ``tune`` but with leaning dice leaning steeply (dice
-  propped 28-40° or leaning 22-32°: ``scene_for(steep=True)``), the frames the pair
-  network's catch was made for (a tuning set: it may be chosen on).
+* ``steep``: seeds from 7500000, every frame in the leaning spacing with its dice leaning
+  steeply (propped 28-40° or leaning 22-32°: ``scene_for(steep=True)``), the rest as
+  ``tune``: the frames the pair network's catch was chosen on (stop 36's steep check set).
 * ``stress``: the frozen judging set, seeds from 910000, every family on every axis,
   including :data:`HELD_OUT` (two table families and a light family never used while tuning).
   Its third edition: the second's seeds drawn again through the mended lens (a barrel lens
@@ -40,11 +40,12 @@ HELD_OUT: dict[str, tuple[str, ...]] = {"table": ("cloth", "stone"), "light": ("
 """Families never used while tuning or training: reported on, never tuned on. (Training also
 draws families the judging sets never show: ``vision.render.TRAINING_ONLY``.)"""
 
-SETS: dict[str, tuple[int, dict[str, tuple[str, ...]] | None, str | None]] = {
-    "tune": (100_000, HELD_OUT, None), "print": (700_000, HELD_OUT, "print"),
-    "woven": (720_000, HELD_OUT, "woven"), "steep": (7_500_000, HELD_OUT, None),
-    "stress": (910_000, None, None)}
-"""Per set: the first seed, the families left out, the table family every frame is on."""
+SETS: dict[str, tuple[int, dict[str, tuple[str, ...]] | None, dict[str, str]]] = {
+    "tune": (100_000, HELD_OUT, {}), "print": (700_000, HELD_OUT, {"table": "print"}),
+    "woven": (720_000, HELD_OUT, {"table": "woven"}),
+    "steep": (7_500_000, HELD_OUT, {"spacing": "leaning"}),
+    "stress": (910_000, None, {})}
+"""Per set: the first seed, the families left out, the family every frame is on per axis."""
 STEEP = frozenset({"steep"})
 """The sets whose leaning dice lean steeply."""
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +56,7 @@ CACHE = ROOT / ".cache" / "haba-sets" / RENDERER
 
 
 def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]:
-    seed, exclude, table = SETS[set_name]
+    seed, exclude, fixed = SETS[set_name]
     png = CACHE / set_name / f"{i:05d}.png"
     meta = png.with_suffix(".pickle")
     if png.exists() and meta.exists():
@@ -65,8 +66,7 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
             return img, truth, scene
     rng = np.random.default_rng(seed + i)
     cond = random_conditions(rng, exclude)
-    scene = scene_for(rng, cond if table is None else replace(cond, table=table),
-                      steep=set_name in STEEP)
+    scene = scene_for(rng, replace(cond, **fixed), steep=set_name in STEEP)
     img, truth = render_tray(scene, rng)
     png.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(png), img, [cv2.IMWRITE_PNG_COMPRESSION, 1])

@@ -43,11 +43,14 @@ def test_training_only_families_are_never_judged_and_held_out_ones_never_tuned()
     for axis, names in AXES.items():  # tuning and training draw everything else
         want = (set(names) | set(TRAINING_ONLY.get(axis, ()))) - set(HELD_OUT.get(axis, ()))
         assert seen[axis] == want, axis
-    for name, (_, exclude, table) in SETS.items():
+    for name, (_, exclude, fixed) in SETS.items():
         if name == "stress":  # the judging set draws every judged family
-            assert exclude is None and table is None
+            assert exclude is None and fixed == {}
         else:  # the others never draw a held-out one; one on a single table is training's
-            assert exclude == HELD_OUT and table in (None, *TRAINING_ONLY["table"])
+            assert exclude == HELD_OUT
+            assert fixed.get("table") in (None, *TRAINING_ONLY["table"])
+            assert all(f in AXES[a] + TRAINING_ONLY.get(a, ()) for a, f in fixed.items())
+            assert all(f not in HELD_OUT.get(a, ()) for a, f in fixed.items())
 
 
 @pytest.mark.parametrize("k1", [-0.12, -0.05, 0.03])
