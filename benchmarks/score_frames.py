@@ -1,7 +1,7 @@
 """This checkout's HABA reader frame by frame: each frame's score saved, two runs compared.
 
 Run: .venv/bin/python benchmarks/score_frames.py run OUT.json tune:0:3300 print:0:100
-         woven:0:200 steep:0:300 [--no-count]
+         woven:0:200 steep:0:600 [--no-count]
      .venv/bin/python benchmarks/score_frames.py diff A.json B.json
 A change to the reader is measured by ``run`` in a checkout without it and in one with it
 (a git worktree; the rendered frames are cached per renderer in ``.cache/haba-sets``, so a
