@@ -150,12 +150,20 @@ def face_crop(frame: np.ndarray, center: tuple[float, float], side: float, angle
     scale = size / max(side * margin, 1.0)
     m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(angle), scale)
     m[:, 2] += np.array([size / 2 - cx, size / 2 - cy])
+    return cut(frame, m, scale, (size, size))
+
+
+def cut(frame: np.ndarray, m: np.ndarray, scale: float, size: tuple[int, int]) -> np.ndarray:
+    """The crop of ``size`` (width, height) that the affine map ``m`` (frame to crop pixels,
+    scaling by ``scale``) cuts from ``frame``; a big face is cut from the frame shrunk in
+    steps (:func:`shrunk`) so that thin pips are not aliased away."""
     src = frame
-    if scale < 0.5:  # shrink a big face in steps so thin pips are not aliased away
+    if scale < 0.5:
         f = max(1, int(0.5 / scale))
         src = shrunk(frame, f)
+        m = m.copy()
         m[:, :2] *= f
-    return cv2.warpAffine(src, m, (size, size), flags=cv2.INTER_LINEAR,
+    return cv2.warpAffine(src, m, size, flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -389,5 +397,5 @@ def default_net() -> HabaNet | None:
     return None
 
 
-__all__ = ["CROP", "FoundFace", "HabaNet", "decode", "default_net", "face_angle", "face_crop",
-           "face_turn", "finder_input", "normalise", "read_faces", "shrunk"]
+__all__ = ["CROP", "FoundFace", "HabaNet", "cut", "decode", "default_net", "face_angle",
+           "face_crop", "face_turn", "finder_input", "normalise", "read_faces", "shrunk"]

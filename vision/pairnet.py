@@ -37,7 +37,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.habanet import FoundFace, face_crop, normalise, shrunk
+from vision.habanet import FoundFace, cut, face_crop, normalise
 from vision.onnxnet import OnnxNet
 
 PAIR_ONNX = Path(__file__).with_name("models") / "haba_pair.onnx"
@@ -105,14 +105,7 @@ def joint_crop(frame: np.ndarray, a: FoundFace, b: FoundFace) -> tuple[np.ndarra
     scale = JOINT_FACE / ((a.side + b.side) / 2)
     m = cv2.getRotationMatrix2D((mx, my), angle, scale)
     m[:, 2] += np.array([JOINT_W / 2 - mx, JOINT_H / 2 - my])
-    src = frame
-    if scale < 0.5:  # shrink in steps so thin pips are not aliased away
-        f = max(1, int(0.5 / scale))
-        src = shrunk(frame, f)
-        m[:, :2] *= f
-    crop = cv2.warpAffine(src, m, (JOINT_W, JOINT_H), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
-    return crop, angle
+    return cut(frame, m, scale, (JOINT_W, JOINT_H)), angle
 
 
 def pair_input(frame: np.ndarray, a: FaceLook, b: FaceLook, middle: tuple[float, float]
