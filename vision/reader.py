@@ -502,12 +502,11 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
         weights[chosen] = w
     best = max(weights, key=lambda c: weights[c])
     top = weights[best]
-    side_of = {(k, j) for k in best for j in range(len(faces)) if j not in best
-               and _beside(faces[k].face, faces[j].face)
-               and _side_of_top(faces[k].face, faces[j].face, middle)}
+    beside = [(k, j) for k in best for j in range(len(faces)) if j not in best
+              and _beside(faces[k].face, faces[j].face)]  # a kept face, one left out
+    side_of = {(k, j) for k, j in beside if _side_of_top(faces[k].face, faces[j].face, middle)}
     if tops is not None:
-        pairs = [(k, j) for k in best for j in range(len(faces)) if j not in best
-                 and (k, j) not in side_of and _beside(faces[k].face, faces[j].face)]
+        pairs = [p for p in beside if p not in side_of]
         if pairs:
             chances = tops([(faces[k], faces[j]) for k, j in pairs])
             side_of |= {p for p, c in zip(pairs, chances, strict=True) if c[A_TOP] >= PAIR_SURE}
