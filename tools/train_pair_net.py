@@ -52,7 +52,7 @@ from haba_sets import HELD_OUT  # noqa: E402
 
 import vision.reader as reader  # noqa: E402
 from vision.habanet import HINT_PEAK, face_crop, normalise  # noqa: E402
-from vision.pairnet import NUMBERS, PAIR_ONNX, look, pair_input  # noqa: E402
+from vision.pairnet import JOINT_H, JOINT_W, NUMBERS, PAIR_ONNX, look, pair_input  # noqa: E402
 from vision.render import random_conditions, render_tray, scene_for  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
 
@@ -152,7 +152,7 @@ def export_packed(net: Any, out: Path) -> None:
             return out
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(Packed().eval(), (torch.zeros(1, 4, 48, 96),), str(out),
+    torch.onnx.export(Packed().eval(), (torch.zeros(1, 4, JOINT_H, JOINT_W),), str(out),
                       input_names=["image"], output_names=["out"], opset_version=13,
                       dynamo=False, dynamic_axes={"image": {0: "n"}, "out": {0: "n"}})
 
