@@ -428,9 +428,9 @@ def _faint_dice(frame: np.ndarray, net: HabaNet, peaks: list[FoundFace],
 def _dice_among(frame: np.ndarray, net: HabaNet, finds: list[FoundFace]
                 ) -> tuple[list[FoundFace], list[np.ndarray], np.ndarray]:
     """The faces of ``finds`` that the pip reader takes for a die (:data:`NOT_A_DIE`), with
-    their crops and its probabilities."""
-    crops = [face_crop(frame, f.center, f.side, f.angle) for f in finds]
-    probs = net.read(crops)
+    their crops and its probabilities (:func:`vision.habanet.read_faces`: within one reading,
+    each face is read once, here or by :func:`doubt_sides`)."""
+    crops, probs = read_faces(net, frame, finds)
     dice = [j for j in range(len(finds)) if probs[j][0] < NOT_A_DIE]
     return [finds[j] for j in dice], [crops[j] for j in dice], probs[dice]
 
