@@ -93,6 +93,14 @@ SIDE_REACH = 0.75
 side face's centre lies half a side plus half its foreshortened width from the top's
 centre, a touching die's at least a whole side (the finder may overrate a side by a
 fifth in a cluster)."""
+TOP_AT_MOST = 1.15
+"""...the neighbour's side counted as at most this many times the frame's die size (the
+median side of the faces the pip reader takes for dice): every die of a box is as big as
+the others, and where the finder overrates a face in a cluster by a quarter or a third, a
+flat die beside it would be taken for its side. (Tuning frames 0-3299, printed tables, woven
+cloths and the steep set, 4200 frames: asks 168 → 167 on tuning frames (two frames fewer,
+one more), 90 → 88 on the steep set, nothing else changed; capped at the die size itself,
+a woven-cloth frame went silently wrong: BENCHMARKS.md.)"""
 DOUBT = 0.5
 """The most chance of being a die that a face gets when the count of dice thrown puts it in
 doubt (below :data:`vision.reading.HABA_CONFIDENT`, so the table is asked about it)."""
@@ -100,7 +108,9 @@ RIVAL = 0.01
 """When more faces are seen than dice were thrown, a choice of faces at least this likely,
 relative to the likeliest, is a rival: a face it leaves out is in doubt. (Tuning frames
 0-1099: every likeliest choice with no rival above 0.01 was right, 10 of 10; wrong ones had
-rivals from 0.016 up: BENCHMARKS.md.)"""
+rivals from 0.016 up: BENCHMARKS.md.) A choice whose faces read the same roll as the
+likeliest's (each face's likeliest value and colour) is no rival: whichever faces are the
+dice, the table's roll is the same."""
 BESIDE = 1.2
 """A face left out for the count puts the faces closer to it than this many sides in doubt,
 when the pip reader took it for a die (as likely as not, :data:`DOUBT`): a leaning die and
@@ -109,7 +119,17 @@ die's top."""
 TOP_OVER_SIDE = 1.25
 """...except a kept face this much bigger than the face left out beside it: a top seen from
 above is bigger than its side seen at a slant, while a leaning die's two faces look about
-as big as each other."""
+as big as each other; or one that reads the same value and colour as the face left out (two
+faces of one die never show one value, so they are one face found twice, or two dice whose
+roll is the same whichever is taken)."""
+TOO_BIG = 1.3
+"""A face left out for the count that is more than this many times as big as the faces kept
+(their median side) is no die and puts no face beside it in doubt (:data:`BESIDE`): every die
+of a box is as big as the others. A patterned cloth's shapes are found at any size. (Tuning
+frames, 4200 of every tuning set: the tops of dice came to 1.56 times the kept faces' median
+side, and those the count left out to 1.21; asks on woven cloths 35 → 32, on tuning frames,
+printed tables and the steep set none changed; at 1.5, woven cloths 35 → 33:
+BENCHMARKS.md.)"""
 SIDE_INWARD = 0.5
 """...and except a kept face whose left-out neighbour lies towards the middle of the frame
 (the cosine of the angle between the two directions at least this): a flat die away from
@@ -241,12 +261,19 @@ def square(face: FoundFace) -> tuple[tuple[float, float], ...]:
                  for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
 
 
-def _side_of(face: FoundFace, top: FoundFace) -> bool:
+def _side_of(face: FoundFace, top: FoundFace, size: float = math.inf) -> bool:
     """True when ``face`` is a side of the die whose top is ``top``: a die seen from
     above at a slant shows a side face beside its top, foreshortened; a touching die's
-    top face is as big as this one's."""
-    return (face.side < SIDE_SHRINK * top.side
-            and math.dist(face.center, top.center) < SIDE_REACH * top.side)
+    top face is as big as this one's. ``size``: the frame's die size; the top counts as no
+    bigger than :data:`TOP_AT_MOST` of it."""
+    top_side = min(top.side, TOP_AT_MOST * size)
+    return (face.side < SIDE_SHRINK * top_side
+            and math.dist(face.center, top.center) < SIDE_REACH * top_side)
+
+
+def _likeliest(face: SeenFace) -> tuple[int, int]:
+    """A face's likeliest value and colour (as indices), on its own."""
+    return int(np.argmax(face.belief.value)), int(np.argmax(face.belief.color))
 
 
 def _apart(found: list[FoundFace], seen: Sequence[FoundFace] = ()) -> list[FoundFace]:
@@ -307,8 +334,9 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
         kept, crops = kept + other, crops + other_crops
         probs = np.concatenate([probs, other_probs])
     dice = [(f, p) for f, p in zip(kept, probs, strict=True) if p[0] < NOT_A_DIE]
+    size = float(np.median([f.side for f, _ in dice])) if dice else math.inf
     good = [k for k, (f, p) in enumerate(zip(kept, probs, strict=True))
-            if p[0] < NOT_A_DIE and not any(_side_of(f, d) for d, _ in dice)]
+            if p[0] < NOT_A_DIE and not any(_side_of(f, d, size) for d, _ in dice)]
 
     def seen(k: int, doubt: bool = False) -> SeenFace:
         chroma, _ = face_chroma(crops[k], CROP / CROP_MARGIN)
@@ -337,7 +365,7 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
         probs = np.concatenate([probs, faint_probs])
         new = [k for k in range(len(kept) - len(faint), len(kept))
                if (kept[k].found >= MIN_PEAK or probs[k][0] <= SURELY_A_DIE)
-               and not any(_side_of(kept[k], d) for d, _ in dice)]
+               and not any(_side_of(kept[k], d, size) for d, _ in dice)]
         if len(new) <= room:  # else which of them are the dice is in doubt
             faces.extend(seen(k) for k in new)
             sure.extend(new)
@@ -488,7 +516,9 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     either at a slant may see the face tipped up the squarer of the two. ``tops``, the pair
     network (:data:`PAIR_SURE`), tells more of them apart: a choice that takes a face in place
     of a kept face beside it which the network surely calls the top, and that face not, is no
-    rival either.
+    rival either. Nor is a choice that reads the same roll (:data:`RIVAL`); and a face left
+    out puts none in doubt that reads its value and colour (:data:`TOP_OVER_SIDE`), nor when
+    it is too big to be a die (:data:`TOO_BIG`).
     More than :data:`MAX_EXTRA` faces too many are not chosen among: all are returned, and
     the table is asked.
     """
@@ -513,12 +543,20 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     sides = {j for _, j in side_of}
     only_sides = {j for j in sides if all((k, j) in side_of for k in best
                                           if _beside(faces[k].face, faces[j].face))}
+
+    def roll(chosen: tuple[int, ...]) -> list[tuple[int, int]]:
+        return sorted(_likeliest(faces[k]) for k in chosen)
+
     doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
-                and not _no_rival(best, c, side_of, only_sides) for k in best if k not in c}
+                and not _no_rival(best, c, side_of, only_sides) and roll(c) != roll(best)
+                for k in best if k not in c}
+    die_size = float(np.median([faces[k].face.side for k in best])) if best else math.inf
     for j, left in enumerate(faces):
-        if j not in best and j not in sides and left.is_die >= DOUBT:
+        if (j not in best and j not in sides and left.is_die >= DOUBT
+                and left.face.side <= TOO_BIG * die_size):
             doubtful |= {k for k in best if _beside(faces[k].face, left.face)
-                         and faces[k].face.side < TOP_OVER_SIDE * left.face.side}
+                         and faces[k].face.side < TOP_OVER_SIDE * left.face.side
+                         and _likeliest(faces[k]) != _likeliest(left)}
     return [replace(faces[k], is_die=min(faces[k].is_die, DOUBT)) if k in doubtful
             else faces[k] for k in best]
 
