@@ -541,22 +541,20 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
             chances = tops([(faces[k], faces[j]) for k, j in pairs])
             side_of |= {p for p, c in zip(pairs, chances, strict=True) if c[A_TOP] >= PAIR_SURE}
     sides = {j for _, j in side_of}
-    only_sides = {j for j in sides if all((k, j) in side_of for k in best
-                                          if _beside(faces[k].face, faces[j].face))}
+    only_sides = {j for j in sides if all(p in side_of for p in beside if p[1] == j)}
 
     def roll(chosen: tuple[int, ...]) -> list[tuple[int, int]]:
         return sorted(_likeliest(faces[k]) for k in chosen)
 
+    best_roll = roll(best)
     doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
-                and not _no_rival(best, c, side_of, only_sides) and roll(c) != roll(best)
+                and not _no_rival(best, c, side_of, only_sides) and roll(c) != best_roll
                 for k in best if k not in c}
     die_size = float(np.median([faces[k].face.side for k in best])) if best else math.inf
-    for j, left in enumerate(faces):
-        if (j not in best and j not in sides and left.is_die >= DOUBT
-                and left.face.side <= TOO_BIG * die_size):
-            doubtful |= {k for k in best if _beside(faces[k].face, left.face)
-                         and faces[k].face.side < TOP_OVER_SIDE * left.face.side
-                         and _likeliest(faces[k]) != _likeliest(left)}
+    doubtful |= {k for k, j in beside if j not in sides and faces[j].is_die >= DOUBT
+                 and faces[j].face.side <= TOO_BIG * die_size
+                 and faces[k].face.side < TOP_OVER_SIDE * faces[j].face.side
+                 and _likeliest(faces[k]) != _likeliest(faces[j])}
     return [replace(faces[k], is_die=min(faces[k].is_die, DOUBT)) if k in doubtful
             else faces[k] for k in best]
 
