@@ -155,3 +155,27 @@ def test_a_camera_array_filled_again_is_read_afresh() -> None:
     fresh = read_dice(second.copy(), thrown=len(truth))
     assert [(r.value, r.color, r.center, r.confidence) for r in again] == \
         [(r.value, r.color, r.center, r.confidence) for r in fresh]
+
+
+def test_a_face_s_look_is_measured_on_the_crop_cut_to_read_it() -> None:
+    """Within one reading, the pair network's look at a face on its own is measured on the
+    crop cut to read that face, not on one cut again; a look outside any reading cuts its
+    own, and sees the same."""
+    from vision.habanet import crop_of, default_net, read_faces
+    from vision.pairnet import look
+
+    net = default_net()
+    assert net is not None
+    frame, _ = _tune_frame(105)
+    with net.one_frame(frame):
+        faces = net.find(frame)
+        crops, probs = read_faces(net, frame, faces)
+        assert len(faces) >= 2
+        assert all(crop_of(frame, f) is c for f, c in zip(faces, crops, strict=True))
+        inside = [look(frame, f, 1.0 - float(p[0]), float(p[1:].max()))
+                  for f, p in zip(faces, probs, strict=True)]
+    assert crop_of(frame, faces[0]) is not crops[0]
+    assert np.array_equal(crop_of(frame, faces[0]), crops[0])
+    outside = [look(frame, f, 1.0 - float(p[0]), float(p[1:].max()))
+               for f, p in zip(faces, probs, strict=True)]
+    assert inside == outside

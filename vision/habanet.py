@@ -153,6 +153,13 @@ def face_crop(frame: np.ndarray, center: tuple[float, float], side: float, angle
     return cut(frame, m, scale, (size, size))
 
 
+def crop_of(frame: np.ndarray, face: FoundFace) -> np.ndarray:
+    """``face``'s crop (:func:`face_crop`): within :meth:`HabaNet.one_frame`, the one cut to
+    read it (:func:`read_faces`), when it was read."""
+    kept = _kept(frame).read.get(face)
+    return kept[0] if kept is not None else face_crop(frame, face.center, face.side, face.angle)
+
+
 def cut(frame: np.ndarray, m: np.ndarray, scale: float, size: tuple[int, int]) -> np.ndarray:
     """The crop of ``size`` (width, height) that the affine map ``m`` (frame to crop pixels,
     scaling by ``scale``) cuts from ``frame``; a big face is cut from the frame shrunk in
@@ -192,18 +199,22 @@ def face_turn(frame: np.ndarray, center: tuple[float, float], side: float) -> fl
     f = TURN_WINDOW / max(y1 - y0, x1 - x0)
     win = cv2.resize(frame[y0:y1, x0:x1].astype(np.float32), None, fx=f, fy=f,
                      interpolation=cv2.INTER_AREA if f < 1.0 else cv2.INTER_CUBIC)
-    gx = cv2.Scharr(win, cv2.CV_32F, 1, 0)
-    gy = cv2.Scharr(win, cv2.CV_32F, 0, 1)
-    strongest = (gx * gx + gy * gy).argmax(axis=2)[..., None]  # the channel with the edge
-    gx = np.take_along_axis(gx, strongest, 2)[..., 0]
-    gy = np.take_along_axis(gy, strongest, 2)[..., 0]
-    ys, xs = np.mgrid[0:gx.shape[0], 0:gx.shape[1]].astype(np.float32)
+    gx = cv2.Scharr(win, cv2.CV_32F, 1, 0).reshape(-1, win.shape[2])
+    gy = cv2.Scharr(win, cv2.CV_32F, 0, 1).reshape(-1, win.shape[2])
+    power = gx * gx + gy * gy
+    pick = np.arange(len(power)) * power.shape[1] + power.argmax(axis=1)  # the edge's channel
+    gx, gy, power = gx.ravel()[pick], gy.ravel()[pick], power.ravel()[pick]
+    ys, xs = np.divmod(np.arange(len(power), dtype=np.float32), np.float32(win.shape[1]))
     s = side * f
     ring = np.hypot(xs - (cx - x0) * f, ys - (cy - y0) * f) - 0.58 * s  # where edges lie
-    weight = np.hypot(gx, gy) * np.exp(-ring * ring / (2 * (0.16 * s) ** 2))
-    if weight.sum() < 1e-3 * weight.size:
+    near = np.exp(-ring * ring / (2 * (0.16 * s) ** 2))
+    strength = np.sqrt(power)
+    if float((strength * near).sum()) < 1e-3 * len(power):
         return None
-    z = complex((weight * np.exp(4j * np.arctan2(gy, gx))).sum())
+    # each gradient g, of strength |g|, at four times its direction: |g| (g / |g|)^4
+    c, d = gx * gx - gy * gy, 2 * gx * gy  # g^2
+    weight = near / np.maximum(power * strength, 1e-30)
+    z = complex(float((weight * (c * c - d * d)).sum()), float((weight * 2 * c * d).sum()))
     return math.degrees(math.atan2(z.imag, z.real)) / 4 % 90.0
 
 
@@ -397,5 +408,5 @@ def default_net() -> HabaNet | None:
     return None
 
 
-__all__ = ["CROP", "FoundFace", "HabaNet", "cut", "decode", "default_net", "face_angle",
+__all__ = ["CROP", "FoundFace", "HabaNet", "crop_of", "cut", "decode", "default_net", "face_angle",
            "face_crop", "face_turn", "finder_input", "normalise", "read_faces", "shrunk"]

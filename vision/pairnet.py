@@ -37,7 +37,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.habanet import FoundFace, cut, face_crop, normalise
+from vision.habanet import FoundFace, crop_of, cut, normalise
 from vision.onnxnet import OnnxNet
 
 PAIR_ONNX = Path(__file__).with_name("models") / "haba_pair.onnx"
@@ -71,14 +71,10 @@ class FaceLook:
 
 def look(frame: np.ndarray, face: FoundFace, is_die: float, surest_value: float) -> FaceLook:
     """``face``'s look in ``frame``: the middle of its upright crop, grey."""
-    crop = face_crop(frame, face.center, face.side, face.angle)
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)[9:39, 9:39].astype(np.float32)
-
-    def log(x: float) -> float:
-        return math.log(max(float(x), 1.0))
-
-    return FaceLook(face, is_die, surest_value, log(float(np.percentile(grey, 99))),
-                    log(float(np.percentile(grey, 95))), log(float(np.median(grey))))
+    grey = cv2.cvtColor(crop_of(frame, face), cv2.COLOR_BGR2GRAY)[9:39, 9:39]
+    body, pips95, pips = (math.log(max(float(x), 1.0))
+                          for x in np.percentile(grey.astype(np.float32), [50, 95, 99]))
+    return FaceLook(face, is_die, surest_value, pips, pips95, body)
 
 
 def pair_numbers(a: FaceLook, b: FaceLook, middle: tuple[float, float]) -> list[float]:
