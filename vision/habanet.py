@@ -165,8 +165,8 @@ def cut(frame: np.ndarray, m: np.ndarray, scale: float, size: tuple[int, int]) -
     scaling by ``scale``) cuts from ``frame``; a big face is cut from the frame shrunk in
     steps (:func:`shrunk`) so that thin pips are not aliased away."""
     src = frame
-    if scale < 0.5:
-        f = max(1, int(0.5 / scale))
+    f = int(0.5 / scale) if scale < 0.5 else 1
+    if f > 1:
         src = shrunk(frame, f)
         m = m.copy()
         m[:, :2] *= f
