@@ -32,6 +32,7 @@ from vision.reader import (
     TORN,
     SeenFace,
     choose,
+    default_haba_net,
     die_chance,
     own_chance,
     read_dice,
@@ -108,6 +109,32 @@ def test_turned_mirrored_shrunk_or_zoomed_photo_reads_the_same() -> None:
     }
     for name, view in views.items():
         assert _rolled(read_dice(view)) == want, name
+
+
+@pytest.mark.parametrize("closer", [2.0, 3.0, 4.0])
+def test_a_photo_taken_close_reads_the_same(closer: float) -> None:
+    """Three dice photographed two, three and four times closer (170, 256 and 341 pixels in a
+    1280-pixel photo, beyond the 30-160 the finder learnt): the reader looks from farther and
+    reads them as from afar, surely, told the count or only the box's six."""
+    rng = np.random.default_rng(73)
+    scene = scene_for(rng, Conditions("wood-light", "daylight", "touching", "medium", "inset"),
+                      n_dice=3, distractors=0, hand=0.0)
+    frame, truth = render_tray(scene, rng)
+    want = _truth(truth)
+    assert _rolled(read_dice(frame, thrown=3)) == want
+    net = default_haba_net()
+    assert net is not None and net.find_farther(frame) == []  # 85-pixel dice: not too big
+    xs = [x for t in truth for x, _ in t.outline]
+    ys = [y for t in truth for _, y in t.outline]
+    h, w = frame.shape[:2]
+    assert closer * (max(xs) - min(xs)) < w and closer * (max(ys) - min(ys)) < h
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    zoom = np.float32([[closer, 0, w / 2 - closer * cx], [0, closer, h / 2 - closer * cy]])
+    close = cv2.warpAffine(frame, zoom, (w, h), flags=cv2.INTER_LINEAR)
+    for count in ({"thrown": 3}, {"at_most": 6}):
+        readings = read_dice(close, **count)  # type: ignore[arg-type]
+        assert _rolled(readings) == want, count
+        assert all(r.confident for r in readings), count
 
 
 def test_coloured_tables_and_light_leave_the_colours_alone() -> None:
@@ -736,13 +763,17 @@ class _FakeNet:
         self.faint_looks = 0
         self.closer_sides: list[float] = []
 
-    def find(self, frame: np.ndarray, min_peak: float = 0.3) -> list[FoundFace]:
+    def find(self, frame: np.ndarray, min_peak: float = 0.3, dice: float | None = None
+             ) -> list[FoundFace]:
         self.faint_looks += min_peak == HINT_PEAK
         return self.first + (self.faint if min_peak == HINT_PEAK else [])
 
     def find_closer(self, frame: np.ndarray, side: float) -> list[FoundFace]:
         self.closer_sides.append(side)
         return self.first + self.faint + self.closer
+
+    def find_farther(self, frame: np.ndarray) -> list[FoundFace]:
+        return []  # the dice are no bigger than the first look sees
 
     def read(self, crops: list[np.ndarray]) -> np.ndarray:
         first_look = self.reads == 0
@@ -764,10 +795,14 @@ class _TwoFacesNet:
         self.faces = [_face(600.0, 0.9), _face(600.0 + 60.0 * gap, 0.5)]
         self.other_value = other_value
 
-    def find(self, frame: np.ndarray, min_peak: float = 0.3) -> list[FoundFace]:
+    def find(self, frame: np.ndarray, min_peak: float = 0.3, dice: float | None = None
+             ) -> list[FoundFace]:
         return list(self.faces)
 
     def find_closer(self, frame: np.ndarray, side: float) -> list[FoundFace]:
+        return []
+
+    def find_farther(self, frame: np.ndarray) -> list[FoundFace]:
         return []
 
     def read(self, crops: list[np.ndarray]) -> np.ndarray:

@@ -66,6 +66,16 @@ WHOLE_ZOOM = 0.6
 """The most a frame is scaled for the finder when small dice are looked for over the whole
 frame (:meth:`HabaNet.find_closer`): 0.6 makes a 40-pixel die 24 finder pixels, and costs
 about three first looks."""
+FAR_ABOVE = 55.0
+"""Faces wider than this many finder pixels (a 183-pixel die in a 1280-pixel frame: a photo
+taken close) are bigger than the finder learnt to see (dice up to 160 pixels, a little more
+where the camera is tilted): it finds them weakly and too small, or only their pips, as
+little dice. Such a frame is looked at from farther."""
+FAR_SIDE = 30.0
+"""The look from farther scales the dice to this many finder pixels."""
+FAR_STEPS = (2.0, 4.0)
+"""When the dice's size is not known, the look from farther shrinks the first look's scale by
+each of these in turn (a die up to about 320, then 640 pixels in a 1280-pixel frame)."""
 REREAD_BELOW = 0.98
 """A crop whose likeliest class is less sure than this is read again in its three other
 quarter turns, and the four readings averaged: a face has no up, the pip reader was
@@ -287,9 +297,15 @@ class HabaNet:
         kept[box, scale] = decode(out, used, image.shape[1], image.shape[0], HINT_PEAK)
         return list(kept[box, scale])
 
-    def find(self, frame: np.ndarray, min_peak: float = MIN_PEAK) -> list[FoundFace]:
+    def find(self, frame: np.ndarray, min_peak: float = MIN_PEAK, dice: float | None = None
+             ) -> list[FoundFace]:
         """Every top face the finder sees (peaks of its map of at least ``min_peak``),
         surest first.
+
+        Big dice are looked at from farther: when the dice are wider than :data:`FAR_ABOVE`
+        finder pixels (``dice``: their side in frame pixels, when known; else the median side
+        of the faces the first look finds surely, :data:`MIN_PEAK`), the whole frame is
+        scaled so that they span :data:`FAR_SIDE`.
 
         Small dice are looked at a second time, closer: when the faces found span fewer
         than :data:`ZOOM_BELOW` finder pixels, the parts of the frame around them (around
@@ -302,6 +318,11 @@ class HabaNet:
         found = [f for f in hints if f.found >= min_peak]
         h, w = frame.shape[:2]
         scale = FINDER_SIZE / max(h, w)
+        sure = [f.side for f in hints if f.found >= MIN_PEAK]
+        if dice is None and sure:
+            dice = float(np.median(sure))
+        if dice is not None and dice * scale > FAR_ABOVE:
+            return self._farther(frame, FAR_SIDE / dice, min_peak)
         if hints:
             side = float(np.median([f.side for f in found or hints]))
             if side * scale < ZOOM_BELOW:
@@ -330,6 +351,27 @@ class HabaNet:
             return []
         return self._turned(frame, [f for f in self._look(frame, None, closer)
                                     if f.found >= MIN_PEAK])
+
+    def find_farther(self, frame: np.ndarray) -> list[FoundFace]:
+        """The top faces too big for the first look (:data:`FAR_ABOVE`) that the finder sees
+        surely (:data:`MIN_PEAK`) in the whole frame looked at from farther, surest first: the
+        first look's scale shrunk by each of :data:`FAR_STEPS` in turn, until one finds any.
+        None when the dice are not that big. (When :meth:`find` sees big dice, it looks from
+        farther itself; a die too big may show the first look only its pips, as little dice.)"""
+        h, w = frame.shape[:2]
+        scale = FINDER_SIZE / max(h, w)
+        for step in FAR_STEPS:
+            big = [f for f in self._farther(frame, scale / step, MIN_PEAK)
+                   if f.side * scale > FAR_ABOVE]
+            if big:
+                return big
+        return []
+
+    def _farther(self, frame: np.ndarray, scale: float, min_peak: float) -> list[FoundFace]:
+        """The finder's faces (peaks of at least ``min_peak``) in the whole frame scaled by
+        ``scale``, turned (:meth:`_turned`), surest first."""
+        return self._turned(frame, [f for f in self._look(frame, None, scale)
+                                    if f.found >= min_peak])
 
     def _turned(self, frame: np.ndarray, found: list[FoundFace]) -> list[FoundFace]:
         """``found`` with each face's turn measured from its own edges (:func:`face_turn`;

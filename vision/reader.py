@@ -295,7 +295,12 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
 
     Two finds closer than :data:`NEAR` sides are one die, the surer kept, unless they are two
     faces of one die the pip reader reads as two values (:data:`FACE_GAP`).
-    ``thrown``: how many dice the table threw (None: not known). When more faces are seen, the
+    ``thrown``: how many dice the table threw (None: not known). When fewer dice are seen
+    first, the frame is looked at from farther (:meth:`vision.habanet.HabaNet.find_farther`:
+    dice too big for the finder, a photo taken close, may show it only their pips); when that
+    look sees more dice, they are the frame's. Later looks are taken at the size of the dice
+    seen (:meth:`vision.habanet.HabaNet.find`).
+    When more faces are seen, the
     likeliest choice of that many is kept (:func:`choose`); when as many but one in doubt
     (:data:`WEAK_FACE`), the reader looks again for a die missed; when fewer, it looks again
     down to the finder's fainter peaks (:data:`vision.habanet.HINT_PEAK`, its closer looks then
@@ -326,17 +331,12 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     if net is None:
         raise OSError("the HABA dice networks are missing from vision/models/: reinstall "
                       "kotd, or make them with tools/train_haba_net.py")
-    found = net.find(frame)
-    kept = _apart(found)
-    crops, probs = read_faces(net, frame, kept)
-    other, other_crops, other_probs = _other_faces(frame, net, found, kept, probs)
-    if other:
-        kept, crops = kept + other, crops + other_crops
-        probs = np.concatenate([probs, other_probs])
-    dice = [(f, p) for f, p in zip(kept, probs, strict=True) if p[0] < NOT_A_DIE]
-    size = float(np.median([f.side for f, _ in dice])) if dice else math.inf
-    good = [k for k, (f, p) in enumerate(zip(kept, probs, strict=True))
-            if p[0] < NOT_A_DIE and not any(_side_of(f, d, size) for d, _ in dice)]
+    count = thrown if thrown is not None else at_most
+    kept, crops, probs, dice, size, good = _first_faces(frame, net, net.find(frame))
+    if count is not None and len(good) < count and (far := net.find_farther(frame)):
+        looked = _first_faces(frame, net, far)
+        if len(looked[5]) > len(good):  # the dice are bigger than the first look sees
+            kept, crops, probs, dice, size, good = looked
 
     def seen(k: int, doubt: bool = False) -> SeenFace:
         chroma, _ = face_chroma(crops[k], CROP / CROP_MARGIN)
@@ -347,7 +347,6 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
                         min(is_die, DOUBT) if doubt else is_die)
 
     faces = [seen(k) for k in good]
-    count = thrown if thrown is not None else at_most
     middle = (frame.shape[1] / 2, frame.shape[0] / 2)
     pairs = _pair_net(pair_net)
     tops = _tops(frame, pairs, middle) if pairs is not None else None
@@ -370,7 +369,7 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
             faces.extend(seen(k) for k in new)
             sure.extend(new)
 
-    peaks = net.find(frame, HINT_PEAK)
+    peaks = net.find(frame, HINT_PEAK, size if dice else None)
     if len(faces) == count:  # as many faces as dice, one of them doubtful: a die missed?
         look_again(peaks, MAX_EXTRA)
         return faces if len(faces) == count else choose(faces, count, palette, middle, tops)
@@ -391,6 +390,27 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     others = sorted((k for k in range(split) if k not in good and k not in sure),
                     key=lambda k: probs[k][0])
     return faces + [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
+
+
+def _first_faces(frame: np.ndarray, net: HabaNet, found: list[FoundFace]
+                 ) -> tuple[list[FoundFace], list[np.ndarray], np.ndarray,
+                            list[tuple[FoundFace, np.ndarray]], float, list[int]]:
+    """What the first look's finds tell: the faces kept (one per die, :func:`_apart`, and
+    another face of a die read as another value, :func:`_other_faces`), their crops and the
+    pip reader's probabilities, the faces it takes for dice (:data:`NOT_A_DIE`) with theirs,
+    the frame's die size (their median side) and which kept faces are dice and not a die's
+    side (:func:`_side_of`)."""
+    kept = _apart(found)
+    crops, probs = read_faces(net, frame, kept)
+    other, other_crops, other_probs = _other_faces(frame, net, found, kept, probs)
+    if other:
+        kept, crops = kept + other, crops + other_crops
+        probs = np.concatenate([probs, other_probs])
+    dice = [(f, p) for f, p in zip(kept, probs, strict=True) if p[0] < NOT_A_DIE]
+    size = float(np.median([f.side for f, _ in dice])) if dice else math.inf
+    good = [k for k, (f, p) in enumerate(zip(kept, probs, strict=True))
+            if p[0] < NOT_A_DIE and not any(_side_of(f, d, size) for d, _ in dice)]
+    return kept, crops, probs, dice, size, good
 
 
 def _other_faces(frame: np.ndarray, net: HabaNet, found: list[FoundFace],
@@ -591,11 +611,11 @@ def doubt_sides(frame: np.ndarray, readings: list[DieReading], net: HabaNet,
                 pair_net: PairNet) -> list[DieReading]:
     """``readings`` with each sure one put in doubt that the pair network takes for a die's
     side beside its top (:data:`SIDE_CATCH`): against another reading's face or a finder peak
-    beside it (down to :data:`vision.habanet.HINT_PEAK`, each told the pip reader's own
-    chances), not one of its own die's finds."""
+    beside it (down to :data:`vision.habanet.HINT_PEAK`, found at the readings' size, each
+    told the pip reader's own chances), not one of its own die's finds."""
     if not any(r.confident for r in readings):
         return readings
-    finds = net.find(frame, HINT_PEAK)
+    finds = net.find(frame, HINT_PEAK, float(np.median([r.size for r in readings])))
     if len(finds) < 2:
         return readings
     _, probs = read_faces(net, frame, finds)
