@@ -70,3 +70,18 @@ def test_runs_with_no_frame_in_common_are_a_clear_error(tmp_path: Path) -> None:
     b.write_text(json.dumps({"tune:2": {}}))
     out = _run("diff", str(a), str(b), script=SCORES)
     assert out.returncode != 0 and "share no frame" in out.stderr
+
+
+def test_a_frame_zoomed_onto_its_dice_is_scored_at_their_new_size() -> None:
+    """``bench_close.py`` cuts a tuning frame around its dice and scales it back up: tuning
+    frame 3's dice, 142 pixels, come out three times as big (426), and are read right without
+    asking; a frame whose dice spread over the tray is left out."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_close import close_frame
+
+    got = close_frame(3, None)
+    assert got is not None
+    zoom, side, right, asks, silent = got
+    assert 2.9 < zoom < 3.1 and 400 < side < 450
+    assert right and not asks and not silent
+    assert close_frame(0, None) is None  # dice over the whole tray: not zoomed 1.5 times
