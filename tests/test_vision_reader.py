@@ -1023,3 +1023,23 @@ def test_a_die_missed_beside_a_doubtful_face_is_found(i: int, wrong: bool) -> No
     for read in (read_dice(frame, thrown=len(truth)), read_dice(frame, at_most=6)):
         s = score_frame(read, truth)
         assert s.right and not s.asks
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 960), (1920, 1080), (640, 480)])
+def test_the_finder_s_view_halved_is_the_frame_shrunk_to_rounding(width: int, height: int
+                                                                  ) -> None:
+    """A look from farther halves the whole frame as the first look saw it, instead of
+    shrinking the frame again: both average the same pixels, so they differ by rounding
+    only (at most one grey level), at half and a quarter of the first look's scale."""
+    from vision.habanet import FINDER_SIZE, finder_input, scaled_for_finder
+
+    frame, _ = _tune_frame(7)
+    frame = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
+    scale = FINDER_SIZE / max(width, height)
+    seen = scaled_for_finder(frame, scale)
+    for step in (2.0, 4.0):
+        direct, used = finder_input(frame, scale / step)
+        halved, used_too = finder_input(frame, scale / step, seen)
+        assert used == used_too and direct.shape == halved.shape
+        assert np.abs(direct.astype(int) - halved.astype(int)).max() <= 1
+        seen = scaled_for_finder(frame, scale / step, seen)

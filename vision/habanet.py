@@ -105,6 +105,8 @@ class _Kept:
     """Each face's turn, by centre and side (:func:`face_turn`)."""
     copies: dict[int, np.ndarray] = field(default_factory=dict)
     """The frame shrunk, by factor (:func:`shrunk`)."""
+    wholes: dict[float, np.ndarray] = field(default_factory=dict)
+    """The whole frame as the finder saw it, not padded, by scale (:meth:`HabaNet._look`)."""
     read: dict[FoundFace, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     """Each face's crop and reading (:func:`read_faces`)."""
 
@@ -228,19 +230,37 @@ def face_turn(frame: np.ndarray, center: tuple[float, float], side: float) -> fl
     return math.degrees(math.atan2(z.imag, z.real)) / 4 % 90.0
 
 
-def finder_input(frame: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
+def finder_input(frame: np.ndarray, scale: float | None = None,
+                 twice: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """The frame as the finder sees it (scaled to :data:`FINDER_SIZE` on its longer side,
-    or by ``scale``; padded to a multiple of 32) and its scale."""
+    or by ``scale``; padded to a multiple of 32) and its scale. ``twice``: the frame scaled
+    by twice ``scale`` (not padded), when at hand: halving it (area averaging, like the frame
+    itself; the same to rounding) is cheaper than shrinking the frame."""
+    return _padded(scaled_for_finder(frame, scale, twice)), (
+        FINDER_SIZE / max(frame.shape[:2]) if scale is None else scale)
+
+
+def scaled_for_finder(frame: np.ndarray, scale: float | None = None,
+                      twice: np.ndarray | None = None) -> np.ndarray:
+    """The frame scaled as :func:`finder_input` scales it, not yet padded."""
     h, w = frame.shape[:2]
     if scale is None:
         scale = FINDER_SIZE / max(h, w)
     sw, sh = max(32, round(w * scale)), max(32, round(h * scale))
-    small = cv2.resize(frame, (sw, sh),
-                       interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    pw, ph = -sw % 32, -sh % 32
+    if twice is not None:
+        out: np.ndarray = cv2.resize(twice, (sw, sh), interpolation=cv2.INTER_AREA)
+    else:
+        out = cv2.resize(frame, (sw, sh),
+                         interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    return out
+
+
+def _padded(small: np.ndarray) -> np.ndarray:
+    """``small`` padded on the right and bottom to a multiple of 32 (its edge repeated)."""
+    pw, ph = -small.shape[1] % 32, -small.shape[0] % 32
     if pw or ph:
         small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-    return small, scale
+    return small
 
 
 @dataclass(frozen=True)
@@ -288,11 +308,17 @@ class HabaNet:
         """The finder's faces (down to :data:`HINT_PEAK`) in ``frame``, or in its window
         ``box`` (x0, y0, x1, y1 in frame pixels; the faces then in the window's), the image
         scaled by ``scale`` (default: to :data:`FINDER_SIZE`)."""
-        kept = _kept(frame, self).looks
+        now = _kept(frame, self)
+        kept = now.looks
         if (box, scale) in kept:
             return list(kept[box, scale])
         image = frame if box is None else frame[box[1]:box[3], box[0]:box[2]]
-        small, used = finder_input(image, scale)
+        used = FINDER_SIZE / max(image.shape[:2]) if scale is None else scale
+        if box is None:  # the whole frame: kept, and halved for a look from farther
+            small = now.wholes[used] = scaled_for_finder(frame, used, now.wholes.get(2 * used))
+            small = _padded(small)
+        else:
+            small, _ = finder_input(image, used)
         out = self._finder(cv2.dnn.blobFromImage(normalise(small)))[0]
         kept[box, scale] = decode(out, used, image.shape[1], image.shape[0], HINT_PEAK)
         return list(kept[box, scale])
@@ -451,4 +477,5 @@ def default_net() -> HabaNet | None:
 
 
 __all__ = ["CROP", "FoundFace", "HabaNet", "crop_of", "cut", "decode", "default_net", "face_angle",
-           "face_crop", "face_turn", "finder_input", "normalise", "read_faces", "shrunk"]
+           "face_crop", "face_turn", "finder_input", "normalise", "read_faces",
+           "scaled_for_finder", "shrunk"]
