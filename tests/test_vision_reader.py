@@ -1025,6 +1025,17 @@ def test_a_die_missed_beside_a_doubtful_face_is_found(i: int, wrong: bool) -> No
         assert s.right and not s.asks
 
 
+def test_a_cloth_s_big_squares_are_no_dice_seen_from_farther() -> None:
+    """An empty tray on a woven cloth (tuning woven frame 25): the first look sees no die, so
+    the reader looks from farther, where the cloth's squares look like big faces; one of them
+    the pip reader takes for a die, but not surely, so no die is read."""
+    frame, truth = _tune_frame(25, "woven")
+    assert truth == []
+    net = default_haba_net()
+    assert net is not None and net.find_farther(frame) != []
+    assert read_dice(frame, at_most=6) == []
+
+
 @pytest.mark.parametrize(("width", "height"), [(1280, 960), (1920, 1080), (640, 480)])
 def test_the_finder_s_view_halved_is_the_frame_shrunk_to_rounding(width: int, height: int
                                                                   ) -> None:

@@ -67,7 +67,8 @@ NOT_A_DIE = 0.5
 """A face the pip reader calls "not a die" at least this surely is dropped."""
 SURELY_A_DIE = 0.05
 """A face of the second look for faint dice that the pip reader calls "not a die" at most
-this surely is a die like the others, however faint its finder peak (:func:`see_faces`).
+this surely is a die like the others, however faint its finder peak (:func:`see_faces`); so
+is a face of the look from farther.
 (Tuning frames 0-2199 and printed tables 0-99: of the faces the second look took back, the
 12 read so surely were all on a die and read right; of those on no die or read wrong, the
 most die-like was called "not a die" at 0.12. Asks 69 → 67 and 55 → 53, printed tables
@@ -298,9 +299,9 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     ``thrown``: how many dice the table threw (None: not known). When fewer dice are seen
     first, the frame is looked at from farther (:meth:`vision.habanet.HabaNet.find_farther`:
     dice too big for the finder, a photo taken close, may show it only their pips); when that
-    look sees more dice, they are the frame's. Later looks are taken at the size of the dice
-    seen (:meth:`vision.habanet.HabaNet.find`).
-    When more faces are seen, the
+    look sees more faces that the pip reader surely calls dice (:data:`SURELY_A_DIE`), they
+    are the frame's. Later looks are taken at the size of the dice seen
+    (:meth:`vision.habanet.HabaNet.find`). When more faces are seen than dice thrown, the
     likeliest choice of that many is kept (:func:`choose`); when as many but one in doubt
     (:data:`WEAK_FACE`), the reader looks again for a die missed; when fewer, it looks again
     down to the finder's fainter peaks (:data:`vision.habanet.HINT_PEAK`, its closer looks then
@@ -335,7 +336,8 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     kept, crops, probs, dice, size, good = _first_faces(frame, net, net.find(frame))
     if count is not None and len(good) < count and (far := net.find_farther(frame)):
         looked = _first_faces(frame, net, far)
-        if len(looked[5]) > len(good):  # the dice are bigger than the first look sees
+        surely = [k for k in looked[5] if looked[2][k][0] <= SURELY_A_DIE]
+        if len(surely) > len(good):  # the dice are bigger than the first look sees
             kept, crops, probs, dice, size, good = looked
 
     def seen(k: int, doubt: bool = False) -> SeenFace:
