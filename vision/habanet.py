@@ -382,7 +382,7 @@ class HabaNet:
         """The top faces too big for the first look (:data:`FAR_ABOVE`) that the finder sees
         surely (:data:`MIN_PEAK`) in the whole frame looked at from farther, surest first: the
         first look's scale shrunk by each of :data:`FAR_STEPS` in turn, until one finds any.
-        None when the dice are not that big. (When :meth:`find` sees big dice, it looks from
+        Empty when the dice are not that big. (When :meth:`find` sees big dice, it looks from
         farther itself; a die too big may show the first look only its pips, as little dice.)"""
         h, w = frame.shape[:2]
         scale = FINDER_SIZE / max(h, w)
