@@ -111,30 +111,61 @@ def test_turned_mirrored_shrunk_or_zoomed_photo_reads_the_same() -> None:
         assert _rolled(read_dice(view)) == want, name
 
 
-@pytest.mark.parametrize("closer", [2.0, 3.0, 4.0])
-def test_a_photo_taken_close_reads_the_same(closer: float) -> None:
-    """Three dice photographed two, three and four times closer (170, 256 and 341 pixels in a
-    1280-pixel photo, beyond the 30-160 the finder learnt): the reader looks from farther and
-    reads them as from afar, surely, told the count or only the box's six."""
+def _three_dice() -> tuple[np.ndarray, list]:
+    """Three touching dice of 85 pixels on light wood, as the camera sees them."""
     rng = np.random.default_rng(73)
     scene = scene_for(rng, Conditions("wood-light", "daylight", "touching", "medium", "inset"),
                       n_dice=3, distractors=0, hand=0.0)
-    frame, truth = render_tray(scene, rng)
-    want = _truth(truth)
-    assert _rolled(read_dice(frame, thrown=3)) == want
-    net = default_haba_net()
-    assert net is not None and net.find_farther(frame) == []  # 85-pixel dice: not too big
+    return render_tray(scene, rng)
+
+
+def _closer(frame: np.ndarray, truth: list, closer: float) -> tuple[np.ndarray, list]:
+    """``frame`` as a photo taken ``closer`` times closer to the middle of its dice, and the
+    dice's centres in it."""
     xs = [x for t in truth for x, _ in t.outline]
     ys = [y for t in truth for _, y in t.outline]
     h, w = frame.shape[:2]
     assert closer * (max(xs) - min(xs)) < w and closer * (max(ys) - min(ys)) < h
     cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     zoom = np.float32([[closer, 0, w / 2 - closer * cx], [0, closer, h / 2 - closer * cy]])
-    close = cv2.warpAffine(frame, zoom, (w, h), flags=cv2.INTER_LINEAR)
+    centres = [(w / 2 + closer * (t.center[0] - cx), h / 2 + closer * (t.center[1] - cy))
+               for t in truth]
+    return cv2.warpAffine(frame, zoom, (w, h), flags=cv2.INTER_LINEAR), centres
+
+
+@pytest.mark.parametrize("closer", [2.0, 3.0, 4.0])
+def test_a_photo_taken_close_reads_the_same(closer: float) -> None:
+    """Three dice photographed two, three and four times closer (170, 256 and 341 pixels in a
+    1280-pixel photo, beyond the 30-160 the finder learnt): the reader looks from farther and
+    reads them as from afar, surely, told the count or only the box's six."""
+    frame, truth = _three_dice()
+    want = _truth(truth)
+    assert _rolled(read_dice(frame, thrown=3)) == want
+    net = default_haba_net()
+    assert net is not None and net.find_farther(frame) == []  # 85-pixel dice: not too big
+    close, _ = _closer(frame, truth, closer)
     for count in ({"thrown": 3}, {"at_most": 6}):
         readings = read_dice(close, **count)  # type: ignore[arg-type]
         assert _rolled(readings) == want, count
         assert all(r.confident for r in readings), count
+
+
+def test_dice_known_to_be_big_are_found_from_farther() -> None:
+    """Dice of 341 pixels show the first look only their pips, as little dice; told the
+    dice's size, the finder looks from farther and finds the three faces, each where a die
+    lies and about as big."""
+    frame, truth = _three_dice()
+    close, centres = _closer(frame, truth, 4.0)
+    side = 4.0 * float(np.median([t.size for t in truth]))
+    net = default_haba_net()
+    assert net is not None
+    first = net.find(close)
+    assert not any(f.side > side / 2 for f in first)
+    found = net.find(close, dice=side)
+    assert len(found) == 3
+    for c in centres:
+        face = min(found, key=lambda f: math.dist(f.center, c))
+        assert math.dist(face.center, c) < side / 5 and 0.75 < face.side / side < 1.25
 
 
 def test_coloured_tables_and_light_leave_the_colours_alone() -> None:
