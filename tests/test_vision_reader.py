@@ -1073,15 +1073,15 @@ def test_the_finder_s_view_halved_is_the_frame_shrunk_to_rounding(width: int, he
     """A look from farther halves the whole frame as the first look saw it, instead of
     shrinking the frame again: both average the same pixels, so they differ by rounding
     only (at most one grey level), at half and a quarter of the first look's scale."""
-    from vision.habanet import FINDER_SIZE, finder_input, scaled_for_finder
+    from vision.habanet import FINDER_SIZE, scaled_for_finder
 
     frame, _ = _tune_frame(7)
     frame = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
     scale = FINDER_SIZE / max(width, height)
     seen = scaled_for_finder(frame, scale)
     for step in (2.0, 4.0):
-        direct, used = finder_input(frame, scale / step)
-        halved, used_too = finder_input(frame, scale / step, seen)
-        assert used == used_too and direct.shape == halved.shape
+        direct = scaled_for_finder(frame, scale / step)
+        halved = scaled_for_finder(frame, scale / step, seen)
+        assert direct.shape == halved.shape
         assert np.abs(direct.astype(int) - halved.astype(int)).max() <= 1
-        seen = scaled_for_finder(frame, scale / step, seen)
+        seen = halved

@@ -230,19 +230,18 @@ def face_turn(frame: np.ndarray, center: tuple[float, float], side: float) -> fl
     return math.degrees(math.atan2(z.imag, z.real)) / 4 % 90.0
 
 
-def finder_input(frame: np.ndarray, scale: float | None = None,
-                 twice: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+def finder_input(frame: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
     """The frame as the finder sees it (scaled to :data:`FINDER_SIZE` on its longer side,
-    or by ``scale``; padded to a multiple of 32) and its scale. ``twice``: the frame scaled
-    by twice ``scale`` (not padded), when at hand: halving it (area averaging, like the frame
-    itself; the same to rounding) is cheaper than shrinking the frame."""
-    return _padded(scaled_for_finder(frame, scale, twice)), (
+    or by ``scale``; padded to a multiple of 32) and its scale."""
+    return _padded(scaled_for_finder(frame, scale)), (
         FINDER_SIZE / max(frame.shape[:2]) if scale is None else scale)
 
 
 def scaled_for_finder(frame: np.ndarray, scale: float | None = None,
                       twice: np.ndarray | None = None) -> np.ndarray:
-    """The frame scaled as :func:`finder_input` scales it, not yet padded."""
+    """The frame scaled as :func:`finder_input` scales it, not yet padded. ``twice``: the
+    frame scaled by twice ``scale``, when at hand: halving it (area averaging, like the frame
+    itself; the same to rounding) is cheaper than shrinking the frame."""
     h, w = frame.shape[:2]
     if scale is None:
         scale = FINDER_SIZE / max(h, w)
@@ -344,9 +343,9 @@ class HabaNet:
         found = [f for f in hints if f.found >= min_peak]
         h, w = frame.shape[:2]
         scale = FINDER_SIZE / max(h, w)
-        sure = [f.side for f in hints if f.found >= MIN_PEAK]
-        if dice is None and sure:
-            dice = float(np.median(sure))
+        if dice is None:
+            sure = [f.side for f in hints if f.found >= MIN_PEAK]
+            dice = float(np.median(sure)) if sure else None
         if dice is not None and dice * scale > FAR_ABOVE:
             return self._farther(frame, FAR_SIDE / dice, min_peak)
         if hints:

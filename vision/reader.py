@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from itertools import combinations, permutations
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -336,7 +336,7 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     kept, crops, probs, dice, size, good = _first_faces(frame, net, net.find(frame))
     if count is not None and len(good) < count and (far := net.find_farther(frame)):
         looked = _first_faces(frame, net, far)
-        surely = [k for k in looked[5] if looked[2][k][0] <= SURELY_A_DIE]
+        surely = [k for k in looked.good if looked.probs[k][0] <= SURELY_A_DIE]
         if len(surely) > len(good):  # the dice are bigger than the first look sees
             kept, crops, probs, dice, size, good = looked
 
@@ -394,14 +394,25 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     return faces + [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
 
 
-def _first_faces(frame: np.ndarray, net: HabaNet, found: list[FoundFace]
-                 ) -> tuple[list[FoundFace], list[np.ndarray], np.ndarray,
-                            list[tuple[FoundFace, np.ndarray]], float, list[int]]:
-    """What the first look's finds tell: the faces kept (one per die, :func:`_apart`, and
-    another face of a die read as another value, :func:`_other_faces`), their crops and the
-    pip reader's probabilities, the faces it takes for dice (:data:`NOT_A_DIE`) with theirs,
-    the frame's die size (their median side) and which kept faces are dice and not a die's
-    side (:func:`_side_of`)."""
+class _FirstFaces(NamedTuple):
+    """What the first look's finds tell (:func:`_first_faces`)."""
+
+    kept: list[FoundFace]
+    """One face per die (:func:`_apart`), and another face of a die read as another value
+    (:func:`_other_faces`)."""
+    crops: list[np.ndarray]
+    probs: np.ndarray
+    """The pip reader's probabilities of each kept face."""
+    dice: list[tuple[FoundFace, np.ndarray]]
+    """The kept faces it takes for dice (:data:`NOT_A_DIE`), with theirs."""
+    size: float
+    """The frame's die size: their median side."""
+    good: list[int]
+    """The kept faces that are dice and not a die's side (:func:`_side_of`)."""
+
+
+def _first_faces(frame: np.ndarray, net: HabaNet, found: list[FoundFace]) -> _FirstFaces:
+    """What the first look's finds ``found`` tell (:class:`_FirstFaces`)."""
     kept = _apart(found)
     crops, probs = read_faces(net, frame, kept)
     other, other_crops, other_probs = _other_faces(frame, net, found, kept, probs)
@@ -412,7 +423,7 @@ def _first_faces(frame: np.ndarray, net: HabaNet, found: list[FoundFace]
     size = float(np.median([f.side for f, _ in dice])) if dice else math.inf
     good = [k for k, (f, p) in enumerate(zip(kept, probs, strict=True))
             if p[0] < NOT_A_DIE and not any(_side_of(f, d, size) for d, _ in dice)]
-    return kept, crops, probs, dice, size, good
+    return _FirstFaces(kept, crops, probs, dice, size, good)
 
 
 def _other_faces(frame: np.ndarray, net: HabaNet, found: list[FoundFace],
