@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rules.dice import HABA_LAYOUTS, Color
 from rules.errors import DataError
 from rules.kotd.cards import load_box, parse_box
-from vision.consistency import KEEP, MAX_OPTIONS, Belief, agreement, most_probable
+from vision.consistency import KEEP, MAX_OPTIONS, Belief, agreement, most_probable, one_die
 from vision.facecolor import chroma_of, face_chroma
 from vision.palette import Palette, bgr, calibrated
 
@@ -171,6 +171,42 @@ def test_agreement_is_the_chance_the_dice_obey_the_box(dice: list[Belief]) -> No
     if all((np.outer(b.value, b.color) >= KEEP * np.outer(b.value, b.color).max()).sum()
            <= MAX_OPTIONS for b in dice):
         assert got == pytest.approx(total, rel=1e-9)
+
+
+def _one_die_faces() -> set[tuple[tuple[int, Color], tuple[int, Color]]]:
+    """Every pair of faces some die of the box shows at once, from the cube itself: a die of
+    a layout carries each value in that layout's colour, and shows two faces together
+    unless they are opposite (values adding up to 7) or the same face."""
+    return {((a, lay[a]), (b, lay[b])) for lay in HABA_LAYOUTS.values()
+            for a in range(1, 7) for b in range(1, 7) if a != b and a + b != 7}
+
+
+@settings(max_examples=60, deadline=None)
+@given(beliefs, beliefs)
+def test_one_die_is_the_chance_two_faces_show_on_one_die(a: Belief, b: Belief) -> None:
+    """Against the cube: ``one_die`` is the summed chance of the readings of the two faces
+    that one die of the box can show together, and does not depend on which face is first."""
+    pairs = _one_die_faces()
+    want = sum(a.value[va - 1] * a.color[COLORS.index(ca)]
+               * b.value[vb - 1] * b.color[COLORS.index(cb)]
+               for (va, ca), (vb, cb) in pairs)
+    assert one_die(a, b, COLORS) == pytest.approx(want, rel=1e-9, abs=1e-12)
+    assert one_die(b, a, COLORS) == pytest.approx(want, rel=1e-9, abs=1e-12)
+
+
+def test_two_faces_of_one_die_differ_in_colour_and_share_its_layout() -> None:
+    """Surely read faces: a die never shows two faces of one colour (only opposite faces
+    share one), nor faces of two layouts."""
+    def sure(value: int, color: Color) -> Belief:
+        return Belief(np.eye(6)[value - 1], np.eye(3)[COLORS.index(color)])
+    pairs = _one_die_faces()
+    for (va, ca), (vb, cb) in itertools.product(
+            itertools.product(range(1, 7), COLORS), repeat=2):
+        got = one_die(sure(va, ca), sure(vb, cb), COLORS)
+        assert got == (1.0 if ((va, ca), (vb, cb)) in pairs else 0.0)
+        if got:
+            assert ca is not cb
+    assert len(pairs) == 3 * 6 * 4  # each face of each layout beside four others
 
 
 def test_three_sure_dice_on_one_layout_do_not_agree() -> None:

@@ -103,6 +103,28 @@ def most_probable(beliefs: Sequence[Belief], colors: Sequence[Color],
     return out
 
 
+def one_die(a: Belief, b: Belief, colors: Sequence[Color],
+            layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS) -> float:
+    """The chance that faces read as ``a`` and ``b`` are two faces of one die, as far as
+    their values and colours tell: a die's faces all belong to its layout, and only opposite
+    faces share a colour, which a die never shows together, so two faces of one die are of
+    one layout and differ in colour (a leaning die's top and risen side, or a die's top and
+    the side a slanted view shows beside it)."""
+    pair_of = _pair_of(layouts)
+    pa, pb = (np.outer(np.asarray(x.value, np.float64), np.asarray(x.color, np.float64))
+              for x in (a, b))
+    both = 0.0
+    for va in range(6):
+        for ca, colour_a in enumerate(colors):
+            layout = pair_of.get((va + 1, colour_a))
+            if layout is None or pa[va, ca] <= 0:
+                continue
+            both += pa[va, ca] * sum(
+                float(pb[vb, cb]) for vb in range(6) for cb, colour_b in enumerate(colors)
+                if colour_b is not colour_a and pair_of.get((vb + 1, colour_b)) == layout)
+    return float(both / max(float(pa.sum() * pb.sum()), 1e-12))
+
+
 def agreement(beliefs: Sequence[Belief], colors: Sequence[Color],
               layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
               per_pair: int = PER_PAIR) -> float:
@@ -116,4 +138,4 @@ def agreement(beliefs: Sequence[Belief], colors: Sequence[Color],
     return float(weighed[1].sum())
 
 
-__all__ = ["Belief", "Decision", "agreement", "most_probable"]
+__all__ = ["Belief", "Decision", "agreement", "most_probable", "one_die"]

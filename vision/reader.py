@@ -11,10 +11,12 @@ it is right (:func:`die_chance`: where the box overrules a face, never more than
 gives that reading). When the game tells how many dice were thrown, the count is used too:
 of more faces than dice the likeliest choice is kept (:func:`choose`), and too few are made
 up with the dice a second look finds and the faces judged doubtful; a face whose place the
-count leaves in doubt is marked. Which of two faces beside each other is a die's top (a
-leaning die's top and its side) is told by a network that sees both (:mod:`vision.pairnet`):
-it settles the count's choice between them where it is sure (:data:`PAIR_SURE`), and puts
-a sure reading in doubt that it takes for a die's side (:data:`SIDE_CATCH`). A die below
+count leaves in doubt is marked; two faces the box says no die shows together (other
+layouts, or one colour: :func:`vision.consistency.one_die`) are not weighed as one die's
+top and side. Which of two faces beside each other is a die's top (a leaning die's top and
+its side) is told by a network that sees both (:mod:`vision.pairnet`): where it is sure, its
+odds weigh in the count's choice (:data:`PAIR_ODDS`) and settle it (:data:`PAIR_SURE`), and
+it puts a sure reading in doubt that it takes for a die's side (:data:`SIDE_CATCH`). A die below
 :data:`vision.reading.HABA_CONFIDENT` is marked for the table to check.
 
 Ordinary dice (any body and pip colour, marbled, translucent, touching) are found and read
@@ -34,7 +36,7 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from vision.consistency import Belief, Decision, agreement, most_probable
+from vision.consistency import Belief, Decision, agreement, most_probable, one_die
 from vision.dicenet import FoundDie
 from vision.dicenet import default_net as default_standard_net
 from vision.facecolor import face_chroma
@@ -209,6 +211,25 @@ PAIR_SURE = 0.99
 (:data:`RIVAL`) when the pair network (:mod:`vision.pairnet`) gives "*k* is a die's top, *j*
 is not" at least this surely: a leaning die's top and side, or a die's top and a face beside
 it, told apart by seeing both. (BENCHMARKS.md, "Which of two faces is the top".)"""
+PAIR_ODDS = 0.99
+"""Where the pair network is at least this sure which of two faces beside each other is a
+die's top (its two answers, each face seen first, averaged), its odds weigh in the count's
+choice itself (:func:`choose`): a choice that keeps one of the two faces and leaves out the
+other is weighed by how likely the network finds that one the top, the other not. A leaning
+die's top seen at a slant and its risen side are often called a die as surely as each
+other by the pip reader, so without it the choice may keep the side and leave out the top.
+(Tuning frames 0-3299, printed tables, woven cloths and the steep set, 4200 frames: right
+3237 → 3248, 93 → 94, 173 → 174, 550 → 554; asks 165 → 153, 14 → 13, 30 → 29, 85 → 77;
+silently wrong the same, 6, 0, 1, 5; no frame read worse. Each order on its own, at 0.98: a
+tuning frame went silently wrong: BENCHMARKS.md.)"""
+PAIR_FLOOR = 0.001
+"""The least chance a pair's answer counts with in :data:`PAIR_ODDS` (odds at most 1000)."""
+ONE_DIE = 0.01
+"""A face left out for the count puts a kept face beside it in doubt (:data:`BESIDE`) only
+when their values and colours give at least this chance that they are two faces of one die
+(:func:`vision.consistency.one_die`: of one layout, of two colours): else the face left
+out is no face of that die. (Woven cloths 0-199: asks 32 → 30; tuning frames, printed tables
+and the steep set read the same.)"""
 SIDE_CATCH = 0.9
 """A sure reading is put in doubt (:data:`DOUBT`) when, against any face beside it that is
 not one of its own die's finds (closer than :data:`NEAR` sides), another reading's or a
@@ -532,14 +553,36 @@ def _no_rival(best: tuple[int, ...], other: tuple[int, ...], side_of: set[tuple[
                for order in permutations(out, len(taken)))
 
 
+def _pair_odds(faces: list[SeenFace], tops: Tops) -> dict[tuple[int, int], float]:
+    """For faces *a* < *b* beside each other (:data:`BESIDE`) of which the pair network is
+    sure (:data:`PAIR_ODDS`) which is the top: the square root of the odds that *a* is the top
+    and *b* not, against *b* the top and *a* not; a choice keeping *a* alone is weighed by it,
+    one keeping *b* alone by its inverse, so the two differ by the odds."""
+    near = [(a, b) for a, b in combinations(range(len(faces)), 2)
+            if _beside(faces[a].face, faces[b].face)]
+    if not near:
+        return {}
+    both = tops([(faces[a], faces[b]) for a, b in near] + [(faces[b], faces[a]) for a, b in near])
+    odds = {}
+    for (a, b), ab, ba in zip(near, both[:len(near)], both[len(near):], strict=True):
+        a_top, b_top = (float(ab[A_TOP] + ba[B_TOP]) / 2, float(ab[B_TOP] + ba[A_TOP]) / 2)
+        if max(a_top, b_top) >= PAIR_ODDS:
+            odds[a, b] = math.sqrt(max(a_top, PAIR_FLOOR) / max(b_top, PAIR_FLOOR))
+    return odds
+
+
 def choose(faces: list[SeenFace], thrown: int, palette: Palette,
            middle: tuple[float, float] | None = None, tops: Tops | None = None
            ) -> list[SeenFace]:
     """``thrown`` of ``faces``, when more faces were seen than dice thrown: the likeliest
-    choice, weighing each face's chance of being a die (in or out) and the chance that the
-    faces chosen obey the box (:func:`vision.consistency.agreement`). A face that a rival
+    choice, weighing each face's chance of being a die (in or out), the chance that the
+    faces chosen obey the box (:func:`vision.consistency.agreement`) and, of two faces beside
+    each other one of which it keeps, the pair network's odds that the one kept is the top,
+    where the network is sure (``tops``, :data:`PAIR_ODDS`). A face that a rival
     choice (:data:`RIVAL`) leaves out is in doubt, and so is a face beside one left out that
-    the pip reader took for a die (:data:`BESIDE`), unless that one is the kept face's side:
+    the pip reader took for a die (:data:`BESIDE`), unless the two cannot be faces of one die
+    (:data:`ONE_DIE`: then a choice taking either for the other is no rival either), or that
+    one is the kept face's side:
     by its size (:data:`TOP_OVER_SIDE`) or, knowing the ``middle`` of the frame, by where it
     lies (:data:`SIDE_INWARD`: a die's side shows towards the middle, so of a leaning die's
     two faces the top is the one further out). A choice that takes such a side for a die is
@@ -557,35 +600,42 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     """
     if len(faces) - thrown > MAX_EXTRA:
         return faces
+    odds = _pair_odds(faces, tops) if tops is not None else {}
     weights = {}
     for chosen in combinations(range(len(faces)), thrown):
         w = agreement([faces[k].belief for k in chosen], palette.colors)
         for k, face in enumerate(faces):
             w *= face.is_die if k in chosen else 1.0 - face.is_die
+        for (a, b), r in odds.items():
+            if (a in chosen) != (b in chosen):
+                w *= r if a in chosen else 1.0 / r
         weights[chosen] = w
     best = max(weights, key=lambda c: weights[c])
     top = weights[best]
     beside = [(k, j) for k in best for j in range(len(faces)) if j not in best
               and _beside(faces[k].face, faces[j].face)]  # a kept face, one left out
+    apart = {(k, j) for k, j in beside  # no two faces of one die
+             if one_die(faces[k].belief, faces[j].belief, palette.colors) < ONE_DIE}
     side_of = {(k, j) for k, j in beside if _side_of_top(faces[k].face, faces[j].face, middle)}
     if tops is not None:
-        pairs = [p for p in beside if p not in side_of]
+        pairs = [p for p in beside if p not in side_of and p not in apart]
         if pairs:
             chances = tops([(faces[k], faces[j]) for k, j in pairs])
             side_of |= {p for p, c in zip(pairs, chances, strict=True) if c[A_TOP] >= PAIR_SURE}
     sides = {j for _, j in side_of}
-    only_sides = {j for j in sides if all(p in side_of for p in beside if p[1] == j)}
+    only_sides = {j for j in sides if all(p in side_of or p in apart
+                                          for p in beside if p[1] == j)}
 
     def roll(chosen: tuple[int, ...]) -> list[tuple[int, int]]:
         return sorted(_likeliest(faces[k]) for k in chosen)
 
     best_roll = roll(best)
     doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
-                and not _no_rival(best, c, side_of, only_sides) and roll(c) != best_roll
+                and not _no_rival(best, c, side_of | apart, only_sides) and roll(c) != best_roll
                 for k in best if k not in c}
     die_size = float(np.median([faces[k].face.side for k in best])) if best else math.inf
-    doubtful |= {k for k, j in beside if j not in sides and faces[j].is_die >= DOUBT
-                 and faces[j].face.side <= TOO_BIG * die_size
+    doubtful |= {k for k, j in beside if j not in sides and (k, j) not in apart
+                 and faces[j].is_die >= DOUBT and faces[j].face.side <= TOO_BIG * die_size
                  and faces[k].face.side < TOP_OVER_SIDE * faces[j].face.side
                  and _likeliest(faces[k]) != _likeliest(faces[j])}
     return [replace(faces[k], is_die=min(faces[k].is_die, DOUBT)) if k in doubtful
