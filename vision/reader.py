@@ -218,18 +218,22 @@ choice itself (:func:`choose`): a choice that keeps one of the two faces and lea
 other is weighed by how likely the network finds that one the top, the other not. A leaning
 die's top seen at a slant and its risen side are often called a die as surely as each
 other by the pip reader, so without it the choice may keep the side and leave out the top.
-(Tuning frames 0-3299, printed tables, woven cloths and the steep set, 4200 frames: right
-3237 → 3248, 93 → 94, 173 → 174, 550 → 554; asks 165 → 153, 14 → 13, 30 → 29, 85 → 77;
-silently wrong the same, 6, 0, 1, 5; no frame read worse. Each order on its own, at 0.98: a
-tuning frame went silently wrong: BENCHMARKS.md.)"""
+(Tuning frames 0-3299, printed tables, woven cloths and the steep set, 4200 frames, with
+:data:`ONE_DIE`'s doubt: right 3237 → 3248, 93 → 94, 173 → 174, 550 → 554; asks 165 → 153,
+14 → 13, 30 → 29, 85 → 77; silently wrong the same, 6, 0, 1, 5; no frame read worse. Each
+order on its own, or below 0.99: tuning frames went silently wrong: BENCHMARKS.md.)"""
 PAIR_FLOOR = 0.001
 """The least chance a pair's answer counts with in :data:`PAIR_ODDS` (odds at most 1000)."""
 ONE_DIE = 0.01
-"""A face left out for the count puts a kept face beside it in doubt (:data:`BESIDE`) only
-when their values and colours give at least this chance that they are two faces of one die
-(:func:`vision.consistency.one_die`: of one layout, of two colours): else the face left
-out is no face of that die. (Woven cloths 0-199: asks 32 → 30; tuning frames, printed tables
-and the steep set read the same.)"""
+"""Two faces beside each other, one kept for the count and one left out, are weighed as one
+die's top and side only when their values and colours give at least this chance that they
+are two faces of one die (:func:`vision.consistency.one_die`: of one layout, of two
+colours). Otherwise the face left out puts the kept one in no doubt (:data:`BESIDE`), and a
+choice taking it in the kept one's place is no rival (:func:`_no_rival`): it is no face of
+that die. (The doubt: woven cloths 0-199 asks 32 → 30, the other tuning sets the same. The
+rival, with :data:`PAIR_ODDS`: tuning frames 0-3299 asks 153 → 149, the steep set 77 → 76,
+tuning frame 101, silently wrong since stop 36, now asks; no frame read worse:
+BENCHMARKS.md.)"""
 SIDE_CATCH = 0.9
 """A sure reading is put in doubt (:data:`DOUBT`) when, against any face beside it that is
 not one of its own die's finds (closer than :data:`NEAR` sides), another reading's or a
@@ -544,9 +548,10 @@ def _no_rival(best: tuple[int, ...], other: tuple[int, ...], side_of: set[tuple[
               sides: set[int]) -> bool:
     """Whether choice ``other`` is no rival to ``best`` because each face it takes that
     ``best`` leaves out is a side: one of ``sides`` (lying, beside every kept face it is
-    beside, where that face's side shows), or one taken in place of a kept face beside
-    which it lies where that face's side shows (``side_of``: (kept, side) pairs;
-    :data:`SIDE_INWARD`)."""
+    beside, where that face's side shows, or being no face of its die), or one taken in
+    place of a kept face beside which it lies where that face's side shows, or which cannot
+    be another face of that face's die (``side_of``: such (kept, taken) pairs;
+    :data:`SIDE_INWARD`, :data:`PAIR_SURE`, :data:`ONE_DIE`)."""
     out = [k for k in best if k not in other]
     taken = [j for j in other if j not in best and j not in sides]
     return any(all((k, j) in side_of for k, j in zip(order, taken, strict=True))
