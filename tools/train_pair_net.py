@@ -21,9 +21,7 @@ every pair of faces beside each other that the reader's count chooses among
 and *b* is not, *b* is and *a* is not, or neither or both are. ``--faint``: each reading's
 face is also paired with every finder peak beside it (down to
 :data:`vision.habanet.HINT_PEAK`) that no reading took, as the reader's check of a sure
-reading sees them (:func:`vision.reader.doubt_sides`); with ``--readings``, each sure
-reading's face with every face beside it, other readings' too (two dice's tops beside each
-other, "both are tops", which that check also sees).
+reading sees them (:func:`vision.reader.doubt_sides`).
 
 **Train.** Frames whose number ends in 0 or 5 are held out; each batch's pairs are mirrored
 at random (as :mod:`vision.pairnet` reads them) and their light jittered.
@@ -98,8 +96,7 @@ def _listening_choose(faces: list[reader.SeenFace], thrown: int, palette: Any,
     return _choose(faces, thrown, palette, middle, None)
 
 
-def _one(i: int, steep: bool, faint: bool, readings_too: bool = False
-         ) -> list[dict[str, Any]]:
+def _one(i: int, steep: bool, faint: bool) -> list[dict[str, Any]]:
     reader.choose = _listening_choose  # type: ignore[assignment]  # in each worker process
     rng = np.random.default_rng(SEEDS[steep] + i)
     cond = random_conditions(rng, HELD_OUT)
@@ -116,16 +113,12 @@ def _one(i: int, steep: bool, faint: bool, readings_too: bool = False
         probs = net.read([face_crop(img, f.center, f.side, f.angle) for f in finds])
         middle = (img.shape[1] / 2, img.shape[0] / 2)
         for r in readings:
-            if readings_too and not r.confident:
-                continue
             k = min(range(len(finds)), key=lambda j: math.dist(finds[j].center, r.center))
             mine = look(img, finds[k], 1.0 - float(probs[k][0]), float(probs[k][1:].max()))
             for j, f in enumerate(finds):
-                if j == k or not reader._beside(finds[k], f) or (
-                        math.dist(f.center, r.center) < reader.NEAR * min(f.side, r.size)
-                        if readings_too else any(
-                            math.dist(f.center, o.center) < reader.NEAR * min(f.side, o.size)
-                            for o in readings)):
+                if j == k or not reader._beside(finds[k], f) or any(
+                        math.dist(f.center, o.center) < reader.NEAR * min(f.side, o.size)
+                        for o in readings):
                     continue
                 other = look(img, f, 1.0 - float(probs[j][0]), float(probs[j][1:].max()))
                 rows.append(_row(img, truth, mine, other, middle, "faint"))
@@ -133,11 +126,10 @@ def _one(i: int, steep: bool, faint: bool, readings_too: bool = False
 
 
 def collect(start: int, frames: int, out: Path, steep: bool, faint: bool,
-            workers: int, readings_too: bool = False) -> None:
+            workers: int) -> None:
     with ProcessPoolExecutor(workers) as ex:
         rows = [r for got in ex.map(_one, range(start, start + frames), [steep] * frames,
-                                    [faint] * frames, [readings_too] * frames, chunksize=4)
-                for r in got]
+                                    [faint] * frames, chunksize=4) for r in got]
     out.write_bytes(pickle.dumps(rows))
     print(len(rows), "pairs from", frames, "frames",
           dict(Counter((r["kind"], r["label"]) for r in rows)))
@@ -247,9 +239,6 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=1000)
     parser.add_argument("--steep", action="store_true")
     parser.add_argument("--faint", action="store_true")
-    parser.add_argument("--readings", action="store_true",
-                        help="with --faint: each sure reading's face paired with every face "
-                             "beside it, other readings' too, exactly as the catch sees them")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--steps", type=int, default=6000)
@@ -257,8 +246,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", "2")))
     a = parser.parse_args()
     if a.what == "collect":
-        collect(a.start, a.frames, a.out or Path("pairs.pkl"), a.steep, a.faint, a.workers,
-                a.readings)
+        collect(a.start, a.frames, a.out or Path("pairs.pkl"), a.steep, a.faint, a.workers)
     else:
         train(a.data, a.steps, a.seed, a.threads, a.out or PAIR_ONNX)
 
