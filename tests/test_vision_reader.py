@@ -575,9 +575,10 @@ def test_a_face_beside_one_left_out_is_in_doubt_unless_clearly_bigger(
 def test_a_face_left_out_that_reads_as_the_kept_one_puts_it_in_no_doubt(
         value: int, color: Color, in_doubt: bool) -> None:
     """Two die-like faces as big as each other, 35 px apart, and one too many: the surer is
-    kept, in doubt when the other reads another value (which of a leaning die's two faces is
-    its top?), not when it reads the same value and colour: two faces of one die never do,
-    so it is the same face found twice, and the roll is the same either way."""
+    kept, in doubt when the other reads another value and colour of the kept face's die (a
+    green 5 beside a red 3: which of a leaning die's two faces is its top?), not when it
+    reads the same value and colour: two faces of one die never do, so it is the same face
+    found twice, and the roll is the same either way."""
     kept, left = _seen(0.999, 3, 0.0), _seen(0.9, value, 35.0, color)
     (chosen,) = choose([kept, left], 1, Palette.default())
     assert chosen.face == kept.face
@@ -678,7 +679,7 @@ def test_a_leaning_die_s_top_is_the_face_further_from_the_middle(i: int, asks: b
     the leaning die's risen side for a die as surely as its top, further from the middle; the
     pair network, sure which is the top, settles the choice (``PAIR_ODDS``; before it, the
     side was kept and the table asked): read right, though 1925 still asks about a flat green
-    3 beside the leaning die. Told the count, or as ``kotd read`` reads (at most six)."""
+    3. Told the count, or as ``kotd read`` reads (at most six)."""
     frame, truth = _tune_frame(i)
     for told in (read_dice(frame, thrown=len(truth)), read_dice(frame, at_most=6)):
         s = score_frame(told, truth)
