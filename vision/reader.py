@@ -558,21 +558,30 @@ def _no_rival(best: tuple[int, ...], other: tuple[int, ...], side_of: set[tuple[
                for order in permutations(out, len(taken)))
 
 
-def _pair_odds(faces: list[SeenFace], tops: Tops) -> dict[tuple[int, int], float]:
-    """For faces *a* < *b* beside each other (:data:`BESIDE`) of which the pair network is
-    sure (:data:`PAIR_ODDS`) which is the top: the square root of the odds that *a* is the top
-    and *b* not, against *b* the top and *a* not; a choice keeping *a* alone is weighed by it,
-    one keeping *b* alone by its inverse, so the two differ by the odds."""
+def _pair_chances(faces: list[SeenFace], tops: Tops) -> dict[tuple[int, int], np.ndarray]:
+    """The pair network's answers (:data:`Tops`) for every two faces beside each other
+    (:data:`BESIDE`), each face seen first: asked once, in one batch."""
     near = [(a, b) for a, b in combinations(range(len(faces)), 2)
             if _beside(faces[a].face, faces[b].face)]
-    if not near:
+    ordered = near + [(b, a) for a, b in near]
+    if not ordered:
         return {}
-    both = tops([(faces[a], faces[b]) for a, b in near] + [(faces[b], faces[a]) for a, b in near])
+    return dict(zip(ordered, tops([(faces[a], faces[b]) for a, b in ordered]), strict=True))
+
+
+def _pair_odds(chances: dict[tuple[int, int], np.ndarray]) -> dict[tuple[int, int], float]:
+    """For faces *a* < *b* beside each other of which the pair network is sure
+    (:data:`PAIR_ODDS`, its ``chances`` in both orders averaged) which is the top: the square
+    root of the odds that *a* is the top and *b* not, against *b* the top and *a* not; a
+    choice keeping *a* alone is weighed by it, one keeping *b* alone by its inverse, so the
+    two differ by the odds."""
     odds = {}
-    for (a, b), ab, ba in zip(near, both[:len(near)], both[len(near):], strict=True):
-        a_top, b_top = (float(ab[A_TOP] + ba[B_TOP]) / 2, float(ab[B_TOP] + ba[A_TOP]) / 2)
-        if max(a_top, b_top) >= PAIR_ODDS:
-            odds[a, b] = math.sqrt(max(a_top, PAIR_FLOOR) / max(b_top, PAIR_FLOOR))
+    for (a, b), ab in chances.items():
+        if a < b:
+            ba = chances[b, a]
+            a_top, b_top = (float(ab[A_TOP] + ba[B_TOP]) / 2, float(ab[B_TOP] + ba[A_TOP]) / 2)
+            if max(a_top, b_top) >= PAIR_ODDS:
+                odds[a, b] = math.sqrt(max(a_top, PAIR_FLOOR) / max(b_top, PAIR_FLOOR))
     return odds
 
 
@@ -605,7 +614,8 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     """
     if len(faces) - thrown > MAX_EXTRA:
         return faces
-    odds = _pair_odds(faces, tops) if tops is not None else {}
+    chances = _pair_chances(faces, tops) if tops is not None else {}
+    odds = _pair_odds(chances)
     weights = {}
     for chosen in combinations(range(len(faces)), thrown):
         w = agreement([faces[k].belief for k in chosen], palette.colors)
@@ -622,11 +632,8 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     apart = {(k, j) for k, j in beside  # no two faces of one die
              if one_die(faces[k].belief, faces[j].belief, palette.colors) < ONE_DIE}
     side_of = {(k, j) for k, j in beside if _side_of_top(faces[k].face, faces[j].face, middle)}
-    if tops is not None:
-        pairs = [p for p in beside if p not in side_of and p not in apart]
-        if pairs:
-            chances = tops([(faces[k], faces[j]) for k, j in pairs])
-            side_of |= {p for p, c in zip(pairs, chances, strict=True) if c[A_TOP] >= PAIR_SURE}
+    side_of |= {p for p in beside if p not in side_of and p not in apart
+                and p in chances and chances[p][A_TOP] >= PAIR_SURE}
     sides = {j for _, j in side_of}
     only_sides = {j for j in sides if all(p in side_of or p in apart
                                           for p in beside if p[1] == j)}
