@@ -632,8 +632,8 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     apart = {(k, j) for k, j in beside  # no two faces of one die
              if one_die(faces[k].belief, faces[j].belief, palette.colors) < ONE_DIE}
     side_of = {(k, j) for k, j in beside if _side_of_top(faces[k].face, faces[j].face, middle)}
-    side_of |= {p for p in beside if p not in side_of and p not in apart
-                and p in chances and chances[p][A_TOP] >= PAIR_SURE}
+    side_of |= {p for p in beside if p not in apart and p in chances
+                and chances[p][A_TOP] >= PAIR_SURE}
     sides = {j for _, j in side_of}
     only_sides = {j for j in sides if all(p in side_of or p in apart
                                           for p in beside if p[1] == j)}
