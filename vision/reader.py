@@ -13,7 +13,9 @@ of more faces than dice the likeliest choice is kept (:func:`choose`), and too f
 up with the dice a second look finds and the faces judged doubtful; a face whose place the
 count leaves in doubt is marked; two faces the box says no die shows together (other
 layouts, or one colour: :func:`vision.consistency.one_die`) are not weighed as one die's
-top and side. Which of two faces beside each other is a die's top (a leaning die's top and
+top and side; of as many faces as dice thrown, the one the pip reader doubts is a die is
+made likelier by the count, when it is a die's size and no die's side (:func:`counted`).
+Which of two faces beside each other is a die's top (a leaning die's top and
 its side) is told by a network that sees both (:mod:`vision.pairnet`): where it is sure, its
 odds weigh in the count's choice (:data:`PAIR_ODDS`) and settle it (:data:`PAIR_SURE`), and
 it puts a sure reading in doubt that it takes for a die's side (:data:`SIDE_CATCH`). A die below
@@ -234,6 +236,27 @@ that die. (The doubt: woven cloths 0-199 asks 32 → 30, the other tuning sets t
 rival, with :data:`PAIR_ODDS`: tuning frames 0-3299 asks 153 → 149, the steep set 77 → 76,
 tuning frame 101, silently wrong since stop 36, now asks; no frame read worse:
 BENCHMARKS.md.)"""
+COUNT_ODDS = 3.0
+"""Told how many dice were thrown and seeing as many faces, all sure but one that the pip
+reader doubts is a die (below :data:`vision.reading.HABA_CONFIDENT`; a second look found no
+die missed, :data:`WEAK_FACE`): the count says that a die lies there, unless the face is
+something else and a die went unseen altogether. When the face is a die's size (between
+:data:`SIDE_SHRINK` and :data:`TOO_BIG` times the other faces' median side) and the pair
+network does not call a face beside it the top with it not (:data:`COUNT_SIDE`), its odds of
+being a die are multiplied by this much (:func:`counted`); a face lifted so is still put in
+doubt by the side catch (:data:`SIDE_CATCH`) like any sure reading. The pip reader doubts a
+die most on a table of its own colour (a green die on green felt) or when it is tipped, and
+rightly doubts a leaning die's side, or a die's side seen at a slant.
+(Tuning frames 0-3299, printed tables, woven cloths and the steep set, 4200 frames: asks
+149 → 143, 13 → 12, 29 → 29, 76 → 73; nothing else changed, and the 10 frames that stopped
+asking were read right, their faces called a die at 0.51-0.69. Of the faces so doubted at
+0.5-0.7, the 5 that were no die were a die's side to the network (0.92-0.998) or 1.9 times
+a die's size. At 10 times, with sizes 0.6-1.5 and the network at 0.95, one frame more
+stopped asking and none went silently wrong: BENCHMARKS.md.)"""
+COUNT_SIDE = 0.5
+"""The least chance, the pair network's answers in both orders averaged, that a face beside
+the doubted one is a die's top and the doubted one is not, that leaves the count's odds
+out (:data:`COUNT_ODDS`)."""
 SIDE_CATCH = 0.9
 """A sure reading is put in doubt (:data:`DOUBT`) when, against any face beside it that is
 not one of its own die's finds (closer than :data:`NEAR` sides), another reading's or a
@@ -341,7 +364,8 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     is then read again as two. Then the faces judged not a die or a die's side, and the second
     look's other faces that the pip reader takes for a die, are taken back, surest first, to
     make up the count: a face whose place is in doubt gets at most :data:`DOUBT` chance of being
-    a die, so the table is asked about it.
+    a die, so the table is asked about it. Seeing as many faces as dice thrown, one of which the
+    pip reader doubts is a die, the count makes it likelier (:data:`COUNT_ODDS`).
 
     ``at_most``: when the count is not known, how many dice there are at most (the box's
     dice: no more can lie in the tray). More faces are chosen among as for a throw of that
@@ -399,7 +423,9 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
     peaks = net.find(frame, HINT_PEAK, size if dice else None)
     if len(faces) == count:  # as many faces as dice, one of them doubtful: a die missed?
         look_again(peaks, MAX_EXTRA)
-        return faces if len(faces) == count else choose(faces, count, palette, middle, tops)
+        if len(faces) > count:
+            return choose(faces, count, palette, middle, tops)
+        return faces if thrown is None else counted(faces, tops)
     look_again(peaks, count - len(faces))
     if faces and len(faces) < count:
         look_again(net.find_closer(frame, float(np.median([s.face.side for s in faces]))),
@@ -414,9 +440,35 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
                                                             seen(len(kept) - 1)]
     if thrown is None:
         return faces
+    if len(faces) == count:
+        return counted(faces, tops)
     others = sorted((k for k in range(split) if k not in good and k not in sure),
                     key=lambda k: probs[k][0])
     return faces + [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
+
+
+def counted(faces: list[SeenFace], tops: Tops | None) -> list[SeenFace]:
+    """``faces``, as many as the dice thrown, with the one the pip reader doubts is a die
+    made likelier by the count (:data:`COUNT_ODDS`): it is a die's size and the pair
+    network calls no face beside it the top with it not (:data:`COUNT_SIDE`)."""
+    weak = [f for f in faces if f.is_die < HABA_CONFIDENT]
+    if len(weak) != 1 or len(faces) < 2:
+        return faces
+    (face,) = weak
+    others = [f for f in faces if f is not face]
+    size = float(np.median([f.face.side for f in others]))
+    if not SIDE_SHRINK * size <= face.face.side <= TOO_BIG * size:
+        return faces
+    near = [f for f in others if _beside(f.face, face.face)]
+    if near:
+        if tops is None:
+            return faces
+        chances = tops([*((f, face) for f in near), *((face, f) for f in near)])
+        side = (chances[:len(near), A_TOP] + chances[len(near):, B_TOP]) / 2
+        if float(side.max()) >= COUNT_SIDE:
+            return faces
+    odds = face.is_die / (1.0 - face.is_die) * COUNT_ODDS
+    return [replace(f, is_die=odds / (1.0 + odds)) if f is face else f for f in faces]
 
 
 class _FirstFaces(NamedTuple):
@@ -758,5 +810,5 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
 
 
 # the reader's two networks too: the benchmarks swap them for others
-__all__ = ["SeenFace", "Tops", "choose", "default_haba_net", "default_standard_net",
+__all__ = ["SeenFace", "Tops", "choose", "counted", "default_haba_net", "default_standard_net",
            "die_chance", "doubt_sides", "own_chance", "read_dice", "see_faces", "square"]
