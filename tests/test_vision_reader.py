@@ -403,13 +403,12 @@ def test_a_leaning_die_left_out_for_the_count_leaves_its_neighbours_in_doubt(i: 
     assert len(told) == 6 and s.false == 1 and s.wrong_sure == 0 and s.asks and not s.silent
 
 
-@pytest.mark.parametrize("i", [729, 991])
-def test_told_how_many_were_thrown_the_reader_takes_back_a_doubtful_die(i: int) -> None:
-    """Five of six dice read: the sixth face was judged a neighbour's side (991), or found
-    only by the second look, fainter than a die, and the pip reader is not sure enough that
-    it is one (``SURELY_A_DIE``; 729). Told six were thrown, the reader takes that face back,
-    reads it right and marks it for the table."""
-    frame, truth = _tune_frame(i)
+def test_told_how_many_were_thrown_the_reader_takes_back_a_doubtful_die() -> None:
+    """Five of six dice read: the sixth face was judged a neighbour's side (tuning frame
+    991). Told six were thrown, the reader takes that face back, reads it right and marks it
+    for the table. (Tuning frame 729, a red die on a pink table that only the second look
+    finds, was marked too until the count's odds: ``test_vision_count.py``.)"""
+    frame, truth = _tune_frame(991)
     assert len(read_dice(frame)) == 5
     told = read_dice(frame, thrown=6)
     s = score_frame(told, truth)

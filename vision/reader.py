@@ -237,9 +237,10 @@ rival, with :data:`PAIR_ODDS`: tuning frames 0-3299 asks 153 → 149, the steep 
 tuning frame 101, silently wrong since stop 36, now asks; no frame read worse:
 BENCHMARKS.md.)"""
 COUNT_ODDS = 3.0
-"""Told how many dice were thrown and seeing as many faces, all sure but one that the pip
-reader doubts is a die (below :data:`vision.reading.HABA_CONFIDENT`; a second look found no
-die missed, :data:`WEAK_FACE`): the count says that a die lies there, unless the face is
+"""Told how many dice were thrown and seeing as many faces (at first, with a second look
+finding no other, :data:`WEAK_FACE`; or after looking again for dice missed), all sure but
+one that the pip reader doubts is a die (below :data:`vision.reading.HABA_CONFIDENT`): the
+count says that a die lies there, unless the face is
 something else and a die went unseen altogether. When the face is a die's size (between
 :data:`SIDE_SHRINK` and :data:`TOO_BIG` times the other faces' median side) and the pair
 network does not call a face beside it the top with it not (:data:`COUNT_SIDE`), its odds of
