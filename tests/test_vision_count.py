@@ -1,6 +1,7 @@
-"""The count's odds: told how many dice were thrown and seeing as many faces, the one face the
-pip reader doubts is a die is made likelier by the count, unless it is no die's size or the
-pair network takes it for a side of a face beside it (``vision.reader.counted``)."""
+"""The count's odds: told how many dice were thrown and seeing as many faces (or one short,
+with one face left to take back), the one face the pip reader doubts is a die is made
+likelier by the count, unless it is no die's size or the pair network takes it for a side
+of a face beside it (``vision.reader.counted``)."""
 
 from __future__ import annotations
 
@@ -97,6 +98,22 @@ def test_a_die_on_a_table_of_its_own_colour_is_settled_by_the_count(i: int) -> N
     assert told.right and not told.asks
     alone = score_frame(read_dice(frame, at_most=6), truth)
     assert alone.asks and not alone.silent and alone.wrong_sure == 0
+
+
+@pytest.mark.parametrize("i", [158, 991])
+def test_the_one_face_left_to_take_back_is_settled_by_the_count(i: int) -> None:
+    """Tuning frames read with five faces of six dice: the sixth face was judged a
+    neighbour's side by its size beside it (991: a flat die; 158: a die partly under
+    another), the only face left to take back. Taken back, it is in doubt; told six were
+    thrown, with five sure faces besides it, a die's size and no face beside it the top to
+    the pair network, the count settles it: read right and the table is not asked. Not told,
+    five dice are read and the table is asked."""
+    frame, truth = _tune_frame(i)
+    told = read_dice(frame, thrown=6)
+    s = score_frame(told, truth)
+    assert len(told) == 6 and s.right and not s.asks
+    alone = read_dice(frame)
+    assert len(alone) == 5 and score_frame(alone, truth).asks
 
 
 def test_a_leaning_die_s_side_is_not_settled_by_the_count() -> None:

@@ -238,22 +238,24 @@ tuning frame 101, silently wrong since stop 36, now asks; no frame read worse:
 BENCHMARKS.md.)"""
 COUNT_ODDS = 3.0
 """Told how many dice were thrown and seeing as many faces (at first, with a second look
-finding no other, :data:`WEAK_FACE`; or after looking again for dice missed), all sure but
-one that the pip reader doubts is a die (below :data:`vision.reading.HABA_CONFIDENT`): the
-count says that a die lies there, unless the face is
-something else and a die went unseen altogether. When the face is a die's size (between
-:data:`SIDE_SHRINK` and :data:`TOO_BIG` times the other faces' median side) and the pair
-network does not call a face beside it the top with it not (:data:`COUNT_SIDE`), its odds of
-being a die are multiplied by this much (:func:`counted`); a face lifted so is still put in
-doubt by the side catch (:data:`SIDE_CATCH`) like any sure reading. The pip reader doubts a
-die most on a table of its own colour (a green die on green felt) or when it is tipped, and
-rightly doubts a leaning die's side, or a die's side seen at a slant.
+finding no other, :data:`WEAK_FACE`; or after looking again for dice missed; or one face
+short, with one face left to take back, judged a die's side or not a die: :data:`DOUBT`),
+all sure but one that the pip reader doubts is a die (below
+:data:`vision.reading.HABA_CONFIDENT`): the count says that a die lies there, unless the
+face is something else and a die went unseen altogether. When the face is a die's size
+(between :data:`SIDE_SHRINK` and :data:`TOO_BIG` times the other faces' median side) and
+the pair network does not call a face beside it the top with it not (:data:`COUNT_SIDE`),
+its odds of being a die are multiplied by this much (:func:`counted`); a face lifted so is
+still put in doubt by the side catch (:data:`SIDE_CATCH`) like any sure reading. The pip
+reader doubts a die most on a table of its own colour (a green die on green felt) or when
+it is tipped, and rightly doubts a leaning die's side, or a die's side seen at a slant.
 (Tuning frames 0-3299, printed tables, woven cloths and the steep set, 4200 frames: asks
-149 → 143, 13 → 12, 29 → 29, 76 → 73; nothing else changed, and the 10 frames that stopped
-asking were read right, their faces called a die at 0.51-0.69. Of the faces so doubted at
-0.5-0.7, the 5 that were no die were a die's side to the network (0.92-0.998) or 1.9 times
-a die's size. At 10 times, with sizes 0.6-1.5 and the network at 0.95, one frame more
-stopped asking and none went silently wrong: BENCHMARKS.md.)"""
+149 → 140, 13 → 12, 29 → 29, 76 → 73; nothing else changed, and the 13 frames that stopped
+asking were read right: 10 faces called a die at 0.51-0.69, 3 taken back. Of the faces so
+doubted at 0.5-0.7, the 5 that were no die were a die's side to the network (0.92-0.998) or
+1.9 times a die's size. At 10 times with the network at 0.9, nothing else changed; so, but
+taking back any one of several faces left, a woven-cloth frame went silently wrong:
+BENCHMARKS.md.)"""
 COUNT_SIDE = 0.5
 """The least chance, the pair network's answers in both orders averaged, that a face beside
 the doubted one is a die's top and the doubted one is not, that leaves the count's odds
@@ -445,7 +447,10 @@ def see_faces(frame: np.ndarray, palette: Palette, net: HabaNet | None = None,
         return counted(faces, tops)
     others = sorted((k for k in range(split) if k not in good and k not in sure),
                     key=lambda k: probs[k][0])
-    return faces + [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
+    taken = [seen(k, doubt=True) for k in others[:thrown - len(faces)]]
+    if len(others) == 1 and len(faces) == thrown - 1:  # the one face the count leaves
+        return counted(faces + taken, tops)
+    return faces + taken
 
 
 def counted(faces: list[SeenFace], tops: Tops | None) -> list[SeenFace]:
