@@ -946,7 +946,7 @@ def _face(x: float, found: float, side: float = 60.0) -> FoundFace:
 
 @pytest.mark.parametrize(("faint", "not_a_die", "is_die"), [
     ([_face(600.0, 0.8)], 0.2, None),  # found surely by the closer look: a die
-    ([_face(600.0, 0.2)], 0.2, 0.75),  # a faint peak only, the one face left: the count's
+    ([_face(600.0, 0.2)], 0.2, 0.75),  # a faint peak only, the one face left: the count
     ([_face(600.0, 0.2)], 0.01, None),  # a faint peak, surely a die to the pip reader
     ([_face(600.0, 0.8), _face(700.0, 0.9)], 0.01, DOUBT),  # two for one missing
     ([_face(142.0, 0.9, 36.0)], 0.01, DOUBT),  # beside a die, narrower: its side face

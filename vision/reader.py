@@ -253,9 +253,9 @@ it is tipped, and rightly doubts a leaning die's side, or a die's side seen at a
 149 → 140, 13 → 12, 29 → 29, 76 → 73; nothing else changed, and the 13 frames that stopped
 asking were read right: 10 faces called a die at 0.51-0.69, 3 taken back. Of the faces so
 doubted at 0.5-0.7, the 5 that were no die were a die's side to the network (0.92-0.998) or
-1.9 times a die's size. At 10 times with the network at 0.9, nothing else changed; so, but
-taking back any one of several faces left, a woven-cloth frame went silently wrong:
-BENCHMARKS.md.)"""
+1.9 times a die's size. At 10 times with the network at 0.9, nothing else changed; at those
+settings, taking back any one of several faces left (not only the one face left), a
+woven-cloth frame went silently wrong: BENCHMARKS.md.)"""
 COUNT_SIDE = 0.5
 """The least chance, the pair network's answers in both orders averaged, that a face beside
 the doubted one is a die's top and the doubted one is not, that leaves the count's odds
