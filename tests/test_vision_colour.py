@@ -173,6 +173,38 @@ def test_agreement_is_the_chance_the_dice_obey_the_box(dice: list[Belief]) -> No
         assert got == pytest.approx(total, rel=1e-9)
 
 
+def _sparse(values: dict[int, float], colours: dict[int, float]) -> Belief:
+    v, c = np.zeros(6), np.zeros(3)
+    for k, p in values.items():
+        v[k] = p
+    for k, p in colours.items():
+        c[k] = p
+    return Belief(v / v.sum(), c / c.sum())
+
+
+sparse_beliefs = st.builds(
+    _sparse, st.dictionaries(st.integers(0, 5), st.floats(0.05, 1), min_size=1, max_size=2),
+    st.dictionaries(st.integers(0, 2), st.floats(0.05, 1), min_size=1, max_size=2))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(sparse_beliefs, min_size=0, max_size=7))
+def test_agreement_of_up_to_seven_dice_against_every_reading(dice: list[Belief]) -> None:
+    """Dice each torn between at most two values and two colours (so every option of every
+    die is weighed): ``agreement``, summed die by die over how many dice each layout shows,
+    is the summed chance of every reading of all dice with no layout more than twice; 1 for
+    no dice, 0 for more dice than the box holds."""
+    pair = {(v, c): n for n, lay in HABA_LAYOUTS.items() for v, c in lay.items()}
+    options = [[((v + 1, COLORS[k]), float(b.value[v] * b.color[k])) for v in range(6)
+                for k in range(3) if b.value[v] * b.color[k] > 0] for b in dice]
+    total = 0.0
+    for reading in itertools.product(*options):
+        names = [pair[o] for o, _ in reading]
+        if all(names.count(n) <= 2 for n in names):
+            total += math.prod(p for _, p in reading)
+    assert agreement(dice, COLORS) == pytest.approx(total, rel=1e-9, abs=1e-12)
+
+
 def _one_die_faces() -> set[tuple[tuple[int, Color], tuple[int, Color]]]:
     """Every pair of faces some die of the box shows at once, from the cube itself: a die of
     a layout carries each value in that layout's colour, and shows two faces together

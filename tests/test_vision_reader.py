@@ -27,8 +27,8 @@ from vision.habanet import (
 from vision.palette import Palette
 from vision.reader import (
     BOX_SURE,
+    CHOOSE_AMONG,
     DOUBT,
-    MAX_EXTRA,
     RIVAL,
     TORN,
     SeenFace,
@@ -482,7 +482,7 @@ GREEN = Color.GREEN
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(0.05, 0.999), min_size=1, max_size=9), st.integers(1, 7))
 def test_choosing_among_too_many_faces(is_die: list[float], thrown: int) -> None:
-    """With up to MAX_EXTRA faces too many, ``choose`` keeps exactly as many as were thrown,
+    """With up to CHOOSE_AMONG faces too many, ``choose`` keeps exactly as many as were thrown,
     in the order seen, and the likeliest choice (brute force over every choice); a face
     that an almost as likely choice leaves out is marked in doubt, unless that choice reads
     the same roll (from seven faces on, two read alike). Beyond that, all are kept for the
@@ -492,7 +492,7 @@ def test_choosing_among_too_many_faces(is_die: list[float], thrown: int) -> None
     if len(faces) <= thrown:
         return
     chosen = choose(faces, thrown, palette)
-    if len(faces) - thrown > MAX_EXTRA:
+    if len(faces) - thrown > CHOOSE_AMONG:
         assert chosen == faces
         return
     assert len(chosen) == thrown
@@ -1079,7 +1079,7 @@ def test_a_kept_face_s_side_puts_no_other_die_beside_it_in_doubt(
     (0.4, [_face(800.0, 0.8)], True, [100, 200, 300, 400, 800]),  # a die missed: the weak out
     (0.4, [], True, [100, 200, 300, 400, 500]),  # nothing more to find: the five seen
     (0.4, [_face(700.0, 0.8), _face(800.0, 0.8), _face(900.0, 0.8)], True,
-     [100, 200, 300, 400, 500]),  # more new faces than can be chosen among: not trusted
+     [100, 200, 300, 400, 500]),  # more new faces than MAX_EXTRA: not trusted
     (0.05, [_face(800.0, 0.8)], False, [100, 200, 300, 400, 500]),  # no face doubtful
 ])
 def test_as_many_faces_as_dice_one_doubtful_the_reader_looks_for_a_die_missed(
@@ -1088,7 +1088,7 @@ def test_as_many_faces_as_dice_one_doubtful_the_reader_looks_for_a_die_missed(
     "not a die" at least WEAK_FACE surely (a leaning die's side, the die beside it missed),
     the reader looks again with the faint peaks counting; a face that look finds as surely
     as a die is weighed with the others and the likeliest five are kept. With no face in
-    doubt no second look is taken; more new faces than MAX_EXTRA are not chosen among."""
+    doubt no second look is taken; more new faces than MAX_EXTRA are not trusted."""
     first = [_face(100.0 * (k + 1), 0.9) for k in range(5)]
     frame = np.full((400, 1000, 3), 128, np.uint8)
     net = _FakeNet(first, faint, weak=weak)

@@ -46,6 +46,22 @@ def _pair_of(layouts: Mapping[str, Mapping[int, Color]]) -> dict[tuple[int, Colo
     return {(v, c): name for name, layout in layouts.items() for v, c in layout.items()}
 
 
+def _joint(belief: Belief) -> np.ndarray:
+    """P(value, colour) of a die on its own: rows values 1-6, columns the colours."""
+    return np.outer(np.asarray(belief.value, np.float64), np.asarray(belief.color, np.float64))
+
+
+def _options(belief: Belief, colors: Sequence[Color]) -> list[tuple[int, Color, float]]:
+    """A die's readings worth weighing (value, colour, chance), likeliest first: at most
+    :data:`MAX_OPTIONS`, none less likely than :data:`KEEP` of its best."""
+    joint = _joint(belief)
+    top = joint.max()
+    opts = [(v + 1, colors[k], float(joint[v, k])) for v in range(6)
+            for k in range(len(colors)) if joint[v, k] >= KEEP * top]
+    opts.sort(key=lambda o: -o[2])
+    return opts[:MAX_OPTIONS]
+
+
 def _weigh(beliefs: Sequence[Belief], colors: Sequence[Color],
            layouts: Mapping[str, Mapping[int, Color]], per_pair: int
            ) -> tuple[list[list[tuple[int, Color, float]]], list[float],
@@ -54,16 +70,9 @@ def _weigh(beliefs: Sequence[Belief], colors: Sequence[Color],
     they cover, and every reading of all dice (one option each) with its probability, 0
     where a layout shows more than ``per_pair`` dice (None: too many dice or readings)."""
     pair_of = _pair_of(layouts)
-    options: list[list[tuple[int, Color, float]]] = []
-    kept: list[float] = []  # share of each die's belief that the options weighed cover
-    for b in beliefs:
-        joint = np.outer(np.asarray(b.value, np.float64), np.asarray(b.color, np.float64))
-        top = joint.max()
-        opts = [(v + 1, colors[k], float(joint[v, k])) for v in range(6)
-                for k in range(len(colors)) if joint[v, k] >= KEEP * top]
-        opts.sort(key=lambda o: -o[2])
-        options.append(opts[:MAX_OPTIONS])
-        kept.append(sum(o[2] for o in options[-1]) / max(float(joint.sum()), 1e-12))
+    options = [_options(b, colors) for b in beliefs]
+    kept = [sum(o[2] for o in opts) / max(float(_joint(b).sum()), 1e-12)
+            for b, opts in zip(beliefs, options, strict=True)]  # each belief's share weighed
     count = int(np.prod([len(o) for o in options], dtype=np.float64))
     if not options or len(beliefs) > per_pair * len(layouts) or count > MAX_READINGS:
         return options, kept, None
@@ -111,8 +120,7 @@ def one_die(a: Belief, b: Belief, colors: Sequence[Color],
     one layout and differ in colour (a leaning die's top and risen side, or a die's top and
     the side a slanted view shows beside it)."""
     pair_of = _pair_of(layouts)
-    pa, pb = (np.outer(np.asarray(x.value, np.float64), np.asarray(x.color, np.float64))
-              for x in (a, b))
+    pa, pb = _joint(a), _joint(b)
     both = 0.0
     for va in range(6):
         for ca, colour_a in enumerate(colors):
@@ -125,17 +133,46 @@ def one_die(a: Belief, b: Belief, colors: Sequence[Color],
     return float(both / max(float(pa.sum() * pb.sum()), 1e-12))
 
 
+def layout_chances(belief: Belief, colors: Sequence[Color],
+                   layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS) -> np.ndarray:
+    """The chance that a die read as ``belief`` shows a face of each layout (the layouts by
+    name, sorted), and last that its reading is of no layout, over its options weighed as in
+    :func:`most_probable`."""
+    pair_of = _pair_of(layouts)
+    names = sorted(layouts)
+    out = np.zeros(len(names) + 1)
+    for v, c, q in _options(belief, colors):
+        out[names.index(pair_of[(v, c)]) if (v, c) in pair_of else -1] += q
+    return out
+
+
+def obeying(chances: Sequence[np.ndarray], per_pair: int = PER_PAIR) -> float:
+    """The chance that dice with these :func:`layout_chances` obey the box: no layout shows
+    more than ``per_pair`` dice. Summed die by die over how many dice each layout shows so
+    far (0 to ``per_pair``), not over every reading of all dice: the count's choice asks it
+    of every choice of faces."""
+    if not chances:
+        return 1.0
+    layouts = len(chances[0]) - 1
+    shown = np.zeros((per_pair + 1,) * layouts)  # the chance of each count of dice per layout
+    shown[(0,) * layouts] = 1.0
+    for die in chances:
+        after = shown * die[-1]
+        for k in range(layouts):
+            more = tuple(slice(1, None) if a == k else slice(None) for a in range(layouts))
+            less = tuple(slice(None, -1) if a == k else slice(None) for a in range(layouts))
+            after[more] += shown[less] * die[k]
+        shown = after
+    return float(shown.sum())
+
+
 def agreement(beliefs: Sequence[Belief], colors: Sequence[Color],
               layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
               per_pair: int = PER_PAIR) -> float:
     """The chance that dice read on their own obey the box: no layout shows more than
     ``per_pair`` dice (0 when more dice than the box holds)."""
-    options, _, weighed = _weigh(beliefs, colors, layouts, per_pair)
-    if not options:
-        return 1.0
-    if weighed is None:
-        return 0.0 if len(beliefs) > per_pair * len(layouts) else 1.0
-    return float(weighed[1].sum())
+    return obeying([layout_chances(b, colors, layouts) for b in beliefs], per_pair)
 
 
-__all__ = ["Belief", "Decision", "agreement", "most_probable", "one_die"]
+__all__ = ["Belief", "Decision", "agreement", "layout_chances", "most_probable", "obeying",
+           "one_die"]

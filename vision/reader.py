@@ -38,7 +38,14 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from vision.consistency import Belief, Decision, agreement, most_probable, one_die
+from vision.consistency import (
+    Belief,
+    Decision,
+    layout_chances,
+    most_probable,
+    obeying,
+    one_die,
+)
 from vision.dicenet import FoundDie
 from vision.dicenet import default_net as default_standard_net
 from vision.facecolor import face_chroma
@@ -179,7 +186,17 @@ that was right: BENCHMARKS.md.)"""
 SPLIT_GAP = 0.2
 """Peaks closer than this many die sides are one face, not two dice (:data:`TWO_IN_ONE`)."""
 MAX_EXTRA = 2
-"""More faces than this beyond the dice thrown are not chosen among: the table is asked."""
+"""More new faces than this, of a second look for a die missed (:data:`WEAK_FACE`), are not
+trusted."""
+CHOOSE_AMONG = 6
+"""More faces than this beyond the dice thrown are not chosen among (:func:`choose`): the
+table is asked. At most C(12, 6) = 924 choices for a throw of six, each weighed by the box
+(:func:`vision.consistency.obeying`), about 70 ms on this machine; 10 faces too many would
+be 8008. (Tuning frames 0-3299, printed tables, woven cloths and the steep set, told the
+count: right 3248 → 3249, 94 → 95, 174 → 177, 554 → 554; asks 140 → 139, 12 → 11, 29 → 27,
+73 → 73; silently wrong the same; not told, likewise; every frame changed had 3-6 readings
+on no die, now none. At 2, as since the count's choice came in (2026-11-23), those frames
+asked; at 10, two woven frames more read right, none asking less: BENCHMARKS.md.)"""
 WEAK_FACE = 0.1
 """Told how many dice were thrown (or how many at most) and seeing as many faces, when the pip
 reader calls one of them "not a die" at least this surely (a leaning die's side, say), the
@@ -648,7 +665,7 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
            ) -> list[SeenFace]:
     """``thrown`` of ``faces``, when more faces were seen than dice thrown: the likeliest
     choice, weighing each face's chance of being a die (in or out), the chance that the
-    faces chosen obey the box (:func:`vision.consistency.agreement`) and, of two faces beside
+    faces chosen obey the box (:func:`vision.consistency.obeying`) and, of two faces beside
     each other one of which it keeps, the pair network's odds that the one kept is the top,
     where the network is sure (``tops``, :data:`PAIR_ODDS`). A face that a rival
     choice (:data:`RIVAL`) leaves out is in doubt, and so is a face beside one left out that
@@ -667,16 +684,17 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     rival either. Nor is a choice that reads the same roll (:data:`RIVAL`); and a face left
     out puts none in doubt that reads its value and colour (:data:`TOP_OVER_SIDE`), nor when
     it is too big to be a die (:data:`TOO_BIG`).
-    More than :data:`MAX_EXTRA` faces too many are not chosen among: all are returned, and
+    More than :data:`CHOOSE_AMONG` faces too many are not chosen among: all are returned, and
     the table is asked.
     """
-    if len(faces) - thrown > MAX_EXTRA:
+    if len(faces) - thrown > CHOOSE_AMONG:
         return faces
     chances = _pair_chances(faces, tops) if tops is not None else {}
     odds = _pair_odds(chances)
+    layouts = [layout_chances(f.belief, palette.colors) for f in faces]
     weights = {}
     for chosen in combinations(range(len(faces)), thrown):
-        w = agreement([faces[k].belief for k in chosen], palette.colors)
+        w = obeying([layouts[k] for k in chosen])
         for k, face in enumerate(faces):
             w *= face.is_die if k in chosen else 1.0 - face.is_die
         for (a, b), r in odds.items():
