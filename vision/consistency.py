@@ -5,7 +5,9 @@ a die's value and colour name its pair, and no pair has more than two dice. So a
 that puts three dice on one layout is impossible, and where one die's colour is unclear
 the others often settle it. :func:`most_probable` weighs every reading of all dice that
 obeys this and gives each die's value, colour and the chance that it is right (its
-marginal over all those readings).
+marginal over all those readings). :func:`agreement` (:func:`obeying`) is the chance that
+dice read on their own obey it at all, summed die by die; :func:`one_die`, the chance that
+two faces are faces of one die.
 """
 
 from __future__ import annotations

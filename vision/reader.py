@@ -718,8 +718,9 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
         return sorted(_likeliest(faces[k]) for k in chosen)
 
     best_roll = roll(best)
+    settled = side_of | apart
     doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
-                and not _no_rival(best, c, side_of | apart, only_sides) and roll(c) != best_roll
+                and roll(c) != best_roll and not _no_rival(best, c, settled, only_sides)
                 for k in best if k not in c}
     die_size = float(np.median([faces[k].face.side for k in best])) if best else math.inf
     doubtful |= {k for k, j in beside if j not in sides and (k, j) not in apart
