@@ -48,6 +48,13 @@ def _pair_of(layouts: Mapping[str, Mapping[int, Color]]) -> dict[tuple[int, Colo
     return {(v, c): name for name, layout in layouts.items() for v, c in layout.items()}
 
 
+def _layout_index(layouts: Mapping[str, Mapping[int, Color]]) -> dict[tuple[int, Color], int]:
+    """Each reading's layout, as its place among the layouts' names sorted."""
+    names = sorted(layouts)
+    return {(v, c): names.index(name) for name, layout in layouts.items()
+            for v, c in layout.items()}
+
+
 def _joint(belief: Belief) -> np.ndarray:
     """P(value, colour) of a die on its own: rows values 1-6, columns the colours."""
     return np.outer(np.asarray(belief.value, np.float64), np.asarray(belief.color, np.float64))
@@ -71,21 +78,19 @@ def _weigh(beliefs: Sequence[Belief], colors: Sequence[Color],
     """Each die's options worth weighing (value, colour, chance), the share of its belief
     they cover, and every reading of all dice (one option each) with its probability, 0
     where a layout shows more than ``per_pair`` dice (None: too many dice or readings)."""
-    pair_of = _pair_of(layouts)
     options = [_options(b, colors) for b in beliefs]
     kept = [sum(o[2] for o in opts) / max(float(_joint(b).sum()), 1e-12)
             for b, opts in zip(beliefs, options, strict=True)]  # each belief's share weighed
     count = int(np.prod([len(o) for o in options], dtype=np.float64))
     if not options or len(beliefs) > per_pair * len(layouts) or count > MAX_READINGS:
         return options, kept, None
-    names = sorted(layouts)
-    pair_ids = [np.array([names.index(pair_of[(v, c)]) if (v, c) in pair_of else -1
-                          for v, c, _ in o]) for o in options]
+    index = _layout_index(layouts)
+    pair_ids = [np.array([index.get((v, c), -1) for v, c, _ in o]) for o in options]
     probs = [np.array([q for _, _, q in o]) for o in options]
     grid = np.stack(np.meshgrid(*(np.arange(len(o)) for o in options), indexing="ij"),
                     axis=-1).reshape(-1, len(options))
     pairs = np.stack([pair_ids[d][grid[:, d]] for d in range(len(options))], axis=1)
-    counts = np.stack([(pairs == k).sum(axis=1) for k in range(len(names))], axis=1)
+    counts = np.stack([(pairs == k).sum(axis=1) for k in range(len(layouts))], axis=1)
     valid = (counts <= per_pair).all(axis=1)
     p = np.prod(np.stack([probs[d][grid[:, d]] for d in range(len(options))], axis=1), axis=1)
     return options, kept, (grid, np.where(valid, p, 0.0))
@@ -140,11 +145,10 @@ def layout_chances(belief: Belief, colors: Sequence[Color],
     """The chance that a die read as ``belief`` shows a face of each layout (the layouts by
     name, sorted), and last that its reading is of no layout, over its options weighed as in
     :func:`most_probable`."""
-    pair_of = _pair_of(layouts)
-    names = sorted(layouts)
-    out = np.zeros(len(names) + 1)
+    index = _layout_index(layouts)
+    out = np.zeros(len(layouts) + 1)
     for v, c, q in _options(belief, colors):
-        out[names.index(pair_of[(v, c)]) if (v, c) in pair_of else -1] += q
+        out[index.get((v, c), -1)] += q
     return out
 
 
