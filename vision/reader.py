@@ -487,8 +487,8 @@ def counted(faces: list[SeenFace], tops: Tops | None) -> list[SeenFace]:
         if tops is None:
             return faces
         chances = tops([*((f, face) for f in near), *((face, f) for f in near)])
-        side = (chances[:len(near), A_TOP] + chances[len(near):, B_TOP]) / 2
-        if float(side.max()) >= COUNT_SIDE:
+        if max(_top_not(ab, ba) for ab, ba in zip(chances[:len(near)], chances[len(near):],
+                                                   strict=True)) >= COUNT_SIDE:
             return faces
     odds = face.is_die / (1.0 - face.is_die) * COUNT_ODDS
     return [replace(f, is_die=odds / (1.0 + odds)) if f is face else f for f in faces]
@@ -644,6 +644,12 @@ def _pair_chances(faces: list[SeenFace], tops: Tops) -> dict[tuple[int, int], np
     return dict(zip(ordered, tops([(faces[a], faces[b]) for a, b in ordered]), strict=True))
 
 
+def _top_not(ab: np.ndarray, ba: np.ndarray) -> float:
+    """The pair network's chance that face *a* is a die's top and face *b* is not: its
+    answers with *a* seen first (``ab``) and with *b* seen first (``ba``), averaged."""
+    return float(ab[A_TOP] + ba[B_TOP]) / 2
+
+
 def _pair_odds(chances: dict[tuple[int, int], np.ndarray]) -> dict[tuple[int, int], float]:
     """For faces *a* < *b* beside each other of which the pair network is sure
     (:data:`PAIR_ODDS`, its ``chances`` in both orders averaged) which is the top: the square
@@ -654,7 +660,7 @@ def _pair_odds(chances: dict[tuple[int, int], np.ndarray]) -> dict[tuple[int, in
     for (a, b), ab in chances.items():
         if a < b:
             ba = chances[b, a]
-            a_top, b_top = (float(ab[A_TOP] + ba[B_TOP]) / 2, float(ab[B_TOP] + ba[A_TOP]) / 2)
+            a_top, b_top = _top_not(ab, ba), _top_not(ba, ab)
             if max(a_top, b_top) >= PAIR_ODDS:
                 odds[a, b] = math.sqrt(max(a_top, PAIR_FLOOR) / max(b_top, PAIR_FLOOR))
     return odds
