@@ -5,8 +5,6 @@ of a face beside it (``vision.reader.counted``)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -14,7 +12,6 @@ from hypothesis import strategies as st
 from test_pairnet import _steep_frame
 from test_vision_reader import _seen, _tune_frame
 
-from vision.habanet import FoundFace
 from vision.reader import (
     COUNT_ODDS,
     COUNT_SIDE,
@@ -29,11 +26,6 @@ from vision.render.score import score_frame
 
 SIDE = 60.0
 """The side of every face but the doubted one (``_seen``'s)."""
-
-
-def _doubted(is_die: float, side: float, x: float) -> SeenFace:
-    face = _seen(is_die, 2, x)
-    return replace(face, face=FoundFace((x, 100.0), side, 0.0, 0.9))
 
 
 def _tops(side_chance: float, asked: list[tuple[SeenFace, SeenFace]]):
@@ -60,7 +52,7 @@ def test_the_count_makes_the_one_doubted_face_likelier(
     changes. (An oracle of the rule's own words, over every case.)"""
     others = [_seen(0.9 + 0.01 * k, 1 + k, 300.0 * (k + 1)) for k in range(sure)]
     x = 300.0 + 0.5 * SIDE if beside else 3000.0
-    weak = _doubted(is_die, size * SIDE, x)
+    weak = _seen(is_die, 2, x, side=size * SIDE)
     faces = [*others, weak]
     asked: list[tuple[SeenFace, SeenFace]] = []
     out = counted(faces, _tops(side_chance, asked) if network else None)

@@ -466,12 +466,13 @@ def test_a_faint_die_the_pip_reader_is_sure_of_is_a_die(i: int) -> None:
     assert len(told) == 6 and s.right and not s.asks
 
 
-def _seen(is_die: float, value: int, x: float, color: Color = Color.RED) -> SeenFace:
+def _seen(is_die: float, value: int, x: float, color: Color = Color.RED,
+          side: float = 60.0) -> SeenFace:
     values = np.full(6, 0.01)
     values[value - 1] = 0.95
     colors = np.full(3, 0.01)
     colors[Palette.default().colors.index(color)] = 0.98
-    return SeenFace(FoundFace((x, 100.0), 60.0, 0.0, 0.9),
+    return SeenFace(FoundFace((x, 100.0), side, 0.0, 0.9),
                     Belief(values / values.sum(), colors), np.zeros(2), is_die)
 
 
