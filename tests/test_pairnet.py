@@ -4,14 +4,13 @@ does with it: a rival choice it settles, and a sure reading it puts in doubt."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_vision_reader import _seen, _tune_frame
+from test_vision_reader import _seen, _steep_frame, _tune_frame
 
 from vision.habanet import FoundFace
 from vision.onnxnet import runtime
@@ -24,8 +23,6 @@ from vision.pairnet import (
 )
 from vision.palette import Palette
 from vision.reader import DOUBT, PAIR_SURE, choose, read_dice
-from vision.render import random_conditions, render_tray, scene_for
-from vision.render.scene import TruthDie
 from vision.render.score import score_frame
 
 
@@ -69,15 +66,6 @@ def test_the_joint_crop_lays_face_a_left_and_face_b_right(turn: float, gap: floa
     left, right = crop[:, :48].astype(int), crop[:, 48:].astype(int)
     assert (left[..., 2] - left[..., 0]).mean() > 10 > (right[..., 2] - right[..., 0]).mean()
     assert (right[..., 0] - right[..., 2]).mean() > 10
-
-
-def _steep_frame(i: int) -> tuple[np.ndarray, list[TruthDie]]:
-    """Frame ``i`` of a set of steeply leaning dice (seeds the pair network never saw:
-    its training frames start at 7 000 000)."""
-    rng = np.random.default_rng(7_500_000 + i)
-    held_out = {"table": ("cloth", "stone"), "light": ("warm",)}
-    cond = replace(random_conditions(rng, held_out), spacing="leaning")
-    return render_tray(scene_for(rng, cond, steep=True), rng)
 
 
 @pytest.mark.parametrize("i", [24, 51, 185])

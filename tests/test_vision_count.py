@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_pairnet import _steep_frame
-from test_vision_reader import _seen, _tune_frame
+from test_vision_reader import _seen, _steep_frame, _tune_frame
 
 from vision.reader import (
     COUNT_ODDS,

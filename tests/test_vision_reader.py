@@ -26,9 +26,11 @@ from vision.habanet import (
 )
 from vision.palette import Palette
 from vision.reader import (
+    BESIDE_TOP,
     BOX_SURE,
     CHOOSE_AMONG,
     DOUBT,
+    LEFT_OUT_TOP,
     RIVAL,
     TORN,
     SeenFace,
@@ -374,6 +376,15 @@ def _tune_frame(i: int, table: str | None = None) -> tuple[np.ndarray, list]:
     cond = random_conditions(rng, {"table": ("cloth", "stone"), "light": ("warm",)})
     return render_tray(scene_for(rng, cond if table is None else replace(cond, table=table)),
                        rng)
+
+
+def _steep_frame(i: int) -> tuple[np.ndarray, list]:
+    """Frame ``i`` of a set of steeply leaning dice (seeds the pair network never saw:
+    its training frames start at 7 000 000; ``benchmarks/haba_sets.py``'s steep set)."""
+    rng = np.random.default_rng(7_500_000 + i)
+    held_out = {"table": ("cloth", "stone"), "light": ("warm",)}
+    cond = replace(random_conditions(rng, held_out), spacing="leaning")
+    return render_tray(scene_for(rng, cond, steep=True), rng)
 
 
 @pytest.mark.parametrize("i", [294, 448])
@@ -765,6 +776,55 @@ def test_the_pair_network_s_odds_never_pick_two_faces_of_one_die() -> None:
                     tops=_tops_calling(top, 0.999))
     assert [c.face for c in chosen] == [top.face, flat.face]
     assert all(c.is_die > DOUBT for c in chosen)
+
+
+@pytest.mark.parametrize(("sure", "in_doubt"), [(BESIDE_TOP, False), (BESIDE_TOP - 0.01, True),
+                                                 (None, True)])
+def test_the_pair_network_agreeing_with_the_choice_lifts_the_doubt_beside_it(
+        sure: float | None, in_doubt: bool) -> None:
+    """Two die-like faces as big as each other 50 px apart and one too many, the surer kept:
+    by the faces alone it is in doubt (a leaning die's two faces, ``BESIDE``). When the pair
+    network, not sure enough to settle a choice (``PAIR_SURE``), still calls the kept face
+    the top and the other not at least ``BESIDE_TOP``, the choice and the network agree: not
+    in doubt. Less sure, or not asked: in doubt."""
+    top, side = _seen(0.999, 3, 1000.0), _seen(0.9, 5, 1050.0, GREEN)
+    tops = _tops_calling(top, sure) if sure is not None else None
+    (kept,) = choose([top, side], 1, Palette.default(), tops=tops)
+    assert kept.face == top.face
+    assert (kept.is_die == DOUBT) == in_doubt
+
+
+@pytest.mark.parametrize(("sure", "left_is_die", "in_doubt"), [
+    (LEFT_OUT_TOP, 0.9, True), (LEFT_OUT_TOP - 0.01, 0.9, False),
+    (0.9, DOUBT - 0.01, False), (None, 0.9, False)])
+def test_the_pair_network_calling_a_face_left_out_the_top_puts_the_kept_one_in_doubt(
+        sure: float | None, left_is_die: float, in_doubt: bool) -> None:
+    """A kept face 78 px and a die-like face of 60 px left out 50 px from it, one too many:
+    by the faces alone the kept one is no doubt, clearly the bigger (``TOP_OVER_SIDE``). When
+    the pair network calls the face left out the top and the kept one not at least
+    ``LEFT_OUT_TOP``, the choice and the network disagree: the kept face is in doubt, as a
+    leaning die's side kept in place of its top. Not when the network is less sure or not
+    asked, nor when the pip reader doubts the face left out is a die (``DOUBT``)."""
+    kept, left = _seen(0.999, 3, 1000.0, side=78.0), _seen(left_is_die, 5, 1050.0, GREEN)
+    tops = _tops_calling(left, sure) if sure is not None else None
+    (chosen,) = choose([kept, left], 1, Palette.default(), tops=tops)
+    assert chosen.face == kept.face
+    assert (chosen.is_die == DOUBT) == in_doubt
+
+
+@pytest.mark.parametrize(("steep", "i", "asks"), [(False, 2478, False), (True, 164, False),
+                                                  (True, 234, False), (True, 575, True)])
+def test_the_pair_network_agreeing_or_not_with_the_choice_on_frames(steep: bool, i: int,
+                                                                      asks: bool) -> None:
+    """Tuning frame 2478 and steep-set frames 164 and 234: a leaning die's top kept, its side
+    left out beside it, which the pair network calls the side at 0.92-0.95 (``BESIDE_TOP``):
+    read right, and the table not asked. Steep-set frame 575: a leaning die's side kept in
+    place of its top, which the network calls the top at 0.71 (``LEFT_OUT_TOP``); with that
+    doubt alone it asks, never silently wrong."""
+    frame, truth = _steep_frame(i) if steep else _tune_frame(i)
+    s = score_frame(read_dice(frame, thrown=len(truth)), truth)
+    assert s.asks == asks and not s.silent
+    assert s.right != asks
 
 
 def test_two_faces_alike_one_too_many() -> None:

@@ -243,6 +243,24 @@ other by the pip reader, so without it the choice may keep the side and leave ou
 order on its own, or below 0.99: tuning frames went silently wrong: BENCHMARKS.md.)"""
 PAIR_FLOOR = 0.001
 """The least chance a pair's answer counts with in :data:`PAIR_ODDS` (odds at most 1000)."""
+BESIDE_TOP = 0.9
+"""A face left out beside a kept one puts it in no doubt (:data:`BESIDE`) when the pair
+network (its two answers averaged) gives at least this chance that the kept face is the top
+and the one left out is not: the choice and the network agree. (Tuning frames 0-3299, the
+steep set and the other tuning sets, 4200 frames, with :data:`LEFT_OUT_TOP`: asks 139 → 138
+and 73 → 71, the frames that changed each holding a leaning die whose top was kept at
+0.92-0.95; silently wrong the same. At 0.8, tuning frame 101, whose leaning die's top went
+unseen and whose kept face the network called the top at 0.81, went silently wrong:
+BENCHMARKS.md.)"""
+LEFT_OUT_TOP = 0.7
+"""A kept face beside a face left out that the pip reader takes for a die (:data:`DOUBT`) is
+in doubt when the pair network (its two answers averaged) gives at least this chance that
+the face left out is the top and the kept one is not: the choice and the network disagree.
+(Tuning frames, 4200: the 27 kept faces so doubted were all in frames that asked already;
+22 were a leaning die's side kept in place of its top, 3 a leaning die's top that the
+network took for its side. Nothing read otherwise; but with :data:`BESIDE_TOP`, steep-set
+frame 575, a leaning die's side kept at 0.71 against its top, had no other doubt left and
+went silently wrong without this rule: BENCHMARKS.md.)"""
 ONE_DIE = 0.01
 """Two faces beside each other, one kept for the count and one left out, are weighed as one
 die's top and side only when their values and colours give at least this chance that they
@@ -689,7 +707,9 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     of a kept face beside it which the network surely calls the top, and that face not, is no
     rival either. Nor is a choice that reads the same roll (:data:`RIVAL`); and a face left
     out puts none in doubt that reads its value and colour (:data:`TOP_OVER_SIDE`), nor when
-    it is too big to be a die (:data:`TOO_BIG`).
+    it is too big to be a die (:data:`TOO_BIG`), nor a kept face the network, less sure, still
+    calls the top with it not (:data:`BESIDE_TOP`). Where the network calls the face left out
+    the top and the kept one not (:data:`LEFT_OUT_TOP`), the kept face is in doubt.
     More than :data:`CHOOSE_AMONG` faces too many are not chosen among: all are returned, and
     the table is asked.
     """
@@ -723,6 +743,9 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     def roll(chosen: tuple[int, ...]) -> list[tuple[int, int]]:
         return sorted(_likeliest(faces[k]) for k in chosen)
 
+    def top_not(a: int, b: int) -> float:  # the network's answer, 0 where not asked
+        return _top_not(chances[a, b], chances[b, a]) if (a, b) in chances else 0.0
+
     best_roll = roll(best)
     settled = side_of | apart
     doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
@@ -732,7 +755,10 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     doubtful |= {k for k, j in beside if j not in sides and (k, j) not in apart
                  and faces[j].is_die >= DOUBT and faces[j].face.side <= TOO_BIG * die_size
                  and faces[k].face.side < TOP_OVER_SIDE * faces[j].face.side
-                 and _likeliest(faces[k]) != _likeliest(faces[j])}
+                 and _likeliest(faces[k]) != _likeliest(faces[j])
+                 and top_not(k, j) < BESIDE_TOP}
+    doubtful |= {k for k, j in beside if (k, j) not in apart and faces[j].is_die >= DOUBT
+                 and top_not(j, k) >= LEFT_OUT_TOP}
     return [replace(faces[k], is_die=min(faces[k].is_die, DOUBT)) if k in doubtful
             else faces[k] for k in best]
 
