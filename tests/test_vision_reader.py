@@ -851,11 +851,11 @@ def test_the_box_settles_a_face_torn_between_two_colours() -> None:
     assert s.right and not s.asks
 
 
-@pytest.mark.parametrize("i", [576, 1366])
+@pytest.mark.parametrize("i", [576, 1366, 31])
 def test_the_box_settles_a_face_torn_between_two_values(i: int) -> None:
-    """Tuning frames 576 and 1366: one face torn between two values, its own likelier one
-    ruled out by the other dice (``BOX_SURE``, ``TORN``). The box's reading is right, and
-    its chance counts: all six are read right and none asks the table."""
+    """Tuning frames 576, 1366 and 31: one face torn between two values, its own likelier
+    one ruled out by the other dice (``BOX_SURE``, ``TORN``; 31's box at 0.93). The box's
+    reading is right, and its chance counts: all six are read right and none asks."""
     frame, truth = _tune_frame(i)
     palette = Palette.default()
     seen = see_faces(frame, palette, thrown=6)
@@ -874,7 +874,7 @@ def test_the_box_settles_a_face_torn_between_two_values(i: int) -> None:
 @example([0.45, 0.55, 0.001, 0.001, 0.001, 0.001], [1.0, 0.001, 0.001], 1,
          Palette.default().colors[0], 0.97)  # torn between 1 and 2; the box sure of 1
 @example([0.45, 0.55, 0.001, 0.001, 0.001, 0.001], [1.0, 0.001, 0.001], 1,
-         Palette.default().colors[0], 0.93)  # the same, the box not sure enough
+         Palette.default().colors[0], 0.91)  # the same, the box not sure enough
 @example([0.1, 0.9, 0.001, 0.001, 0.001, 0.001], [1.0, 0.001, 0.001], 1,
          Palette.default().colors[0], 0.99)  # the face hardly gives it: capped
 def test_a_die_is_never_surer_than_its_face_where_the_box_overrules_it(
