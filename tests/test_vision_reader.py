@@ -800,7 +800,7 @@ def test_the_pair_network_agreeing_with_the_choice_lifts_the_doubt_beside_it(
 def test_the_pair_network_calling_a_face_left_out_the_top_puts_the_kept_one_in_doubt(
         sure: float | None, left_is_die: float, in_doubt: bool) -> None:
     """A kept face 78 px and a die-like face of 60 px left out 50 px from it, one too many:
-    by the faces alone the kept one is no doubt, clearly the bigger (``TOP_OVER_SIDE``). When
+    by the faces alone the kept one is in no doubt, clearly the bigger (``TOP_OVER_SIDE``). When
     the pair network calls the face left out the top and the kept one not at least
     ``LEFT_OUT_TOP``, the choice and the network disagree: the kept face is in doubt, as a
     leaning die's side kept in place of its top. Not when the network is less sure or not

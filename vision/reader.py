@@ -221,10 +221,9 @@ of, each face giving the reading 0.27-0.47, were all right; of the wrong ones it
 0.94 sure. Asks 63 → 61, 47 → 44, printed tables 19 → 19; nothing read otherwise. Lowered
 to 0.92 on all 4200 tuning frames: the wrong readings the box overrules at 0.92 or more, the
 face giving it at least :data:`TORN`, are on faces the pip reader doubts are dice (0.01-0.51),
-so their chance stays low; tuning frame 31
-and steep-set frame 542, a flat die the box was 0.93 and 0.94 sure of, read right without
-asking. At 0.87, tuning frame 1952 and steep-set frame 71 went silently wrong, asking before
-only about such a die: BENCHMARKS.md.)"""
+so their chance stays low; tuning frame 31 and steep-set frame 542, a flat die the box was
+0.93 and 0.94 sure of, read right without asking. At 0.87, tuning frame 1952 and steep-set
+frame 71 went silently wrong, asking before only about such a die: BENCHMARKS.md.)"""
 TORN = 0.2
 """The least a face must give the box's reading for the box to settle it (:data:`BOX_SURE`)."""
 VALUE_TEMPERATURE = 0.5
