@@ -673,17 +673,17 @@ def _top_not(ab: np.ndarray, ba: np.ndarray) -> float:
     return float(ab[A_TOP] + ba[B_TOP]) / 2
 
 
-def _pair_odds(chances: dict[tuple[int, int], np.ndarray]) -> dict[tuple[int, int], float]:
+def _pair_odds(top_not: dict[tuple[int, int], float]) -> dict[tuple[int, int], float]:
     """For faces *a* < *b* beside each other of which the pair network is sure
-    (:data:`PAIR_ODDS`, its ``chances`` in both orders averaged) which is the top: the square
-    root of the odds that *a* is the top and *b* not, against *b* the top and *a* not; a
-    choice keeping *a* alone is weighed by it, one keeping *b* alone by its inverse, so the
-    two differ by the odds."""
+    (:data:`PAIR_ODDS`; ``top_not``: its chance that the first is the top and the second not,
+    both orders averaged, :func:`_top_not`) which is the top: the square root of the odds
+    that *a* is the top and *b* not, against *b* the top and *a* not; a choice keeping *a*
+    alone is weighed by it, one keeping *b* alone by its inverse, so the two differ by the
+    odds."""
     odds = {}
-    for (a, b), ab in chances.items():
+    for (a, b), a_top in top_not.items():
         if a < b:
-            ba = chances[b, a]
-            a_top, b_top = _top_not(ab, ba), _top_not(ba, ab)
+            b_top = top_not[b, a]
             if max(a_top, b_top) >= PAIR_ODDS:
                 odds[a, b] = math.sqrt(max(a_top, PAIR_FLOOR) / max(b_top, PAIR_FLOOR))
     return odds
@@ -721,7 +721,8 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     if len(faces) - thrown > CHOOSE_AMONG:
         return faces
     chances = _pair_chances(faces, tops) if tops is not None else {}
-    odds = _pair_odds(chances)
+    top_not = {(a, b): _top_not(ab, chances[b, a]) for (a, b), ab in chances.items()}
+    odds = _pair_odds(top_not)
     layouts = [layout_chances(f.belief, palette.colors) for f in faces]
     weights = {}
     for chosen in combinations(range(len(faces)), thrown):
@@ -748,9 +749,6 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
     def roll(chosen: tuple[int, ...]) -> list[tuple[int, int]]:
         return sorted(_likeliest(faces[k]) for k in chosen)
 
-    def top_not(a: int, b: int) -> float:  # the network's answer, 0 where not asked
-        return _top_not(chances[a, b], chances[b, a]) if (a, b) in chances else 0.0
-
     best_roll = roll(best)
     settled = side_of | apart
     doubtful = {k for c, w in weights.items() if c != best and w >= RIVAL * top
@@ -761,9 +759,9 @@ def choose(faces: list[SeenFace], thrown: int, palette: Palette,
                  and faces[j].is_die >= DOUBT and faces[j].face.side <= TOO_BIG * die_size
                  and faces[k].face.side < TOP_OVER_SIDE * faces[j].face.side
                  and _likeliest(faces[k]) != _likeliest(faces[j])
-                 and top_not(k, j) < BESIDE_TOP}
+                 and top_not.get((k, j), 0.0) < BESIDE_TOP}
     doubtful |= {k for k, j in beside if (k, j) not in apart and faces[j].is_die >= DOUBT
-                 and top_not(j, k) >= LEFT_OUT_TOP}
+                 and top_not.get((j, k), 0.0) >= LEFT_OUT_TOP}
     return [replace(faces[k], is_die=min(faces[k].is_die, DOUBT)) if k in doubtful
             else faces[k] for k in best]
 
