@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from haba_sets import HELD_OUT, frames  # noqa: E402
+from haba_sets import HELD_OUT, SETS, frames  # noqa: E402
 
 from rules.kotd.cards import load_box  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
@@ -59,17 +59,18 @@ class Tally:
         return (f"| {self.n} | {self.dice} | {100 * self.found / d:.1f} | "
                 f"{100 * self.value / d:.1f} | {100 * self.color / d:.1f} | {100 * die:.1f} | "
                 f"{100 * self.false / d:.2f} | {100 * self.right / n:.1f} | "
+                f"{100 * self.sure_right / n:.1f} | "
                 f"{100 * self.asks / n:.1f} | {100 * self.silent / n:.1f} |")
 
 
 HEADER = ("| frames | dice | found % | value % | colour % | min(value, colour) % | false % | "
-          "frames right % | asks % | silent % |\n|" + "---|" * 10)
+          "frames right % | right, not asking % | asks % | silent % |\n|" + "---|" * 11)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--set", default="stress",
-                        choices=["stress", "tune", "print", "woven", "steep"])
+                        choices=sorted(SETS))
     parser.add_argument("--frames", type=int, default=1100)
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
@@ -93,6 +94,7 @@ def main() -> None:
     no_roll: dict[str, int] = defaultdict(int)
     by: dict[tuple[str, str], Tally] = defaultdict(Tally)
     times, cpu = [], []
+    cpu_by_size: dict[str, list[float]] = defaultdict(list)
     shown = 0
     for i, img, truth, scene in frames(args.set, args.frames, args.start, args.workers):
         t, c = time.perf_counter(), time.thread_time()
@@ -100,6 +102,7 @@ def main() -> None:
                     else read_dice(img, thrown=len(truth)))
         times.append(time.perf_counter() - t)
         cpu.append(time.thread_time() - c)
+        cpu_by_size[f"{img.shape[1]}x{img.shape[0]}"].append(cpu[-1])
         s = score_frame(readings, truth)
         fam = dict(scene.family)
         total.add(s)
@@ -130,6 +133,10 @@ def main() -> None:
     print(f"read time per {img.shape[1]}x{img.shape[0]} frame, one thread: CPU time median "
           f"{1000 * cpu[len(cpu) // 2]:.1f} ms, p95 {1000 * cpu[int(0.95 * len(cpu))]:.1f} ms;"
           f" wall time median {1000 * times[len(times) // 2]:.1f} ms (the machine is shared)")
+    for size, spent in sorted(cpu_by_size.items()):
+        spent.sort()
+        print(f"  {size}: {len(spent)} frames, CPU time median {1000 * spent[len(spent) // 2]:.1f}"
+              f" ms, p95 {1000 * spent[int(0.95 * len(spent))]:.1f} ms")
     print(f"dice right (value and colour): {min(total.value, total.color)} of {total.dice} "
           f"({100 * min(total.value, total.color) / max(total.dice, 1):.2f}%); readings on no "
           f"die: {total.false} ({100 * total.false / max(total.dice, 1):.2f}%); frames right "

@@ -10,6 +10,12 @@
 * ``steep``: seeds from 7500000, every frame in the leaning spacing with its dice leaning
   steeply (propped 28-40° or leaning 22-32°: ``scene_for(steep=True)``), the rest as
   ``tune``: the frames the pair network's catch was chosen on (stop 36's steep check set).
+* ``table-tune``: seeds from 130000, frames at a real table (``vision.render.table``: the
+  citizen cards beside or under the dice, a hand, a desk-arm camera, a warm lamp, 640x480 to
+  1920x1080), held-out families and the flowered cloth left out: what the real table's
+  choices are made on.
+* ``table``: the real table's judging set, seeds from 930000, every family on every axis,
+  the held-out ones and the flowered cloth (never drawn for training) among them.
 * ``stress``: the frozen judging set, seeds from 910000, every family on every axis,
   including :data:`HELD_OUT` (two table families and a light family never used while tuning).
   Its third edition: the second's seeds drawn again through the mended lens (a barrel lens
@@ -34,6 +40,7 @@ import cv2
 import numpy as np
 
 from vision.render import random_conditions, render_tray, scene_for
+from vision.render.table import table_scene
 from vision.render.scene import TrayScene, TruthDie
 
 HELD_OUT: dict[str, tuple[str, ...]] = {"table": ("cloth", "stone"), "light": ("warm",)}
@@ -44,10 +51,14 @@ SETS: dict[str, tuple[int, dict[str, tuple[str, ...]] | None, dict[str, str]]] =
     "tune": (100_000, HELD_OUT, {}), "print": (700_000, HELD_OUT, {"table": "print"}),
     "woven": (720_000, HELD_OUT, {"table": "woven"}),
     "steep": (7_500_000, HELD_OUT, {"spacing": "leaning"}),
-    "stress": (910_000, None, {})}
+    "stress": (910_000, None, {}),
+    "table-tune": (130_000, {**HELD_OUT, "table": (*HELD_OUT["table"], "floral")}, {}),
+    "table": (930_000, None, {})}
 """Per set: the first seed, the families left out, the family every frame is on per axis."""
 STEEP = frozenset({"steep"})
 """The sets whose leaning dice lean steeply."""
+AT_TABLE = frozenset({"table-tune", "table"})
+"""The sets drawn at a real table (:func:`vision.render.table.table_scene`)."""
 ROOT = Path(__file__).resolve().parents[1]
 _SOURCES = sorted(p for p in (ROOT / "vision" / "render").glob("*.py") if p.name != "score.py")
 RENDERER = hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES)).hexdigest()[:10]
@@ -65,8 +76,11 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
             truth, scene = pickle.loads(meta.read_bytes())
             return img, truth, scene
     rng = np.random.default_rng(seed + i)
-    cond = random_conditions(rng, exclude)
-    scene = scene_for(rng, replace(cond, **fixed), steep=set_name in STEEP)
+    if set_name in AT_TABLE:
+        scene = table_scene(rng, exclude)
+    else:
+        cond = random_conditions(rng, exclude)
+        scene = scene_for(rng, replace(cond, **fixed), steep=set_name in STEEP)
     img, truth = render_tray(scene, rng)
     png.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(png), img, [cv2.IMWRITE_PNG_COMPRESSION, 1])

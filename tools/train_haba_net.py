@@ -56,11 +56,14 @@ from vision.habanet import (  # noqa: E402
 )
 from vision.render import AXES, TRAINING_ONLY, random_conditions, render_tray, scene_for  # noqa: E402
 from vision.render.generate import Conditions  # noqa: E402
+from vision.render.scene import TrayScene  # noqa: E402
+from vision.render.table import table_scene  # noqa: E402
 
 SEEDS = {("data", None): 300_000, ("mine", None): 400_000,
          ("data", "print"): 500_000, ("mine", "print"): 600_000,
          ("data", "woven"): 520_000, ("mine", "woven"): 620_000,
-         ("data", "leaning"): 200_000, ("mine", "leaning"): 250_000}
+         ("data", "leaning"): 200_000, ("mine", "leaning"): 250_000,
+         ("data", "at-table"): 540_000, ("mine", "at-table"): 640_000}
 """The first seed of each kind of training frame (per step and family drawn on every frame)."""
 CACHE = ROOT / ".cache" / "haba-train"
 SHARD = 50
@@ -89,6 +92,22 @@ def _conditions(rng: np.random.Generator, family: str | None) -> tuple[Condition
     return replace(cond, **{axis: family}), n
 
 
+AT_TABLE_FRAMES = ("640x480", "1280x960")
+"""Frame sizes of the real table's training frames (one finder input shape: 4:3)."""
+
+
+def _scene(rng: np.random.Generator, family: str | None, n: int | None = None) -> TrayScene:
+    """A training scene: ``at-table`` draws a real table (:mod:`vision.render.table`: the
+    citizen cards, a hand, a desk arm, a lamp; never a held-out family nor the flowered
+    cloth), any other family as :func:`_conditions`."""
+    if family == "at-table":
+        count = int(rng.choice([6] * 8 + [0, 1, 2, 3, 4, 5])) if n is None else n
+        exclude = {**HELD_OUT, "table": (*HELD_OUT["table"], "floral")}
+        return table_scene(rng, exclude, n_dice=count, frames=AT_TABLE_FRAMES)
+    cond, count = _conditions(rng, family)
+    return scene_for(rng, cond, n_dice=count if n is None else n)
+
+
 def _shard_name(step: str, family: str | None) -> str:
     return step if family is None else step + family
 
@@ -97,8 +116,7 @@ def _render_one(family: str | None, i: int
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One training frame: finder input, its dice, and upright patches with labels."""
     rng = np.random.default_rng(SEEDS["data", family] + i)
-    cond, n = _conditions(rng, family)
-    scene = scene_for(rng, cond, n_dice=n)
+    scene = _scene(rng, family)
     frame, truth = render_tray(scene, rng)
     small, scale = finder_input(frame)
     dice, patches, labels = [], [], []
@@ -115,7 +133,7 @@ def _render_one(family: str | None, i: int
     side = float(np.median(sides))
     negatives = []
     for d in scene.distractors:  # things that are not dice
-        if d.kind in ("coin", "token", "card"):
+        if d.kind in ("coin", "token", "card", "citizen"):
             from vision.render.camera import Projector
 
             p = Projector(scene).project(np.array([[d.x, d.y, 0.0]]))[0]
@@ -183,8 +201,7 @@ def _mine_one(family: str | None, i: int) -> tuple[np.ndarray, np.ndarray]:
 
     net = _MINER.get("net") or _MINER.setdefault("net", HabaNet())
     rng = np.random.default_rng(SEEDS["mine", family] + i)
-    cond, n = _conditions(rng, family)
-    frame, truth = render_tray(scene_for(rng, cond, n_dice=n), rng)
+    frame, truth = render_tray(_scene(rng, family), rng)
     patches, labels = [], []
     for f in net.find(frame, HINT_PEAK):
         near = min(truth, key=lambda t: math.dist(t.center, f.center), default=None)

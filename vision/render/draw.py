@@ -19,6 +19,8 @@ from rules.dice import HABA_LAYOUTS
 from vision.render.camera import Projector
 from vision.render.scene import BGR, DieSpec, Distractor, Light, TrayScene, TruthDie
 from vision.render.textures import (
+    CARD_EDGES,
+    citizen_texture,
     face_texture,
     gauss_noise,
     smooth_noise,
@@ -104,21 +106,22 @@ class _Canvas:
 
     def paste(self, texture: np.ndarray, quad: np.ndarray, owner: int | None = None,
               shade: float = 1.0) -> None:
-        """Warp a square ``texture`` onto the frame polygon ``quad`` (4 corners)."""
+        """Warp ``texture`` onto the frame polygon ``quad`` (its 4 corners, clockwise from the
+        texture's top left)."""
         h, w = self.img.shape[:2]
         x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 1
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
         if x1 <= x0 or y1 <= y0:
             return
-        n = texture.shape[0]
-        src = np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32)
+        th, tw = texture.shape[:2]
+        src = np.array([(0, 0), (tw, 0), (tw, th), (0, th)], np.float32)
         dst = (quad - [x0, y0]).astype(np.float32)
         m = cv2.getPerspectiveTransform(src, dst)
         size = (x1 - x0, y1 - y0)
         tex = cv2.warpPerspective(texture * shade, m, size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-        alpha = cv2.warpPerspective(np.ones((n, n), np.float32), m, size,
+        alpha = cv2.warpPerspective(np.ones((th, tw), np.float32), m, size,
                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         # a face seen almost edge-on warps to a sliver whose few pixels can come out NaN:
         # nothing of it shows there
@@ -296,6 +299,15 @@ def _draw_thing(canvas: _Canvas, d: Distractor, scene: TrayScene, proj: Projecto
             p = c + du * half[0] * ux + dv * half[1] * uy
             col = tuple(float(v) for v in rng.integers(30, 240, 3))
             _disc(img, p, float(rng.uniform(0.08, 0.4)) * s, col)  # type: ignore[arg-type]
+    elif d.kind == "citizen":  # a citizen card of the box, its requirement's dice printed
+        half = np.array(CARD_EDGES) / 2 * scene.die_size * d.scale
+        tu = np.array([math.cos(t), math.sin(t)])
+        tv = np.array([-math.sin(t), math.cos(t)])
+        corners = np.array([[d.x, d.y] + sx * half[0] * tu + sy * half[1] * tv
+                            for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+        quad = proj.project(np.column_stack([corners, np.zeros(4)]))
+        edge = float(np.clip(s * 1.2, 24, 96))
+        canvas.paste(citizen_texture(edge, rng), quad)
     elif d.kind == "hand":  # an arm reaching in from outside the frame
         r = 1.6 * s * d.scale
         palm = c
@@ -407,7 +419,7 @@ def render_tray(scene: TrayScene, rng: np.random.Generator) -> tuple[np.ndarray,
     solids = [die_corners(d, scene.die_size) for d in scene.dice]
     _shadows(canvas, scene, proj, light_vec, solids)
     for d in scene.distractors:
-        if d.kind in ("card", "coin", "token"):
+        if d.kind in ("card", "citizen", "coin", "token"):
             _draw_thing(canvas, d, scene, proj, rng)
     eye = proj.eye
     order = sorted(range(len(scene.dice)), key=lambda i: (

@@ -73,6 +73,8 @@ _STONE_BGR: tuple[tuple[BGR, BGR], ...] = (((190, 192, 195), (120, 122, 125)),
                                            ((60, 62, 66), (190, 190, 190)),
                                            ((225, 228, 230), (140, 145, 150)),
                                            ((120, 135, 150), (50, 55, 60)))
+_FLORAL_GROUND: tuple[BGR, ...] = ((235, 238, 240), (200, 230, 245), (60, 60, 64), (230, 215, 200),
+                                  (120, 60, 30))
 _SKIN: tuple[BGR, ...] = ((120, 150, 205), (90, 125, 180), (60, 85, 130), (150, 180, 225))
 
 
@@ -175,6 +177,13 @@ def _light(rng: np.random.Generator, family: str) -> tuple[Light, dict[str, floa
                       _u(rng, 0, 360), arm_shadow=_u(rng, 0.3, 0.7) if rng.random() < 0.3 else 0.0)
         cam = {"white_balance": _u(rng, 0.6, 1.0), "exposure": _u(rng, 0.45, 0.7),
                "noise": _u(rng, 5, 10)}
+    elif family == "lamp":  # one warm desk lamp, low and near: hard shadows, a falloff
+        light = Light(az, _u(rng, 25, 50), _u(rng, 0.2, 0.35), _u(rng, 2700, 3500),
+                      _u(rng, -0.1, 0.2), _u(rng, 0.55, 0.8), _u(rng, 0.02, 0.1),
+                      _u(rng, 0.2, 0.6), az + 180.0,
+                      hotspot=_u(rng, 0.2, 0.6) if rng.random() < 0.5 else 0.0,
+                      hotspot_at=(_u(rng, 0.1, 0.9), _u(rng, 0.1, 0.9)))
+        cam = {"white_balance": _u(rng, 0.3, 0.75), "exposure": _u(rng, 0.8, 1.15)}
     elif family == "glare":
         light = Light(az, _u(rng, 45, 85), _u(rng, 0.5, 0.7), _u(rng, 4000, 6000),
                       _u(rng, -0.1, 0.1), _u(rng, 0.2, 0.4), _u(rng, 0.1, 0.5), grad,
@@ -194,6 +203,9 @@ def _table(rng: np.random.Generator, family: str) -> Table:
     if family in ("print", "woven"):
         ground = _PRINT_GROUND[int(rng.integers(len(_PRINT_GROUND)))]
         return Table(family, ground, (0, 0, 0), 1.0, angle)
+    if family == "floral":
+        return Table("floral", _FLORAL_GROUND[int(rng.integers(len(_FLORAL_GROUND)))],
+                     (0, 0, 0), _u(rng, 0.8, 1.3), angle)
     if family == "stone":
         top, vein = _STONE_BGR[int(rng.integers(len(_STONE_BGR)))]
         return Table("stone", top, vein, 1.0, angle, gloss=_u(rng, 0, 0.5))
@@ -210,12 +222,13 @@ def _table(rng: np.random.Generator, family: str) -> Table:
                  gloss=_u(rng, 0, 0.5) if kind == "wood" else 0.0)
 
 
-def _camera(rng: np.random.Generator, s: float, width: int, extra: dict[str, float]) -> Camera:
+def _camera(rng: np.random.Generator, s: float, width: int, extra: dict[str, float],
+            tilt: tuple[float, float] | None = None) -> Camera:
     focal = _u(rng, 1000, 4000) * width / 1280
     cast = extra.get("cast", 0.04)
     return Camera(
         height=float(np.clip(focal / s, 8, 120)),
-        tilt=0.0 if rng.random() < 0.4 else _u(rng, 0, 20),
+        tilt=(0.0 if rng.random() < 0.4 else _u(rng, 0, 20)) if tilt is None else _u(rng, *tilt),
         tilt_dir=_u(rng, 0, 360),
         distortion=_u(rng, -0.12, 0.03) if rng.random() < 0.5 else 0.0,
         white_balance=extra["white_balance"],
@@ -379,15 +392,16 @@ def _distractors(rng: np.random.Generator, count: int, s: float, proj: Projector
 
 def scene_for(rng: np.random.Generator, cond: Conditions, n_dice: int = 6, width: int = 1280,
               height: int = 960, distractors: int | None = None, hand: float = 0.08,
-              steep: bool = False) -> TrayScene:
+              steep: bool = False, tilt: tuple[float, float] | None = None) -> TrayScene:
     """A settled random scene of ``n_dice`` HABA dice (two of each pair) in ``cond``;
-    ``steep``: leaning dice lean steeply (:func:`_lean_some`)."""
+    ``steep``: leaning dice lean steeply (:func:`_lean_some`); ``tilt``: the camera's tilt
+    drawn between these degrees (a desk arm), else 0-20° or none."""
     lo, hi = SIZES[cond.size]
     s = _u(rng, lo, hi) * width / 1280
     light, extra = _light(rng, cond.light)
     look = _look(rng, cond.dice, cond.light == "glare")
     table = _table(rng, cond.table)
-    camera = _camera(rng, s, width, extra)
+    camera = _camera(rng, s, width, extra, tilt)
     scene = TrayScene((), s, width, height, look, table, light, camera)
     proj = Projector(scene)
     inside = None

@@ -156,7 +156,8 @@ class Camera:
 
 @dataclass(frozen=True)
 class Distractor:
-    """Something that is not a die: ``coin``, ``pencil``, ``card``, ``token`` or ``hand``."""
+    """Something that is not a die: ``coin``, ``pencil``, ``card``, ``token``, ``hand`` or
+    ``citizen`` (a citizen card of the box with its requirement's dice printed on it)."""
 
     kind: str
     x: float

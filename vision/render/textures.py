@@ -1,5 +1,5 @@
-"""Surfaces for the renderer: table textures (wood, felt, card, cloth, print, stone) and die
-faces.
+"""Surfaces for the renderer: table textures (wood, felt, card, cloth, print, stone, floral),
+die faces and the citizen cards of the box.
 
 Every texture is an albedo image (BGR, float32, 0..255 for a white lit at full strength);
 light and camera come later. Everything is deterministic given the random generator.
@@ -93,6 +93,8 @@ def table_texture(table: Table, shape: tuple[int, int], die: float,
         img = _woven(table, shape, die, rng)
     elif kind == "stone":
         img = _stone(table, shape, die, rng)
+    elif kind == "floral":
+        img = _floral(table, shape, die, rng)
     else:
         raise ValueError(f"unknown table kind {table.kind!r}")
     return img
@@ -211,6 +213,46 @@ def _print(table: Table, shape: tuple[int, int], die: float,
     soft: np.ndarray = cv2.GaussianBlur(img, (0, 0), 0.7)
     grain = 1.0 + 0.03 * smooth_noise(rng, shape, die) + 0.02 * _fine(rng, shape)
     return (soft * grain[..., None]).astype(np.float32)
+
+
+FLORAL_PETALS: tuple[BGR, ...] = ((180, 100, 40), (200, 140, 80), (150, 80, 200), (235, 238, 240),
+                                  (60, 60, 190), (170, 120, 230))
+"""Petals of a flowered tablecloth: blues (a HABA blue among them), pink, white, red."""
+FLORAL_HEARTS: tuple[BGR, ...] = ((40, 200, 235), (60, 215, 240), (200, 225, 235))
+"""Flower hearts: yellow, or cream (a pip's colour)."""
+
+
+def _floral(table: Table, shape: tuple[int, int], die: float,
+            rng: np.random.Generator) -> np.ndarray:
+    """A flowered tablecloth: five-petalled flowers about a die's size in one or two petal
+    colours, each with a round heart of a pip's size, and green leaves, on the ground
+    ``table.bgr``: a blue flower with a yellow heart is the ``1`` of a blue die to a
+    careless eye."""
+    h, w = shape
+    img = _tint(table.bgr, shape)
+    petals = [FLORAL_PETALS[int(k)] for k in rng.choice(len(FLORAL_PETALS), 2, replace=False)]
+    heart = FLORAL_HEARTS[int(rng.integers(len(FLORAL_HEARTS)))]
+    size = die * float(rng.uniform(0.6, 1.3)) * table.scale
+    count = int(h * w / (size * size) * float(rng.uniform(0.15, 0.45)))
+    for _ in range(count):
+        c = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+        r = size * float(rng.uniform(0.35, 0.55))
+        if rng.random() < 0.4:  # a leaf
+            axes = (max(2, int(r * 0.9)), max(1, int(r * 0.35)))
+            cv2.ellipse(img, (int(c[0]), int(c[1])), axes, float(rng.uniform(0, 180)), 0, 360,
+                        (50, 120, 60), -1, cv2.LINE_AA)
+            continue
+        petal = petals[int(rng.integers(len(petals)))]
+        turn = float(rng.uniform(0, 2 * math.pi))
+        for k in range(5):
+            a = turn + k * 2 * math.pi / 5
+            p = c + 0.55 * r * np.array([math.cos(a), math.sin(a)])
+            cv2.circle(img, (int(p[0]), int(p[1])), max(1, int(0.5 * r)), petal, -1,
+                       cv2.LINE_AA)
+        cv2.circle(img, (int(c[0]), int(c[1])), max(1, int(0.3 * r)), heart, -1, cv2.LINE_AA)
+    soft: np.ndarray = cv2.GaussianBlur(img, (0, 0), 0.7)
+    weave = 1.0 + 0.03 * smooth_noise(rng, shape, die) + 0.03 * _fine(rng, shape)
+    return (soft * weave[..., None]).astype(np.float32)
 
 
 def _woven(table: Table, shape: tuple[int, int], die: float,
@@ -370,3 +412,107 @@ def face_texture(value: int, paint: BGR, look: DieLook, size: int, turn: int,
         img = img * (1 - mask[..., None]) + (pip * shade) * mask[..., None]
     out: np.ndarray = img.astype(np.float32)
     return out
+
+
+CARD_EDGES = (3.7, 5.75)
+"""A citizen card's width and height in die edges (59 x 92 mm beside a 16 mm die)."""
+CARD_GROUNDS: tuple[BGR, ...] = ((120, 170, 215), (150, 200, 160), (200, 160, 120),
+                                 (160, 150, 200), (110, 190, 230), (190, 200, 205))
+"""The grounds of the cards' pictures: the villages' tints, muted."""
+PRINTED_DICE: tuple[BGR, ...] = ((48, 42, 196), (64, 150, 46), (176, 92, 28), (240, 242, 244),
+                                 (150, 150, 150), (120, 170, 210))
+"""The faces of the dice printed on a card: the three paints, white (any colour), grey and
+wood."""
+
+
+def _printed_die(img: np.ndarray, c: tuple[float, float], side: float, value: int,
+                 face: BGR, rng: np.random.Generator) -> None:
+    """A die printed on a card: a flat rounded square with pips, sometimes outlined."""
+    half = side / 2
+    x0, y0, x1, y1 = (int(round(v)) for v in (c[0] - half, c[1] - half, c[0] + half,
+                                              c[1] + half))
+    radius = max(1, int(side * float(rng.uniform(0.08, 0.2))))
+    square = np.zeros(img.shape[:2], np.uint8)
+    cv2.rectangle(square, (x0 + radius, y0), (x1 - radius, y1), 1, -1)
+    cv2.rectangle(square, (x0, y0 + radius), (x1, y1 - radius), 1, -1)
+    for cx, cy in ((x0 + radius, y0 + radius), (x1 - radius, y0 + radius),
+                   (x0 + radius, y1 - radius), (x1 - radius, y1 - radius)):
+        cv2.circle(square, (cx, cy), radius, 1, -1)
+    if rng.random() < 0.5:  # a drop shadow printed beside it
+        off = max(1, int(0.06 * side))
+        shadow = np.roll(np.roll(square, off, 0), off, 1) > 0
+        dark = shadow & (square == 0)
+        img[dark] = (img[dark] * 0.6).astype(np.uint8)
+    img[square > 0] = face
+    if rng.random() < 0.6:
+        cv2.rectangle(img, (x0, y0), (x1, y1), (40, 40, 40), max(1, int(side / 25)), cv2.LINE_AA)
+    light = sum(face) > 600
+    pip: BGR = (30, 30, 30) if light else ((230, 236, 240) if rng.random() < 0.6
+                                            else (178, 222, 238))
+    spacing = side * float(rng.uniform(0.24, 0.29))
+    turn = int(rng.integers(2))
+    for px, py in PIP_SPOTS[value]:
+        if turn:
+            px, py = -py, px
+        cv2.circle(img, (int(c[0] + px * spacing), int(c[1] + py * spacing)),
+                   max(1, int(side * float(rng.uniform(0.075, 0.1)))), pip, -1, cv2.LINE_AA)
+
+
+def citizen_texture(edge: float, rng: np.random.Generator) -> np.ndarray:
+    """A citizen card as printed (``edge`` texture pixels a die edge): a light border, a
+    picture of the citizen on a tinted ground, the name, the points and, at the foot, its
+    requirement as 1-5 printed dice (a flat face with pips, about a die's size), sometimes
+    with a count or a sum beside them. None of it is a die."""
+    w, h = int(CARD_EDGES[0] * edge), int(CARD_EDGES[1] * edge)
+    img = np.full((h, w, 3), (232, 236, 238), np.uint8)  # drawn in 8 bits: OpenCV's text
+    m = int(0.12 * edge)
+    ground = np.array(CARD_GROUNDS[int(rng.integers(len(CARD_GROUNDS)))], np.float32)
+    img[m:h - m, m:w - m] = np.clip(ground * float(rng.uniform(0.85, 1.1)), 0, 255)
+    pic = img[m:int(0.62 * h), m:w - m]  # the picture: a figure among shapes
+    ph, pw = pic.shape[:2]
+    for _ in range(int(rng.integers(4, 9))):
+        col = tuple(float(v) for v in rng.integers(30, 230, 3))
+        cv2.ellipse(pic, (int(rng.uniform(0, pw)), int(rng.uniform(0, ph))),
+                    (int(rng.uniform(0.1, 0.5) * pw), int(rng.uniform(0.05, 0.3) * ph)),
+                    float(rng.uniform(0, 180)), 0, 360, col, -1, cv2.LINE_AA)
+    body = tuple(float(v) for v in rng.integers(30, 220, 3))
+    cv2.ellipse(pic, (pw // 2, int(0.8 * ph)), (int(0.3 * pw), int(0.35 * ph)), 0, 180, 360,
+                body, -1, cv2.LINE_AA)
+    cv2.circle(pic, (pw // 2, int(0.38 * ph)), int(0.17 * pw), (120, 160, 215), -1,
+               cv2.LINE_AA)
+    letters = "ABCDEFGHIKLMNOPRSTUWZ"
+    name = "".join(letters[int(k)] for k in rng.integers(len(letters), size=int(rng.integers(4,
+                                                                                          10))))
+    cv2.rectangle(img, (m, int(0.62 * h)), (w - m, int(0.7 * h)), (225, 232, 236), -1)
+    cv2.putText(img, name, (int(0.2 * w), int(0.685 * h)), cv2.FONT_HERSHEY_SIMPLEX,
+                0.012 * edge, (40, 40, 40), max(1, int(edge / 30)), cv2.LINE_AA)
+    cv2.circle(img, (int(0.82 * w), int(0.1 * h)), int(0.28 * edge), (60, 200, 235), -1,
+               cv2.LINE_AA)
+    cv2.putText(img, str(int(rng.integers(1, 10))), (int(0.77 * w), int(0.125 * h)),
+                cv2.FONT_HERSHEY_SIMPLEX, 0.014 * edge, (30, 30, 30), max(1, int(edge / 25)),
+                cv2.LINE_AA)
+    count = int(rng.integers(1, 6))
+    side = edge * float(rng.uniform(0.5, min(0.95, 3.0 / (count * 1.15))))
+    gap = side * float(rng.uniform(0.1, 0.3))
+    row = count * side + (count - 1) * gap
+    label = rng.random() < 0.35  # "3x" or "≥ 28" printed beside the dice
+    x = (w - row - (0.8 * edge if label else 0)) / 2 + side / 2
+    y = h * float(rng.uniform(0.8, 0.86))
+    same = rng.random() < 0.5
+    face = PRINTED_DICE[int(rng.integers(len(PRINTED_DICE)))]
+    value = int(rng.integers(1, 7))
+    for _ in range(count):
+        if not same:
+            face = PRINTED_DICE[int(rng.integers(len(PRINTED_DICE)))]
+            value = int(rng.integers(1, 7))
+        _printed_die(img, (x, y), side, value, face, rng)
+        x += side + gap
+    if label:
+        text = f"{int(rng.integers(2, 6))}x" if rng.random() < 0.5 else str(int(rng.integers(
+            5, 31)))
+        cv2.putText(img, text, (int(x - side / 2 + 0.1 * edge), int(y + 0.2 * edge)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.012 * edge, (30, 30, 30),
+                    max(1, int(edge / 30)), cv2.LINE_AA)
+    grain = 1.0 + 0.02 * smooth_noise(rng, (h, w), edge) + 0.015 * _fine(rng, (h, w))
+    soft = cv2.GaussianBlur(img.astype(np.float32), (0, 0), 0.6)
+    return (soft * grain[..., None]).astype(np.float32)
