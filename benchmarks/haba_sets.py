@@ -40,8 +40,8 @@ import cv2
 import numpy as np
 
 from vision.render import random_conditions, render_tray, scene_for
-from vision.render.table import table_scene
 from vision.render.scene import TrayScene, TruthDie
+from vision.render.table import table_scene
 
 HELD_OUT: dict[str, tuple[str, ...]] = {"table": ("cloth", "stone"), "light": ("warm",)}
 """Families never used while tuning or training: reported on, never tuned on. (Training also

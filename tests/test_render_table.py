@@ -12,9 +12,15 @@ import numpy as np
 import pytest
 
 from vision.render import render_tray
-from vision.render.camera import Projector
 from vision.render.draw import die_corners
-from vision.render.table import AT_TABLE, DESK_ARM_TILT, TABLE_FAMILIES, AtTable, table_scene
+from vision.render.table import (
+    AT_TABLE,
+    DESK_ARM_TILT,
+    TABLE_FAMILIES,
+    AtTable,
+    _table_families,
+    table_scene,
+)
 from vision.render.textures import CARD_EDGES, citizen_texture
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -30,7 +36,7 @@ def test_the_same_seed_draws_the_same_frame_at_the_table() -> None:
     frames = []
     for _ in range(2):
         rng = np.random.default_rng(5)
-        frame, truth = render_tray(table_scene(rng, at=at), rng)
+        frame, _ = render_tray(table_scene(rng, at=at), rng)
         frames.append(frame)
         assert frame.shape == (480, 640, 3)
     assert np.array_equal(*frames)
@@ -47,7 +53,7 @@ def test_frames_come_in_the_sizes_the_family_names() -> None:
 def test_a_citizen_card_prints_dice_that_are_not_dice() -> None:
     """A card is drawn where it lies, and whatever it prints, the truth holds only the dice
     thrown: as many as were placed, never a printed one."""
-    for seed in range(12):
+    for seed in range(5):
         rng = np.random.default_rng(seed)
         scene = table_scene(rng, n_dice=4, at=AtTable("over", "none", "bridge", "640x480"))
         cards = [d for d in scene.distractors if d.kind == "citizen"]
@@ -64,14 +70,13 @@ def test_the_card_texture_is_a_card_of_the_box_proportions() -> None:
     h, w = img.shape[:2]
     assert abs(w / h - CARD_EDGES[0] / CARD_EDGES[1]) < 0.02
     assert img.dtype == np.float32 and img.min() >= 0 and img.max() <= 255
-    assert img[: h // 20].mean() > 200  # a light border
+    assert img[:3].mean() > 200 and img[-3:].mean() > 200  # a light border
 
 
 def test_cards_beside_the_dice_reach_no_die() -> None:
-    for seed in range(30):
+    for seed in range(8):
         rng = np.random.default_rng(100 + seed)
         scene = table_scene(rng, at=AtTable("beside", "none", "bridge", "640x480"))
-        proj = Projector(scene)
         half = np.array(CARD_EDGES) / 2 * scene.die_size
         for card in (d for d in scene.distractors if d.kind == "citizen"):
             t = np.radians(card.angle)
@@ -82,22 +87,21 @@ def test_cards_beside_the_dice_reach_no_die() -> None:
                 inside = (np.abs(rel @ tu) < half[0] * card.scale) & (
                     np.abs(rel @ tv) < half[1] * card.scale)
                 assert not inside.all(), (seed, die)
-        assert proj is not None
 
 
 def test_a_hand_over_the_dice_hides_some_of_them() -> None:
-    hidden = Counter()
-    for seed in range(16):
+    hidden: Counter[bool] = Counter()
+    for seed in range(10):
         rng = np.random.default_rng(200 + seed)
         scene = table_scene(rng, at=AtTable("none", "covering", "bridge", "640x480"))
         assert [d.kind for d in scene.distractors].count("hand") == 1
         _, truth = render_tray(scene, rng)
         hidden[sum(not t.visible for t in truth) > 0] += 1
-    assert hidden[True] >= 4 and hidden[False] >= 1  # fingertips on a die, or a palm over it
+    assert hidden[True] >= 5  # from fingertips on a die to a palm over it
 
 
 def test_a_desk_arm_tilts_the_camera_as_stated() -> None:
-    for seed in range(20):
+    for seed in range(8):
         scene = table_scene(np.random.default_rng(seed),
                             at=AtTable("none", "none", "desk-arm", "640x480"))
         assert DESK_ARM_TILT[0] <= scene.camera.tilt <= DESK_ARM_TILT[1]
@@ -106,13 +110,15 @@ def test_a_desk_arm_tilts_the_camera_as_stated() -> None:
 @pytest.mark.parametrize("axis", sorted(TABLE_FAMILIES))
 def test_the_real_tables_own_families_are_drawn_and_the_flowers_never_tuned_on(axis: str
                                                                                ) -> None:
-    judged, tuned = Counter(), Counter()
-    for seed in range(150):
-        rng = np.random.default_rng(seed)
-        judged[dict(table_scene(rng, None, at=_small(AtTable())).family)[axis]] += 1
-        rng = np.random.default_rng(seed)
-        exclude = SETS["table-tune"][1]
-        tuned[dict(table_scene(rng, exclude, at=_small(AtTable())).family)[axis]] += 1
+    judged: Counter[str] = Counter()
+    tuned: Counter[str] = Counter()
+    exclude = SETS["table-tune"][1]
+    for seed in range(400):
+        judged[_table_families(np.random.default_rng(seed), None).get(axis, "")] += 1
+        tuned[_table_families(np.random.default_rng(seed), exclude).get(axis, "")] += 1
     for name, share in TABLE_FAMILIES[axis]:
-        assert judged[name] >= 150 * share / 2
-    assert tuned["floral"] == 0 and tuned["cloth"] == tuned["stone"] == tuned["warm"] == 0
+        assert 400 * share * 0.7 <= judged[name] <= 400 * share * 1.3
+    assert exclude is not None and "floral" in exclude["table"]
+    assert tuned["floral"] == 0
+    assert dict(table_scene(np.random.default_rng(3), exclude, at=_small(AtTable())).family
+                )["table"] not in exclude["table"]

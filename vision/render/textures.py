@@ -429,7 +429,7 @@ def _printed_die(img: np.ndarray, c: tuple[float, float], side: float, value: in
                  face: BGR, rng: np.random.Generator) -> None:
     """A die printed on a card: a flat rounded square with pips, sometimes outlined."""
     half = side / 2
-    x0, y0, x1, y1 = (int(round(v)) for v in (c[0] - half, c[1] - half, c[0] + half,
+    x0, y0, x1, y1 = (round(v) for v in (c[0] - half, c[1] - half, c[0] + half,
                                               c[1] + half))
     radius = max(1, int(side * float(rng.uniform(0.08, 0.2))))
     square = np.zeros(img.shape[:2], np.uint8)
@@ -515,4 +515,4 @@ def citizen_texture(edge: float, rng: np.random.Generator) -> np.ndarray:
                     max(1, int(edge / 30)), cv2.LINE_AA)
     grain = 1.0 + 0.02 * smooth_noise(rng, (h, w), edge) + 0.015 * _fine(rng, (h, w))
     soft = cv2.GaussianBlur(img.astype(np.float32), (0, 0), 0.6)
-    return (soft * grain[..., None]).astype(np.float32)
+    return np.clip(soft * grain[..., None], 0, 255).astype(np.float32)
