@@ -21,6 +21,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
+from rules.actions import player_name
 from rules.dice import Die
 from rules.errors import KotdError, UsageError
 from rules.store import MAX_ACTION_ID, Event, SaveError, valid_action_id
@@ -225,9 +226,11 @@ def colors() -> Any:
                 and COLOR.fullmatch(v) for k, v in given.items())):
             raise UsageError("colors", 'send {{"colors": {{"Ann": "#e53935"}}}} (up to 12 '
                              "players, colours as #rrggbb)")
+        # names as the game keeps them: nothing hidden (a NUL, a direction override)
+        chosen = {player_name(k): v.lower() for k, v in given.items()}
     except KotdError as err:
         return _refused(err)
-    return _state(table.set_colors({k: v.lower() for k, v in given.items()}), can_act=True)
+    return _state(table.set_colors(chosen), can_act=True)
 
 
 def _finished(table: Any, lang: str) -> list[dict[str, Any]]:
