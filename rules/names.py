@@ -30,7 +30,8 @@ SIGNS = "-_'."
 """Besides letters and digits, a name may hold these (Jean-Luc, O'Neil, Dr.)."""
 
 MAX_MARKS = 3
-"""The most accents (combining marks) one letter may carry after normalising."""
+"""The most accents (combining marks) one letter may carry, each counted (decomposed:
+Vietnamese ``ệ`` is two)."""
 
 # Letters (category Lo) and symbols that show as nothing: Unicode's Default_Ignorable
 # code points outside the format/mark categories, and the blank braille cell.
@@ -81,7 +82,7 @@ def player_name(word: str) -> str:
         raise PlayerNameError(f"player name {word!r}: it starts with a lone accent")
     if not any(ch.isalnum() for ch in name):
         raise PlayerNameError(f"player name {word!r}: it needs a letter or a digit")
-    if _most_marks(name) > MAX_MARKS:
+    if _most_marks(unicodedata.normalize("NFD", name)) > MAX_MARKS:
         raise PlayerNameError(f"player name {word!r}: too many accents on one letter "
                               f"(at most {MAX_MARKS})")
     if len(name) > MAX_NAME:

@@ -551,8 +551,13 @@ class EventStore:
         return [GameInfo(*r) for r in rows]
 
     def game(self, game_id: int) -> GameInfo | None:
-        """One stored game, or None."""
-        return next((g for g in self.games() if g.id == game_id), None)
+        """One stored game, or None (one game's row, not every game's)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT g.id, g.started, g.players, COUNT(e.seq), g.game FROM games g "
+                "LEFT JOIN events e ON e.game_id = g.id WHERE g.id = ? GROUP BY g.id",
+                (game_id,)).fetchone()
+        return None if row is None else GameInfo(*row)
 
     def latest_game(self, game: str | None = None) -> int | None:
         """The newest game (of pack ``game``, if given), or None."""
