@@ -116,11 +116,17 @@ class TableServer(TcpWSGIServer):  # type: ignore[misc]
 
 def create_table_server(app: Flask, host: str, port: int, threads: int,
                         **options: Any) -> TableServer:
-    """A :class:`TableServer` for one listening address (as waitress's create_server)."""
+    """A :class:`TableServer` for one listening address (as waitress's create_server);
+    ``options`` are waitress's, plus ``per_address`` and ``request_seconds``."""
+    per_address = options.pop("per_address", PER_ADDRESS)
+    request_seconds = options.pop("request_seconds", REQUEST_SECONDS)
     adj = Adjustments(host=host, port=port, threads=threads, **options)
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
-    return TableServer(app, {}, dispatcher=dispatcher, adj=adj, sockinfo=adj.listen[0])
+    server = TableServer(app, {}, dispatcher=dispatcher, adj=adj, sockinfo=adj.listen[0])
+    server.per_address = int(per_address)
+    server.request_seconds = float(request_seconds)
+    return server
 
 
 class Server:
