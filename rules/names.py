@@ -12,16 +12,18 @@ A name needs at least one letter or digit (``..`` and ``-`` are no names) and at
 smudge on every phone). Names are one word: a space of any kind inside one (a no-break,
 thin or ideographic space, a tab) is refused by the action reader, never taken as two
 players (:func:`spaced`). Two players of one game may not have names that look alike
-(:func:`look_alike`: Latin ``coe`` and Cyrillic ``сое``, ``Paul`` and ``PauI``), judged
-with the ``confusables`` library's reading of Unicode's confusables list.
+(:func:`look_alike`: Latin ``coe`` and Cyrillic ``сое``, ``Paul`` and ``PauI``): their
+*skeletons* are equal, each character replaced by its look-alike class of Unicode's
+confusables list (UTS #39; the list as the ``confusable-homoglyphs`` library ships it).
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from functools import cache
 
-import confusables
+from confusable_homoglyphs import confusables
 
 MAX_NAME = 20
 """The longest name, in characters after normalising."""
@@ -110,13 +112,48 @@ def spaced(text: str) -> str | None:
     return next((ch for ch in text if ch.isspace() and ch != " "), None)
 
 
+@cache
+def _classes() -> dict[str, str]:
+    """Each character of Unicode's confusables list -> its class's prototype: an ASCII
+    member if there is one, the longest first (the list's prototypes may be sequences:
+    ``m`` looks like ``rn``), else the smallest. Built once from the pairs the library
+    ships (union-find)."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    marks = "\u200e\u200f"  # the data wraps right-to-left letters in direction marks
+    for ch, alikes in confusables.confusables_data.items():
+        for alike in alikes:
+            a, b = root(ch.strip(marks)), root(alike["c"].strip(marks))
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    members: dict[str, list[str]] = {}
+    for x in list(parent):
+        members.setdefault(root(x), []).append(x)
+    proto = {r: min(group, key=lambda m: (not m.isascii(), -len(m), m))
+             for r, group in members.items()}
+    return {x: proto[root(x)] for x in parent if len(x) == 1}
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like (UTS #39's skeleton): decomposed, each character replaced
+    by its look-alike class's prototype, decomposed again."""
+    classes = _classes()
+    mapped = "".join(classes.get(ch, ch) for ch in unicodedata.normalize("NFD", name))
+    return unicodedata.normalize("NFD", mapped)
+
+
 def look_alike(names: Sequence[str]) -> tuple[str, str] | None:
     """The first two of ``names`` that look alike at a glance (``coe`` and Cyrillic
-    ``сое``), or None. Names equal but for letter case are left to the game's own
-    refusal ("every player needs a different name")."""
+    ``сое``: equal skeletons), or None. Names equal but for letter case are left to the
+    game's own refusal ("every player needs a different name")."""
     for i, first in enumerate(names):
         for second in names[i + 1:]:
-            if first.casefold() != second.casefold() and confusables.is_confusable(
-                    first, second):
+            if first.casefold() != second.casefold() and skeleton(first) == skeleton(second):
                 return first, second
     return None
