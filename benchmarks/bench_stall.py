@@ -13,8 +13,9 @@ them). Two parts, each printing its figures:
    finishing it; meanwhile a phone (127.0.0.1) asks ``GET /api/state`` every 0.2 s: how
    many were answered within 1 s, median and worst. Also with every slow socket from one
    address.
-2. ``--stats`` threads ask ``GET /api/stats`` over and over; an action is sent every
-   0.5 s: how many were answered within 1 s, median and worst. Before that, one cold and
+2. ``--stats`` threads (from the stranger's addresses) ask ``GET /api/stats`` over and
+   over; a phone (127.0.0.1) sends an action every 0.5 s: how many were answered within
+   1 s, median and worst. Before that, one cold and
    one warm ``/api/stats``, and the two exports, are timed.
 
 ``--old`` serves with plain waitress and its settings before issue 47 (connection limit
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import logging
 import random
 import socket
 import statistics
@@ -91,6 +93,7 @@ def serve(data: str, old: bool) -> None:
     from web import create_app
     from web.server import make_server
 
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" lines
     app = create_app(Table(EventStore.in_dir(data), game_pack("kotd")), None, TOKEN)
     if old:
         from waitress.server import create_server
@@ -211,12 +214,13 @@ def part_stats(port: int, askers: int, seconds: float) -> None:
     stop = threading.Event()
     answered = [0]
 
-    def ask() -> None:
+    def ask(source: str) -> None:
         while not stop.is_set():
-            if timed_get(port, "/api/stats", timeout=60) is not None:
+            if timed_get(port, "/api/stats", source, timeout=60) is not None:
                 answered[0] += 1
 
-    threads = [threading.Thread(target=ask, daemon=True) for _ in range(askers)]
+    threads = [threading.Thread(target=ask, args=(STRANGERS[n % len(STRANGERS)],),
+                                daemon=True) for n in range(askers)]
     for t in threads:
         t.start()
     time.sleep(1)
