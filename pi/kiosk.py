@@ -95,7 +95,8 @@ def cmd_kiosk(args: argparse.Namespace) -> int:
     if not args.dry_run:
         wait_for_assistant(config.port, fetch_state, say=lambda t: print(t, flush=True))
     handed = credential("token")
-    token = read_text(handed, 4096).strip() if handed else read_token(config)[0]
+    token = config.token or (read_text(handed, 4096).strip() if handed
+                             else read_token(config)[0])
     command = browser_command(browser, kiosk_url(config.port, token or None),
                               profile_dir(config.data_dir))
     if args.dry_run:
