@@ -181,9 +181,12 @@ def disk(data_dir: Path, usage: Callable[[Path], Any] = shutil.disk_usage) -> Fi
 
 def game_file(data_dir: Path) -> Finding:
     """The game file opens read-only and passes SQLite's quick check."""
-    from rules.store import DB_NAME
+    from rules.store import DB_NAME, not_a_file
 
     path = data_dir / DB_NAME
+    odd = not_a_file(path)  # a folder, a pipe (never opened: it would wait), a device
+    if odd:
+        return Finding("fail", "game file", odd)
     if not path.exists():
         return Finding("info", "game file", f"none yet ({path} is made by the first game)")
     try:
@@ -202,6 +205,20 @@ def game_file(data_dir: Path) -> Finding:
                    "back it up with: sudo kotd backup")
 
 
+def damage(path: Path, most: int = 3) -> str:
+    """What SQLite's quick check says of a file kept aside, in at most ``most`` lines."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            lines = [str(row[0]) for row in db.execute("PRAGMA quick_check(20)")]
+        finally:
+            db.close()
+    except sqlite3.Error as err:
+        return str(err)
+    text = "; ".join(lines[:most])
+    return text + (f" (and {len(lines) - most} more)" if len(lines) > most else "")
+
+
 def set_aside(data_dir: Path) -> Finding | None:
     """Game files kept aside because they were damaged (``kotd.sqlite3.damaged-...``):
     the games in them are not lost, but they are not played on; None if there are none."""
@@ -213,6 +230,7 @@ def set_aside(data_dir: Path) -> Finding | None:
         return None
     return Finding("warn", "game file", f"{len(kept)} damaged game file(s) kept aside: "
                    + ", ".join(p.name for p in kept), (
+                       *(f"{p.name}: {damage(p)}" for p in kept[-3:]),
                        "a new game file was started in their place; the card may be failing "
                        "(replace it soon)",
                        "to look at one: kotd restore FILE (with the assistant stopped) after "

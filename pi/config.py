@@ -27,8 +27,12 @@ from typing import Any
 
 import platformdirs
 
-from rules.errors import DataError
+from rules.errors import DataError, UsageError
 from rules.games import GAMES
+from rules.inputs import read_text
+
+MAX_CONFIG_BYTES = 64 * 1024
+"""A config file is a few lines: at most 64 KiB is read (``--config /dev/zero``)."""
 
 
 class ConfigError(DataError):
@@ -158,6 +162,9 @@ def _check(cfg: Config, where: str) -> Config:
             raise _bad(f"{where}: strip: {err} (or \"none\")") from None
     if cfg.dice not in ("haba", "standard"):
         raise _bad(f"{where}: dice must be 'haba' or 'standard', not {cfg.dice!r}")
+    if not _host_ok(cfg.host):
+        raise _bad(f"{where}: host {cfg.host!r} is not an address of this machine's kind "
+                   "(e.g. 0.0.0.0 for every address, 127.0.0.1 for this machine only)")
     if not 0 < cfg.port < 65536:
         raise _bad(f"{where}: port must be 1-65535, not {cfg.port}")
     if cfg.threads < 4:
@@ -182,6 +189,24 @@ def _check(cfg: Config, where: str) -> Config:
     if twice:
         raise _bad(f"{where}: pin {twice[0]} is used twice in [pins]")
     return cfg
+
+
+def _host_ok(host: str) -> bool:
+    """Whether ``host`` can be listened on at all: an IPv4 or IPv6 address, or a host name
+    of letters, digits, dots and hyphens (999.1.1.1 is neither)."""
+    import ipaddress
+    import re
+
+    if host == "":  # every address, as 0.0.0.0
+        return True
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        labels = host.rstrip(".").split(".")
+        return (0 < len(host) <= 253 and not all(label.isdigit() for label in labels)
+                and all(re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?", label)
+                        for label in labels))
+    return True
 
 
 def _typed(name: str, value: Any, default: Any, where: str) -> Any:
@@ -219,10 +244,12 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
             path = candidate if candidate.exists() else None
     if path is not None:
         where = str(path)
-        try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        try:  # at most MAX_CONFIG_BYTES, UTF-8, never a pipe (rules.inputs)
+            data = tomllib.loads(read_text(path, MAX_CONFIG_BYTES, "the config"))
         except OSError as err:
-            raise _bad(f"{where}: cannot read the config: {err.strerror}") from None
+            raise _bad(f"{where}: cannot read the config: {err.strerror or err}") from None
+        except UsageError as err:  # too large, not UTF-8 (a binary file), a pipe
+            raise _bad(str(err)) from None
         except tomllib.TOMLDecodeError as err:
             raise _bad(f"{where}: not valid TOML: {err}") from None
     known = {f.name: getattr(base, f.name) for f in fields(Config)}

@@ -62,12 +62,15 @@ def read_token(config: Config) -> tuple[str | None, Literal["known", "missing", 
     """The table's token if this user may read it (never makes one)."""
     if config.token:
         return config.token, "known"
+    from rules.errors import UsageError
+    from rules.inputs import read_text
+
     path = config.data_dir / "token"
-    try:
-        token = path.read_text(encoding="utf-8").strip()
+    try:  # at most 4 KiB, never a pipe (it would wait for a writer forever)
+        token = read_text(path, 4096).strip()
     except FileNotFoundError:
         return None, "missing"
-    except OSError:
+    except (OSError, UsageError):
         return None, "unreadable"
     return (token, "known") if token else (None, "missing")
 

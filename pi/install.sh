@@ -32,6 +32,7 @@ VENV_ONLY=0 KIOSK=auto START=1
 say() { printf 'kotd install: %s\n' "$*"; }
 die() { printf 'kotd install: error: %s\n' "$*" >&2; exit 1; }
 
+ARGS="$*"  # as given, for messages (the loop below shifts them away)
 while [ $# -gt 0 ]; do
     case $1 in
         --venv-only) VENV_ONLY=1 ;;
@@ -51,7 +52,7 @@ has_candidate() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'
 
 # ---- 1. the system -------------------------------------------------------------------
 check_system() {
-    [ "$(id -u)" = 0 ] || die "run me as root: sudo $0 $*"
+    [ "$(id -u)" = 0 ] || die "run me as root: sudo $0 $ARGS"
     if [ ! -r /etc/os-release ] || ! command -v apt-get >/dev/null; then
         die "this is not a Debian-based system (Raspberry Pi OS Bookworm is expected)"
     fi
@@ -158,6 +159,12 @@ service_user() {
             "$STATE/config.toml"
         say "config: wrote $STATE/config.toml (edit it with: sudoedit $STATE/config.toml)"
     fi
+    if [ ! -s "$STATE/token" ]; then  # made once here, so the kiosk's credential exists
+        (umask 0077; "$PYTHON" -c 'import secrets; print(secrets.token_urlsafe(12))' \
+            > "$STATE/token")
+        chown "$KOTD_USER:$KOTD_USER" "$STATE/token"
+        say "token: made $STATE/token (shown on the Pi's screen and by: sudo kotd doctor)"
+    fi
     runuser -u "$KOTD_USER" -- test -r "$HERE/pyproject.toml" \
         || die "$KOTD_USER cannot read $HERE: make it readable (chmod -R a+rX $HERE)"
     # `kotd` in the shell runs as the service's user with its data (sudo kotd doctor, ...)
@@ -174,12 +181,35 @@ EOF
     mv /usr/local/bin/kotd.new /usr/local/bin/kotd
 }
 
+existing_groups() {  # existing_groups G...: those of the groups this system has
+    local g out=()
+    for g in "$@"; do getent group "$g" >/dev/null && out+=("$g"); done
+    echo "${out[*]}"
+}
+
+unit_text() {  # unit_text NAME: systemd/NAME with this folder's paths, user and groups
+    # SupplementaryGroups= names only groups that exist here (a missing one is 216/GROUP)
+    local groups
+    # shellcheck disable=SC2046  # one word per group
+    groups=$(existing_groups $(sed -n 's/^SupplementaryGroups=//p' "$HERE/systemd/$1"))
+    sed -e "s#/opt/kotd/.venv#$VENV#g" -e "s#/opt/kotd#$HERE#g" -e "s#/var/lib/kotd#$STATE#g" \
+        -e "s#^User=kotd\$#User=$KOTD_USER#" -e "s#^Group=kotd\$#Group=$KOTD_USER#" \
+        -e "s#^SupplementaryGroups=.*#SupplementaryGroups=$groups#" \
+        -e '/^SupplementaryGroups=$/d' "$HERE/systemd/$1"
+}
+
+kiosk_user() {  # the kiosk's own user: Chromium never runs as the game file's owner
+    if ! id -u kotd-kiosk >/dev/null 2>&1; then
+        useradd --system --user-group --home-dir /var/cache/kotd-kiosk --no-create-home \
+            --shell /usr/sbin/nologin kotd-kiosk
+        say "user: made kotd-kiosk (runs Chromium on the Pi's screen)"
+    fi
+}
+
 install_unit() {  # install_unit NAME: systemd/NAME with this folder's paths; 0 if it changed
     local tmp
     tmp=$(mktemp)
-    sed -e "s#/opt/kotd/.venv#$VENV#g" -e "s#/opt/kotd#$HERE#g" -e "s#/var/lib/kotd#$STATE#g" \
-        -e "s#^User=kotd#User=$KOTD_USER#" -e "s#^Group=kotd#Group=$KOTD_USER#" \
-        "$HERE/systemd/$1" > "$tmp"
+    unit_text "$1" > "$tmp"
     if cmp -s "$tmp" "$UNIT_DIR/$1"; then
         rm -f "$tmp"
         return 1
@@ -228,7 +258,7 @@ start_units() {
 }
 
 main() {
-    check_system "$@"
+    check_system
     apt_packages
     make_venv
     check_venv
@@ -238,6 +268,7 @@ main() {
     local kiosk=0
     if kiosk_wanted; then
         apt_packages kiosk
+        kiosk_user
         install_unit kotd-kiosk.service || true
         kiosk=1
     fi
@@ -250,4 +281,5 @@ main() {
     fi
 }
 
-main "$@"
+# sourced (the tests read its functions): define only
+[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"

@@ -1,9 +1,12 @@
 """``kotd kiosk``: the table page full screen on the Pi's own screen.
 
-Run by ``kotd-kiosk.service`` inside ``cage`` (a one-window Wayland compositor) as the
-service user, so it can read the table's token: it waits until the assistant answers, then
-replaces itself with Chromium in kiosk mode on the table page. A touch screen can act like a
-phone, and the page's QR button shows the join code for the phones at the table.
+Run by ``kotd-kiosk.service`` inside ``cage`` (a one-window Wayland compositor) as its own
+user (``kotd-kiosk``, never the one that owns the game file): systemd hands it the table's
+token and config as credentials (``$CREDENTIALS_DIRECTORY/token`` and ``/config``) and a
+cache directory of its own (``$CACHE_DIRECTORY``) for Chromium's profile. It waits until the
+assistant answers, then replaces itself with Chromium in kiosk mode on the table page. A
+touch screen can act like a phone, and the page's QR button shows the join code for the
+phones at the table. Run by hand, it reads the data directory as any command does.
 """
 
 from __future__ import annotations
@@ -69,17 +72,33 @@ def wait_for_assistant(port: int, fetch: Callable[[int], object | None],
         sleep(1.0)
 
 
+def credential(name: str) -> Path | None:
+    """A credential systemd handed this service (``LoadCredential=``), or None."""
+    folder = os.environ.get("CREDENTIALS_DIRECTORY")
+    path = Path(folder) / name if folder else None
+    return path if path is not None and path.is_file() else None
+
+
+def profile_dir(data_dir: Path) -> Path:
+    """Chromium's profile: the service's cache directory, else the data directory's."""
+    cache = os.environ.get("CACHE_DIRECTORY")
+    return Path(cache.split(":")[0]) / "browser" if cache else data_dir / "kiosk-browser"
+
+
 def cmd_kiosk(args: argparse.Namespace) -> int:
     from pi.config import load_config
     from pi.doctor import fetch_state, read_token
+    from rules.inputs import read_text
 
-    config = load_config(args.config, data_dir=args.data_dir)
+    config = load_config(args.config or credential("config"), data_dir=args.data_dir)
     browser = args.browser or find_browser()
     if not args.dry_run:
         wait_for_assistant(config.port, fetch_state, say=lambda t: print(t, flush=True))
-    token, _ = read_token(config)
-    command = browser_command(browser, kiosk_url(config.port, token),
-                              config.data_dir / "kiosk-browser")
+    handed = credential("token")
+    token = config.token or (read_text(handed, 4096).strip() if handed
+                             else read_token(config)[0])
+    command = browser_command(browser, kiosk_url(config.port, token or None),
+                              profile_dir(config.data_dir))
     if args.dry_run:
         print(" ".join(command))
         return 0

@@ -42,9 +42,13 @@ def table_token(config: Config) -> str:
     except OSError:
         pass
     token = secrets.token_urlsafe(12)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(token + "\n", encoding="utf-8")
-    path.chmod(0o600)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(token + "\n", encoding="utf-8")
+        path.chmod(0o600)
+    except OSError as err:  # a full or read-only card: the table starts all the same
+        log.warning("the token cannot be kept in %s (%s): a new one is made at each start",
+                    path, err.strerror or err)
     return token
 
 
@@ -141,7 +145,9 @@ class Assistant:
         from web import create_app
 
         self.config = config
-        self.store = EventStore.in_dir(config.data_dir)
+        # starts whatever the game file is (a folder, a pipe, a read-only card): the page
+        # and the panel then say what is wrong and saving starts once it can
+        self.store = EventStore.in_dir(config.data_dir, keep_going=True)
         # the game the table chose last ('game ukuk' on the page), else the config's
         self.table = Table(self.store, game_pack(self.store.setting("game") or config.game),
                            advice=True)

@@ -27,7 +27,7 @@ from typing import ClassVar, Protocol
 
 from rules.dice import Die, Roll
 from rules.errors import ActionSyntaxError, RollSyntaxError
-from rules.names import PlayerNameError
+from rules.names import PlayerNameError, look_alike, shown, spaced
 from rules.names import player_name as normal_name
 
 
@@ -79,7 +79,26 @@ class Players:
     @classmethod
     def parse(cls, args: list[str], dice: int | None) -> Players:
         need(cls.verb, cls.usage, args, at_least=1)
-        return cls(tuple(player_name(a) for a in args))
+        names = tuple(player_name(a) for a in args)
+        twins = look_alike(names)
+        if twins:
+            raise ActionSyntaxError("look_alike", "player names {first!r} and {second!r} "
+                                    "look alike: tell them apart (an initial, a nickname)",
+                                    first=twins[0], second=twins[1])
+        return cls(names)
+
+    @staticmethod
+    def check_spaces(line: str) -> None:
+        """Players are separated by ordinary spaces: any other space in the line (a
+        no-break, thin or ideographic space, a tab) would silently split one name in two,
+        so it is refused, naming the word that holds it."""
+        odd = spaced(line)
+        if odd is not None:
+            word = next(w for w in line.split(" ") if odd in w)
+            raise ActionSyntaxError("name_space", "player name {name!r} holds a space "
+                                    "({char}): a name is one word (Ann-Marie); separate "
+                                    "players with ordinary spaces", name=word,
+                                    char=shown(odd))
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +221,8 @@ def parse_line(line: str, verbs: Mapping[str, type[ActionType]],
     if kind is None:
         raise ActionSyntaxError("unknown", "unknown action {verb!r} (known: {known})",
                                 verb=words[0], known=", ".join(verbs))
+    if kind is Players:
+        Players.check_spaces(line.strip())
     return kind.parse(args, dice)
 
 

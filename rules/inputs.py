@@ -8,6 +8,8 @@ through here, reads at most a little over its limit, and refuses the rest in one
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO, TextIO, TypeVar
@@ -37,12 +39,33 @@ def _size(limit: int) -> str:
     return f"{limit // (1 << 20)} MiB" if limit >= 1 << 20 else f"{limit} bytes"
 
 
+def open_file(path: str | Path) -> BinaryIO:
+    """``path`` opened for reading: a file or a device (``/dev/zero`` is read up to a
+    limit). A named pipe (FIFO) or a folder is refused (UsageError) after an open that
+    cannot wait: opening a pipe nobody writes to would wait forever. OSError if it cannot
+    be opened."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISDIR(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "a pipe"
+            raise UsageError("not_a_file", "{path}: {kind}, not a file (give a file, or '-' "
+                             "for standard input where the command reads it)",
+                             path=str(path), kind=kind)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_bytes(path: str | Path, limit: int, what: str = "the file") -> bytes:
-    """The bytes of ``path`` (a file, a pipe, a device), at most ``limit`` of them.
+    """The bytes of ``path`` (a file or a device, see :func:`open_file`), at most ``limit``
+    of them.
 
     OSError (with the path) if it cannot be read; InputTooLarge if there is more.
     """
-    with open(path, "rb") as stream:  # a device or a pipe as well
+    with open_file(path) as stream:
         return read_stream(stream, limit, f"{path}: {what}")
 
 

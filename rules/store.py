@@ -17,8 +17,15 @@ failing obscurely:
   leaves nothing half done; :attr:`EventStore.problem` says why until a write succeeds
   again (:meth:`EventStore.check` tries one);
 * a file deleted while the game runs is noticed (before each write and by ``check``) and
-  written again from the open database; a file replaced by another one is not
-  overwritten: saving stops and says so.
+  written again from the open database, and so is a deleted journal (``-wal``, ``-shm``:
+  the actions not yet copied into the main file live there); a file replaced by another
+  one is not overwritten: saving stops and says so;
+* the journal is copied into the main file (a checkpoint) by ``check`` whenever something
+  was written since, so the main file never lags more than a few seconds behind;
+* a store made with ``keep_going=True`` (the table's) starts whatever the game file is: a
+  folder, a pipe or a device where the file should be, a card full or read-only. It then
+  holds no games, refuses every write (:class:`SaveError` naming the problem and what to
+  do) and ``check`` opens the real file as soon as it can (:attr:`EventStore.reopened`).
 
 Each action may carry an id (a phone's retry after a lost reply sends the same one):
 :meth:`EventStore.find_action` finds an id already stored, so it is applied once.
@@ -31,6 +38,7 @@ import errno
 import logging
 import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -106,6 +114,27 @@ def _try_writing(folder: Path) -> int | None:
     return None
 
 
+def not_a_file(path: Path) -> str | None:
+    """Why ``path`` cannot be a game file although something is there (a folder, a pipe, a
+    device such as a link to /dev/null), in words with what to do; None if it is a
+    regular file or nothing. Only looks (``stat``): a pipe is never opened."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        return f"the game file {path} cannot be looked at ({err.strerror}); check the card"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return (f"the game file {path} is a folder, not a file: move that folder away and "
+                "the table saves again by itself")
+    kind = "a pipe" if stat.S_ISFIFO(mode) else "a device (a link to /dev/null?)" if (
+        stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) else "not a file"
+    return (f"the game file {path} is {kind}, not a file: delete it (sudo rm {path}) and "
+            "the table saves again by itself")
+
+
 class _Damaged(Exception):
     """The file at the path is no sound game file (SQLite says so, or its tables differ)."""
 
@@ -145,20 +174,100 @@ def _now() -> str:
 class EventStore:
     """Append-only storage of game actions; ``path`` None keeps everything in memory."""
 
-    def __init__(self, path: str | Path | None) -> None:
+    def __init__(self, path: str | Path | None, *, keep_going: bool = False) -> None:
         self.path = None if path is None else Path(path)
         self.set_aside: Path | None = None
         self.notice = ""  # what the table should know about the file (stays until restart)
         self.problem: str | None = None  # why saving fails now (None: it works)
-        self._identity: tuple[int, int] | None = None
+        self.details = ""  # what SQLite said of a damaged file (for the log, kotd doctor)
+        self.reopened = 0  # how often the real file was opened after a start without it
+        self._identity: tuple[tuple[int, int] | None, ...] = ()
+        self._unsaved = False  # written since the last checkpoint
         self._lock = threading.Lock()
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._stand_in: SaveError | None = None  # the file cannot be used: why
+        stand_in: SaveError | None = None
         try:
-            self._db = self._open()
+            self._make_folder()  # GameFileError (no such place, a file in the way) goes up
+            self._db = self._open_usable()
+        except SaveError as err:
+            stand_in = err
+        except GameFileError as err:
+            if err.code == "store.data_dir" or self.path is None:
+                raise
+            stand_in = SaveError(str(err.params.get("why") or err))
+        if stand_in is not None:
+            if not keep_going:
+                raise GameFileError("cannot_open", "{path}: cannot open the game file: {why}",
+                                    path=str(self.path), why=stand_in.reason) from None
+            self._stand_in = stand_in
+            self.problem = str(stand_in)
+            log.error("%s: %s", self.path, self.problem)
+            self._db = self._memory()
+
+    def _make_folder(self) -> None:
+        """The data directory exists (made if need be); GameFileError if it cannot be
+        (a file in its way, no such place) and SaveError for a full or read-only card."""
+        if self.path is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            if err.errno in (errno.EROFS, errno.ENOSPC, errno.EDQUOT):
+                raise SaveError("the card is read-only (check or replace it)"
+                                if err.errno == errno.EROFS else
+                                "the card is full (make room on it)", str(err)) from None
+            why = ("it is a file, not a folder" if err.errno in (errno.EEXIST, errno.ENOTDIR)
+                   else err.strerror or str(err))
+            raise GameFileError("data_dir", "{path}: cannot use it as the data directory: "
+                                "{why}", path=str(self.path.parent), why=why) from None
+        if not self.path.parent.is_dir():
+            raise GameFileError("data_dir", "{path}: cannot use it as the data directory: "
+                                "{why}", path=str(self.path.parent),
+                                why="it is a file, not a folder")
+
+    def _open_usable(self) -> sqlite3.Connection:
+        """The game file opened (a damaged one kept aside first); SaveError if something
+        that is no file stands at its path or the card refuses it."""
+        if self.path is not None:
+            problem = not_a_file(self.path)
+            if problem:
+                raise SaveError(problem)
+        try:
+            return self._open()
         except _Damaged as err:
             self._put_aside(str(err))
-            self._db = self._open()
+            return self._open()
+
+    def _memory(self) -> sqlite3.Connection:
+        """An empty stand-in while the real file cannot be used (nothing is written to it)."""
+        db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        db.executescript(SCHEMA)
+        db.execute("ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'kotd'")
+        db.execute("ALTER TABLE events ADD COLUMN action_id TEXT")
+        return db
+
+    @property
+    def standing_in(self) -> bool:
+        """Whether the store holds no real file now (started without one; see check)."""
+        return self._stand_in is not None
+
+    def _reopen(self) -> None:
+        """Started without the real file: open it now if it can be used."""
+        try:
+            self._make_folder()
+            db = self._open_usable()
+        except (GameFileError, SaveError, OSError) as err:
+            why = str(err) if isinstance(err, SaveError) else str(SaveError(str(err)))
+            if why != self.problem:
+                log.error("%s: %s", self.path, why)
+                self.problem = why
+            return
+        self._db.close()
+        self._db = db
+        self._stand_in = None
+        self.problem = None
+        self.reopened += 1
+        log.warning("%s: the game file can be used again", self.path)
 
     def _open(self) -> sqlite3.Connection:
         target = ":memory:" if self.path is None else str(self.path)
@@ -196,20 +305,27 @@ class EventStore:
             code = getattr(err, "sqlite_errorcode", 0) & 0xFF
             if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
                 raise _Damaged(str(err)) from None
-            why = self._save_error(err).reason if self.path is not None else str(err)
+            if self.path is not None:
+                raise self._save_error(err) from None
             raise GameFileError("cannot_open", "{path}: cannot open the game file: {why}",
-                                path=target, why=why) from None
+                                path=target, why=str(err)) from None
         self._identity = self._stat()
         return db
 
-    def _stat(self) -> tuple[int, int] | None:
+    def _stat(self) -> tuple[tuple[int, int] | None, ...]:
+        """Which files the path and its journal (``-wal``, ``-shm``) are now (device and
+        inode; None: not there)."""
         if self.path is None:
-            return None
-        try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
-            return None
-        return st.st_dev, st.st_ino
+            return ()
+        found: list[tuple[int, int] | None] = []
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                st = os.stat(f"{self.path}{suffix}")
+            except FileNotFoundError:
+                found.append(None)
+            else:
+                found.append((st.st_dev, st.st_ino))
+        return tuple(found)
 
     def _put_aside(self, why: str) -> None:
         """Keep the damaged file (and its -wal/-shm) under a dated name; say so."""
@@ -225,13 +341,16 @@ class EventStore:
             if part.exists():
                 part.rename(f"{kept}{suffix}")
         self.set_aside = kept
-        self.notice = (f"the game file was damaged ({why}); it is kept as {kept.name} and a "
-                       "new one was started")
-        log.warning("game file %s: %s", self.path, self.notice)
+        self.details = why
+        self.notice = (f"the game file was damaged: it is kept as {kept.name} and a new one "
+                       "was started (kotd doctor says more)")
+        first = why.splitlines()[:5]
+        log.warning("game file %s: %s; SQLite says: %s%s", self.path, self.notice,
+                    " / ".join(first), " ..." if len(why.splitlines()) > 5 else "")
 
     @classmethod
-    def in_dir(cls, data_dir: str | Path) -> EventStore:
-        return cls(Path(data_dir) / DB_NAME)
+    def in_dir(cls, data_dir: str | Path, *, keep_going: bool = False) -> EventStore:
+        return cls(Path(data_dir) / DB_NAME, keep_going=keep_going)
 
     def close(self) -> None:
         with self._lock:
@@ -244,6 +363,9 @@ class EventStore:
 
         The file is checked first (deleted: written again; replaced: SaveError); a failed
         write raises SaveError naming the reason and records it in :attr:`problem`."""
+        if self._stand_in is not None:
+            raise SaveError(self.problem.removeprefix("the game cannot be saved: ")
+                            if self.problem else self._stand_in.reason)
         self._keep_file()
         try:
             self._db.execute("BEGIN IMMEDIATE")
@@ -263,10 +385,23 @@ class EventStore:
                 log.error("%s (%s)", failed, err)
             self.problem = str(failed)
             raise failed from None
+        self._unsaved = True
         if self.problem is not None:
             log.warning("the game is saved again")
             self.problem = None
         return result
+
+    def _checkpoint(self) -> None:
+        """Copy the journal into the main file (SQLite's checkpoint), if written since."""
+        if not self._unsaved or self.path is None or self._stand_in is not None:
+            return
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.DatabaseError as err:
+            log.warning("%s: checkpoint failed (%s); the journal keeps the game", self.path,
+                        err)
+            return
+        self._unsaved = False
 
     def _save_error(self, err: sqlite3.Error) -> SaveError:
         """What a failed write means for the table, in the words of an SD card."""
@@ -279,8 +414,9 @@ class EventStore:
         return SaveError(f"the card is failing ({err})", str(err))
 
     def _keep_file(self) -> None:
-        """Before a write: the file must still be the one this store opened."""
-        if self.path is None or self._identity is None:
+        """Before a write: the file and its journal must still be the ones this store
+        opened (a deleted one is written again from the open database)."""
+        if self.path is None or not self._identity:
             return
         now = self._stat()
         if now == self._identity:
@@ -288,14 +424,20 @@ class EventStore:
                                                         "file was replaced"):
                 self.problem = None
             return
-        if now is not None:  # someone put another file there: do not overwrite it
+        if now[0] is not None and now[0] != self._identity[0]:
+            # someone put another file there: do not overwrite it
             failed = SaveError("the game file was replaced by another one; restart the "
                                "assistant to use it")
             if self.problem != str(failed):
                 log.error("%s: %s", self.path, failed)
             self.problem = str(failed)
             raise failed
-        self._rewrite()
+        lost = now[0] is None or any(was is not None and was != is_now for was, is_now in
+                                     zip(self._identity[1:], now[1:], strict=True))
+        if lost:
+            self._rewrite()
+        else:  # the journal was made since the file was opened
+            self._identity = now
 
     def _rewrite(self) -> None:
         """The file was deleted: write the open database to the path again."""
@@ -312,23 +454,30 @@ class EventStore:
         except sqlite3.Error as err:
             fresh.unlink(missing_ok=True)
             raise self._save_error(err) from None
+        main_gone = self._stat()[0] is None
         self._db.close()  # the deleted file (and its -wal, -shm: SQLite removes them)
         for suffix in ("-wal", "-shm"):
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
         os.replace(fresh, self.path)
         self._db = self._open()
-        self.notice = ("the game file had been deleted while playing; it was written again "
-                       "from the game in memory")
+        self._unsaved = False
+        self.notice = (("the game file had been deleted while playing" if main_gone else
+                        "the game file's journal (-wal, -shm) had been deleted while playing")
+                       + "; it was written again from the game in memory")
         log.warning("%s: %s", self.path, self.notice)
 
     def check(self) -> str | None:
         """Look after the file now (a deleted one is written again) and, while saving
         fails, try a write; returns :attr:`problem` (None: saving works)."""
         with self._lock:
+            if self._stand_in is not None:
+                self._reopen()
+                return self.problem
             with contextlib.suppress(SaveError):
                 self._write(lambda db: db.execute(
                     "INSERT INTO meta VALUES ('checked', 0) ON CONFLICT(key) DO UPDATE SET "
                     "value = value + 1") if self.problem else None)
+            self._checkpoint()
             return self.problem
 
     def new_game(self, players_line: str, game: str = "kotd",
@@ -402,8 +551,13 @@ class EventStore:
         return [GameInfo(*r) for r in rows]
 
     def game(self, game_id: int) -> GameInfo | None:
-        """One stored game, or None."""
-        return next((g for g in self.games() if g.id == game_id), None)
+        """One stored game, or None (one game's row, not every game's)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT g.id, g.started, g.players, COUNT(e.seq), g.game FROM games g "
+                "LEFT JOIN events e ON e.game_id = g.id WHERE g.id = ? GROUP BY g.id",
+                (game_id,)).fetchone()
+        return None if row is None else GameInfo(*row)
 
     def latest_game(self, game: str | None = None) -> int | None:
         """The newest game (of pack ``game``, if given), or None."""

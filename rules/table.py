@@ -246,8 +246,13 @@ class Table:
         self._delivered = -1
         self._listeners: list[Listener] = []
         first = store.version_ceiling()
-        self._ceiling = first + VERSION_BLOCK
-        store.raise_version_ceiling(self._ceiling)
+        self._ceiling = first
+        self._reopened = store.reopened
+        try:
+            store.raise_version_ceiling(first + VERSION_BLOCK)
+            self._ceiling = first + VERSION_BLOCK
+        except SaveError:  # the table starts all the same and says why (storage)
+            pass
         game_id = store.latest_game(pack.id)
         record, problem = (None, None) if game_id is None else self._replay(game_id, pack)
         if problem:
@@ -371,9 +376,14 @@ class Table:
 
     def check_storage(self) -> Snapshot:
         """Look after the game file (see :meth:`rules.store.EventStore.check`) and publish
-        a snapshot when saving stopped or resumed; call it every few seconds."""
+        a snapshot when saving stopped or resumed; call it every few seconds. A table that
+        started without its game file (a folder or a pipe in its place, a read-only card)
+        resumes the file's newest game once the store could open it."""
         self.store.check()
         with self._lock:
+            if self.store.reopened != self._reopened:
+                self._reopened = self.store.reopened
+                self._resume()
             self._storage_changed()
         self._publish()
         return self._snapshot
@@ -544,13 +554,30 @@ class Table:
     def _choose(self, game: str) -> Snapshot:
         """Play ``game`` from now on: resume its newest stored game (or none yet)."""
         pack = game_pack(game)
+        version = self._next_version(reserve=True)
         self.store.set_setting("game", pack.id)
         game_id = self.store.latest_game(pack.id)
         record, problem = (None, None) if game_id is None else self._replay(game_id, pack)
         self.pack = pack
         return self._set(replace(
-            self._snapshot, version=self._next_version(), pack=pack, record=record,
+            self._snapshot, version=version, pack=pack, record=record,
             game_id=game_id, problem=problem, held=None))
+
+    def _resume(self) -> None:
+        """The store opened its real file after starting without it: play its game (the
+        one it chose last, else this table's) from its newest stored game on, with
+        versions above every one handed out before."""
+        pack = game_pack(self.store.setting("game") or self.pack.id)
+        self._snapshot = replace(self._snapshot, version=max(
+            self._snapshot.version, self.store.version_ceiling()))
+        self._ceiling = 0  # raise the file's ceiling at the next version
+        game_id = self.store.latest_game(pack.id)
+        record, problem = (None, None) if game_id is None else self._replay(game_id, pack)
+        self.pack = pack
+        self._set(replace(
+            self._snapshot, version=self._next_version(), pack=pack, record=record,
+            game_id=game_id, problem=problem, held=None,
+            colors=tuple(sorted(self.store.colors().items()))))
 
     def _apply(self, action: Action, held: Held | bool | None = True,
                action_id: str | None = None) -> Snapshot:
@@ -562,6 +589,7 @@ class Table:
             return self._choose(action.game)
         if isinstance(action, Players):
             record = GameRecord.start(self.pack, action)
+            version = self._next_version(reserve=True)  # before storing: see _next_version
             game_id = self.store.new_game(str(action), self.pack.id, action_id)
             problem = None
         else:
@@ -574,9 +602,10 @@ class Table:
                                 problem=problem)
             record = current.record.act(action)
             game_id = current.game_id
+            version = self._next_version(reserve=True)
             self.store.append(game_id, str(action), action_id)
         keep = current.held if held is True and not isinstance(action, Players) else None
-        return self._set(Snapshot(self._next_version(), self.pack, record, game_id,
+        return self._set(Snapshot(version, self.pack, record, game_id,
                                   current.eye, current.eye_version, current.advice,
                                   problem, keep if isinstance(keep, Held) else None,
                                   current.colors, current.storage))
@@ -604,11 +633,22 @@ class Table:
                 version = current.version + 1
             self._set(replace(current, version=version, storage=storage))
 
-    def _next_version(self) -> int:
+    def _next_version(self, reserve: bool = False) -> int:
+        """The next version, the store's ceiling raised a block at a time.
+
+        ``reserve``: an action about to be stored; if the ceiling cannot be raised (the
+        card filled up just then) SaveError is raised *before* the action is stored, so an
+        action is never stored and yet answered 503. Otherwise (a camera status, a colour)
+        the version counts on in memory and the ceiling is raised at the next write."""
         version = self._snapshot.version + 1
         if version >= self._ceiling:
+            try:
+                self.store.raise_version_ceiling(version + VERSION_BLOCK)
+            except SaveError:
+                if reserve:
+                    raise
+                return version
             self._ceiling = version + VERSION_BLOCK
-            self.store.raise_version_ceiling(self._ceiling)
         return version
 
     def _replay(self, game_id: int, pack: GamePack[Any]

@@ -53,11 +53,11 @@ def test_the_units_run_the_installed_venv_as_the_service_user() -> None:
     assert kotd["User"] == "kotd" and kotd["ExecStart"].startswith("/opt/kotd/.venv/bin/kotd ")
     assert "PrivateDevices" not in kotd  # it would hide the camera and the GPIO chips
     kiosk = _unit("kotd-kiosk.service")
-    assert kiosk["Service"]["User"] == "kotd"
+    assert kiosk["Service"]["User"] == "kotd-kiosk"  # Chromium never runs as kotd
     assert kiosk["Service"]["ExecStart"] == "/usr/bin/cage -d -s -- /opt/kotd/.venv/bin/kotd kiosk"
     assert "kotd.service" in kiosk["Unit"]["Wants"]
     text = (ROOT / "systemd" / "kotd-kiosk.service").read_text()
-    assert "Environment=KOTD_DATA_DIR=/var/lib/kotd\n" in text
+    assert "LoadCredential=token:/var/lib/kotd/token\n" in text
     script = INSTALL.read_text()
     for unit in ("kotd.service", "kotd-kiosk.service"):
         assert f"install_unit {unit}" in script

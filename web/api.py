@@ -12,8 +12,6 @@ rendered once per language and shared by every phone.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import time
 from collections.abc import Iterator
@@ -21,6 +19,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
+from rules.actions import player_name
 from rules.dice import Die
 from rules.errors import KotdError, UsageError
 from rules.store import MAX_ACTION_ID, Event, SaveError, valid_action_id
@@ -28,6 +27,7 @@ from rules.table import ActionIdReused, Snapshot
 from web.auth import has_token, token_required
 from web.context import shared
 from web.i18n import api_lang, say_error
+from web.stats import Gated, csv_lines, json_pieces
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -121,8 +121,10 @@ def live() -> Response:
     per_address = app.config["LIVE_STREAMS_PER_ADDRESS"]
     address = request.remote_addr or ""
 
+    player = has_token()  # a player's phone: never pushed off by a spectator's
+
     def stream() -> Iterator[str]:
-        ended = context.open_stream(limit, address, per_address)
+        ended = context.open_stream(limit, address, per_address, player)
         try:
             yield from _events(ended)
         finally:
@@ -132,6 +134,10 @@ def live() -> Response:
         started = last_write = time.monotonic()
         sent: int | None = None
         snapshot = table.snapshot
+        if ended.is_set():  # no room left (every stream a player's): one state, ask later
+            yield (f"retry: 15000\nid: {snapshot.version}\nevent: state\n"
+                   f"data: {snapshot.json(lang)}\n\n")
+            return
         yield "retry: 1000\n\n"
         while not (context.stopping.is_set() or ended.is_set()):
             now = time.monotonic()
@@ -225,81 +231,59 @@ def colors() -> Any:
                 and COLOR.fullmatch(v) for k, v in given.items())):
             raise UsageError("colors", 'send {{"colors": {{"Ann": "#e53935"}}}} (up to 12 '
                              "players, colours as #rrggbb)")
+        # names as the game keeps them: nothing hidden (a NUL, a direction override)
+        chosen = {player_name(k): v.lower() for k, v in given.items()}
     except KotdError as err:
         return _refused(err)
-    return _state(table.set_colors({k: v.lower() for k, v in given.items()}), can_act=True)
+    return _state(table.set_colors(chosen), can_act=True)
 
 
-def _finished(table: Any, lang: str) -> list[dict[str, Any]]:
-    """Every stored game with its standings (as far as it went), oldest first."""
-    out = []
-    for info in reversed(table.games()):
-        record, problem = table.past(info.id)
-        if record is None:
-            continue
-        view = record.pack.view(record, lang)
-        out.append({"id": info.id, "game": info.game, "started": info.started,
-                    "over": bool(view.get("over")), "problem": problem,
-                    "players": [p["name"] for p in view.get("players", [])],
-                    "scores": view.get("scores", [])})
-    return out
+def _busy() -> tuple[Response, int]:
+    response = jsonify(error="the table is busy with other downloads: try again in a minute")
+    response.headers["Retry-After"] = "30"
+    return response, 503
 
 
 @bp.get("/stats")
 def stats() -> Any:
     """Across all stored games: per player the games played, the wins (finished games,
-    shared victories count) and the best total of a finished game."""
-    table = shared(current_app).table
-    games = _finished(table, api_lang(request))
-    players: dict[str, dict[str, Any]] = {}
-    for g in games:
-        for score in g["scores"]:
-            p = players.setdefault(score["player"], {"name": score["player"], "games": 0,
-                                                     "wins": 0, "best": None})
-            p["games"] += 1
-            if g["over"]:
-                p["wins"] += score.get("place") == 1
-                total = score.get("total")
-                if isinstance(total, int) and (p["best"] is None or total > p["best"]):
-                    p["best"] = total
-    ranked = sorted(players.values(), key=lambda p: (-p["wins"], -(p["best"] or -999),
-                                                     p["name"].casefold()))
-    return jsonify(players=ranked, games=[
-        {k: g[k] for k in ("id", "game", "started", "over", "players")} |
-        {"winners": [s["player"] for s in g["scores"] if g["over"] and s.get("place") == 1],
-         "totals": {s["player"]: s.get("total") for s in g["scores"]}} for g in games])
-
-
-EXPORT_FIELDS = ("game_id", "game", "started", "finished", "player", "place", "total",
-                 "citizens", "villages", "fairies", "fairy_points", "penalties", "dragons",
-                 "minus")
+    shared victories count) and the best total of a finished game (``web.stats``)."""
+    context = shared(current_app)
+    return Response(context.summaries.stats_json(context.table, api_lang(request)),
+                    mimetype="application/json")
 
 
 @bp.get("/export.csv")
 def export_csv() -> Any:
-    """One line per player per stored game: the standings, part by part."""
-    table = shared(current_app).table
-    out = io.StringIO()
-    writer = csv.DictWriter(out, EXPORT_FIELDS, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    for g in _finished(table, "en"):
-        for score in g["scores"]:
-            writer.writerow({**score, "game_id": g["id"], "game": g["game"],
-                             "started": g["started"], "finished": int(g["over"])})
-    return Response(out.getvalue(), mimetype="text/csv", headers={
-        "Content-Disposition": "attachment; filename=kotd-games.csv"})
+    """One line per player per stored game: the standings, part by part (streamed)."""
+    context = shared(current_app)
+    if not context.summaries.exports.acquire(blocking=False):
+        return _busy()
+    try:
+        games = context.summaries.finished(context.table, "en")
+    except BaseException:
+        context.summaries.exports.release()
+        raise
+    return Response(Gated(csv_lines(games), context.summaries.exports), mimetype="text/csv",
+                    headers={"Content-Disposition": "attachment; filename=kotd-games.csv"})
 
 
 @bp.get("/export.json")
 def export_json() -> Any:
-    """Every stored game: its standings and every action, with its sentence."""
-    table = shared(current_app).table
+    """Every stored game: its standings and every action, with its sentence (streamed)."""
+    context = shared(current_app)
+    table = context.table
     lang = api_lang(request)
-    games = [{**g, "events": told(table.history(g["id"]), g["game"], lang)}
-             for g in _finished(table, lang)]
-    response = jsonify(games=games)
-    response.headers["Content-Disposition"] = "attachment; filename=kotd-games.json"
-    return response
+    if not context.summaries.exports.acquire(blocking=False):
+        return _busy()
+    try:
+        games = context.summaries.finished(table, lang)
+    except BaseException:
+        context.summaries.exports.release()
+        raise
+    pieces = json_pieces(games, lambda g: told(table.history(g["id"]), g["game"], lang))
+    return Response(Gated(pieces, context.summaries.exports), mimetype="application/json",
+                    headers={"Content-Disposition": "attachment; filename=kotd-games.json"})
 
 
 @bp.get("/games")

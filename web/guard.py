@@ -6,6 +6,9 @@ network can send it anything. These are the app's limits, installed by :func:`in
 * a request body is at most ``MAX_BODY_BYTES`` (an action is one short line): a larger
   one gets 413 before anything is read, whether or not it carries the token;
 * JSON nested too deeply to parse is a bad request (400), not a crash;
+* JSON text holding a lone surrogate (``"\\ud800"``: half of a character, no text at
+  all) is a bad request (400, ``usage.not_unicode``) before any route sees it, so no
+  name, action or colour can carry one into the game file or a reply;
 * every error under ``/api`` is JSON ``{"error": ...}`` with its status
   (``web.pages.register_errors``), including an unexpected failure: 500, logged with its
   traceback, the reply names no internals.
@@ -22,24 +25,69 @@ from typing import Any
 from flask import Flask, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
+from rules.errors import UsageError
+from web.i18n import api_lang, say_error
+
 MAX_BODY_BYTES = 4096
 """The largest request body the app reads: an action line is at most 200 characters."""
 
 TOO_LARGE = f"the request is too large: at most {MAX_BODY_BYTES} bytes (one action line)"
 
 
+class NotUnicode(ValueError):
+    """JSON text that holds a lone surrogate: not text any person typed."""
+
+
+def _lone_surrogate(value: Any) -> bool:
+    """Whether a parsed JSON value holds a string (or a key) with a lone surrogate."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if any("\ud800" <= ch <= "\udfff" for ch in item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 class TableJSON(DefaultJSONProvider):
     """Flask's JSON with the page's settings; JSON too deep to parse is a ValueError (so
-    ``get_json`` treats it as any other malformed body)."""
+    ``get_json`` treats it as any other malformed body), and so is a lone surrogate
+    (:class:`NotUnicode`)."""
 
     sort_keys = False
     ensure_ascii = False
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         try:
-            return super().loads(s, **kwargs)
+            value = super().loads(s, **kwargs)
         except RecursionError:
             raise ValueError("JSON nested too deeply") from None
+        if _lone_surrogate(value):
+            raise NotUnicode("the request holds a lone surrogate (\\ud800-\\udfff), which "
+                             "is no character: send the text as typed")
+        return value
+
+
+def _not_unicode() -> Any:
+    """400 for a JSON body with a lone surrogate (None for any other body)."""
+    if request.method != "POST" or not request.is_json:
+        return None
+    try:
+        request.json_module.loads(request.get_data(cache=True))
+    except NotUnicode as err:
+        refusal = UsageError("not_unicode", "{why}", why=str(err))
+        lang = api_lang(request)
+        return jsonify({**refusal.to_dict(), "english": refusal.message,
+                        "error": say_error(refusal.code, refusal.params, refusal.message,
+                                           lang)}), 400
+    except ValueError:
+        return None  # any other malformed body: the route says what it wants
+    return None
 
 
 def is_api(path: str) -> bool:
@@ -61,7 +109,7 @@ def install(app: Flask) -> None:
         length = request.content_length
         if length is not None and length > app.config["MAX_CONTENT_LENGTH"]:
             return _too_large()
-        return None
+        return _not_unicode()
 
     @app.errorhandler(413)
     def _too_large(err: Any = None) -> Any:

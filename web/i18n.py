@@ -681,3 +681,16 @@ def say_error(code: str, params: dict[str, object], english: str, lang: str) -> 
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return english
+
+
+# ---- issue 47: names and text that cannot be stored (kept apart to merge cleanly) ------------
+ERRORS["de"].update({
+    "action.look_alike": ("Die Namen {first} und {second} sehen gleich aus: bitte "
+                          "unterscheiden (ein Anfangsbuchstabe, ein Spitzname)."),
+    "action.name_space": ("Der Name {name} enthält ein Leerzeichen ({char}): ein Name ist ein "
+                          "Wort (Ann-Marie); Spieler mit normalen Leerzeichen trennen."),
+    "usage.not_a_file": ("{path}: keine Datei ({kind}); eine Datei angeben oder „-“ für die "
+                         "Standardeingabe."),
+    "usage.not_unicode": ("Die Anfrage enthält ein halbes Zeichen (ein einzelnes Surrogat): "
+                          "bitte den Text so schicken, wie er getippt wurde."),
+})

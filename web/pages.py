@@ -110,7 +110,12 @@ def qr() -> Any:
     if not has_token():
         return jsonify(error=REFUSED), 403
     url = page_url() + "?" + urlencode({"token": current_app.config["TABLE_TOKEN"]})
-    return Response(qr_svg(url), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+    try:
+        picture = qr_svg(url)
+    except segno.DataOverflowError:  # a Host header of kilobytes: no QR code holds it
+        return jsonify(error="the page's address (the request's Host) is too long for a QR "
+                             "code: open the page by the table's address"), 400
+    return Response(picture, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 INTERNAL = "internal error: the assistant has logged it; the game is kept"

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
+from collections.abc import Mapping
+from typing import TextIO
 
 from pi.config import ConfigError, load_config
 from rules.errors import KotdError
@@ -30,6 +33,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--pins", dest="pin_factory", help="gpiozero pin factory: auto | mock | lgpio")
     p.add_argument("--palette", metavar="FILE", help="colour palette from 'kotd calibrate'")
     p.set_defaults(handler=cmd_serve)
+
+
+def to_journal(stream: TextIO, environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether ``stream`` is systemd's journal (``$JOURNAL_STREAM`` names its device and
+    inode), where everyone in the adm and systemd-journal groups may read it."""
+    named = environ.get("JOURNAL_STREAM", "")
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError):
+        return False
+    return bool(named) and named == f"{st.st_dev}:{st.st_ino}"
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -58,7 +72,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
           f"{assistant.store.path}", flush=True)
     from pi.lan import phone_lines
 
-    print("\n".join(phone_lines(assistant.urls())), flush=True)
+    if to_journal(sys.stdout):  # readable by the adm and systemd-journal groups: no token
+        print("\n".join(phone_lines(assistant.addresses(), qr=False)), flush=True)
+        print("  the link with the table's token: the QR code on the Pi's screen, or in a "
+              "terminal: sudo kotd doctor", flush=True)
+    else:
+        print("\n".join(phone_lines(assistant.urls())), flush=True)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

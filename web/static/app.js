@@ -162,7 +162,9 @@
 
   function connect() {
     if (K.source) return;
-    const es = new EventSource("/api/live?lang=" + LANG);
+    // the token (if this phone has it) keeps a player's stream when spectators crowd in
+    const es = new EventSource("/api/live?lang=" + LANG +
+      (K.token ? "&token=" + encodeURIComponent(K.token) : ""));
     es.addEventListener("state", (e) => render(JSON.parse(e.data), true));
     es.onopen = () => { setLive(true); K.fresh = true; };
     es.onerror = () => {
