@@ -2,11 +2,14 @@
 
 The detector is fed frames with their time. It compares each frame with the one before on a
 small grey copy (so it costs little and does not depend on the camera's resolution or
-height: motion is a *fraction* of the picture that changed). After motion, once the tray
-has been still for ``settle_seconds``, it reads the dice, telling the reader how many dice
-the game needs (a die's side face seen as a seventh die can then be left out, a doubted die
-taken back; the reader marks the dice the count leaves in doubt); a roll is reported only
-when ``stable_reads`` readings in a row agree and show exactly that number of dice. Hands
+height: motion is a *fraction* of the picture that changed). After motion it reads every
+still frame, telling the reader how many dice the game needs (a die's side face seen as a
+seventh die can then be left out, a doubted die taken back; the reader marks the dice the
+count leaves in doubt), until ``stable_reads`` readings in a row agree and show exactly
+that number of dice; the roll is reported once the tray has also been still for
+``settle_seconds`` (reading while it settles is what makes the roll come quickly). Any
+motion, or a picture that drifted away from the one last read, throws the readings away:
+no reading of a frame before the last motion is used. Hands
 in the tray, a die still wobbling, or dice missing give no roll: the ``sight`` says what
 the camera sees instead.
 
@@ -165,7 +168,9 @@ class RollDetector:
         self._previous: np.ndarray | None = None
         self._last_motion: float | None = None
         self._armed = False          # motion was seen since the last roll
-        self._agreeing: list[Sequence[DieReading]] = []
+        self._agreeing: list[list[DieReading]] = []
+        self._anchor: np.ndarray | None = None  # the small picture last read
+        self._read_frame: np.ndarray | None = None
         self._reread = False
         self.sight = Sight("waiting", "waiting for a throw")
         self.last_readings: tuple[DieReading, ...] = ()
@@ -176,37 +181,56 @@ class RollDetector:
     def request_reread(self) -> None:
         """Read the dice lying in the tray again (the re-read button)."""
         self._reread = True
-        self._agreeing = []
+        self._agreeing, self._anchor = [], None
 
     def reset(self) -> None:
         """Forget the last frame (after the camera was away): the next frame starts afresh."""
         self._previous = None
-        self._agreeing = []
+        self._agreeing, self._anchor = [], None
 
     def feed(self, frame: np.ndarray, now: float) -> Throw | None:
-        """Look at one frame taken at ``now`` (seconds); a Throw once a throw has settled."""
+        """Look at one frame taken at ``now`` (seconds); a Throw once a throw has settled.
+
+        The dice are read while the tray settles: every still frame after the motion is
+        read until ``stable_reads`` readings agree, so the roll is there as soon as the
+        tray has been still for ``settle_seconds``. A reading counts only while the picture
+        is still the one it was read from: motion between frames, or a slow drift away
+        from the picture last read, starts the settling afresh."""
         small = _small(frame)
         self.last_frame = frame
         moved = (self._previous is not None and self._previous.shape == small.shape
                  and motion(self._previous, small) > MOTION_FRACTION)
+        drifted = (self._anchor is not None and self._anchor.shape == small.shape
+                   and motion(self._anchor, small) > MOTION_FRACTION)
         self._previous = small
-        if moved:
+        if moved or drifted:
             self._last_motion = now
             self._armed = True
-            self._agreeing = []
+            self._agreeing, self._anchor = [], None
             self.sight = Sight("moving", "dice rolling or a hand in the tray")
             return None
         if not (self._armed or self._reread):
             if self.sight.seeing == "moving":
                 self.sight = Sight("waiting", "waiting for a throw")
             return None
-        if self._last_motion is not None and now - self._last_motion < self.settle_seconds \
-                and not self._reread:
-            self.sight = Sight("settling", "dice settling")
+        if len(self._agreeing) < self.stable_reads or self._reread:
+            readings = self._read(frame)
+            if readings is None:
+                return None
+            self._anchor = small
+        settled = (self._reread or self._last_motion is None
+                   or now - self._last_motion >= self.settle_seconds)
+        if len(self._agreeing) < self.stable_reads:
             return None
-        return self._read(frame)
+        if not settled:
+            self.sight = Sight("settling", "dice settling", len(self._agreeing[-1]))
+            return None
+        assert self._read_frame is not None
+        return self._settled(self._agreeing[-1], self._read_frame)
 
-    def _read(self, frame: np.ndarray) -> Throw | None:
+    def _read(self, frame: np.ndarray) -> list[DieReading] | None:
+        """Read ``frame`` and count it towards the agreeing readings; None when it shows
+        no roll (no dice, or another number than the game needs)."""
         wanted = self.dice() if callable(self.dice) else self.dice
         readings = list(self.read(frame, wanted))
         if not self._reread:  # asked to read again: the dice as they look now, nothing kept
@@ -214,21 +238,25 @@ class RollDetector:
         self.last_readings = tuple(readings)
         n = len(readings)
         if n == 0 or (wanted is not None and n != wanted):
-            self._agreeing = []
+            self._agreeing, self._anchor = [], None
             kind: Seeing = "no dice" if n == 0 else ("too few dice" if n < (wanted or 1)
                                                       else "too many dice")
             self.sight = Sight(kind, f"I see {n} dice; a roll needs {wanted or 'some'}"
                                + _WHY.get(kind, ""), n, dice_wanted=wanted)
             return None
         if self._agreeing and _signature(self._agreeing[-1]) != _signature(readings):
-            self._agreeing = []
+            self._agreeing, self._anchor = [], None
         self._agreeing.append(readings)
-        if len(self._agreeing) < self.stable_reads:
-            self.sight = Sight("settling", "reading the dice", n)
-            return None
+        self._read_frame = frame
+        self.sight = Sight("settling", "reading the dice", n)
+        return readings
+
+    def _settled(self, readings: list[DieReading], frame: np.ndarray) -> Throw | None:
+        """The agreeing readings of a settled tray: a Throw, unless nothing was thrown."""
+        n = len(readings)
         if not self._reread and _unmoved(self.last_throw, readings):
             # a hand passed over the tray but no die moved or changed: not a throw
-            self._armed, self._agreeing = False, []
+            self._armed, self._agreeing, self._anchor = False, [], None
             self.sight = Sight("settled", "same dice in the same places: no new roll", n)
             return None
         strip = self.strip() if self.strip is not None else None
@@ -250,6 +278,6 @@ class RollDetector:
             message += f"; {len(doubtful)} on the edge of the set-aside strip"
         self.sight = Sight("settled", message, n, unsure)
         reread, self._reread, self._armed = self._reread, False, False
-        self._agreeing = []
+        self._agreeing, self._anchor = [], None
         return Throw(roll, tuple(ordered), reread, aside)
 

@@ -8,6 +8,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from conftest import play
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pi.detector import RollDetector, keep_kept
 from pi.eye import Eye
@@ -201,3 +203,68 @@ def test_a_kept_die_read_otherwise_is_marked_for_the_table() -> None:
     assert throw is not None and throw.reread
     assert [r.value for r in throw.readings] == [1, 6, 3, 4, 6, 6]
     assert all(r.confident for r in throw.readings)
+
+
+def test_the_roll_comes_as_soon_as_the_tray_has_been_still_for_the_settle_time() -> None:
+    """The dice are read while the tray settles: at 10 frames a second the roll is there at
+    the first frame ``settle_seconds`` after the last motion, not a frame or two later."""
+    frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 200)]
+    reads: list[float] = []
+    clock = [0.0]
+    dice = [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 6)]
+
+    def read(_f: np.ndarray, _n: int | None) -> list[DieReading]:
+        reads.append(clock[0])
+        return dice
+
+    detector = RollDetector(read, settle_seconds=0.4, stable_reads=2)
+    got = []
+    for i in range(12):
+        clock[0] = round(0.1 * i, 1)
+        throw = detector.feed(frames[0 if i == 0 else 1], clock[0])
+        if throw is not None:
+            got.append(clock[0])
+    assert got == [0.5]                    # motion at 0.1, still from then on
+    assert reads == [0.2, 0.3]             # read while settling, then no more
+
+
+DRIFT = 12
+"""Grey levels a drifting picture changes by per frame: less than MOTION_LEVEL."""
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.05, 0.1, 0.125, 0.2, 0.3]),
+                          st.sampled_from(["same", "same", "jump", "drift", "drift"])),
+                min_size=1, max_size=40),
+       st.sampled_from([0.2, 0.3, 0.4]), st.integers(1, 3))
+def test_no_roll_is_taken_from_moving_dice(steps: list[tuple[float, str]], settle: float,
+                                            stable: int) -> None:
+    """Whatever the frames do, a roll comes only after ``settle_seconds`` without motion,
+    from readings of the picture as it is now (within MOTION_LEVEL), never of one before
+    the last motion. The fake reader tells the frame it read by the confidence."""
+    from pi.detector import MOTION_LEVEL
+
+    level, now = 100, 0.0
+    last_jump = 0.0
+
+    def read(frame: np.ndarray, _n: int | None) -> list[DieReading]:
+        g = int(frame[0, 0, 0])
+        return [DieReading(v, None, (30.0 * v + 12 * (g % 3), 50.0), (), g / 255, 20.0)
+                for v in (1, 2, 3, 4, 5, 6)]
+
+    detector = RollDetector(read, settle_seconds=settle, stable_reads=stable)
+    detector.feed(np.full((120, 160, 3), level, np.uint8), now)
+    for dt, kind in steps:
+        now += dt
+        before = level
+        if kind == "jump":
+            level = 40 if level > 120 else 200
+        elif kind == "drift":
+            level = level + DRIFT if level + DRIFT <= 235 else 30
+        if abs(level - before) > MOTION_LEVEL:
+            last_jump = now
+        throw = detector.feed(np.full((120, 160, 3), level, np.uint8), now)
+        if throw is not None:
+            assert now - last_jump >= settle
+            seen = {round(r.confidence * 255) for r in throw.readings}
+            assert len(seen) == 1 and abs(seen.pop() - level) <= MOTION_LEVEL
