@@ -577,6 +577,22 @@ ERRORS: dict[str, dict[str, str]] = {
         "usage.held": "So schicken: {{\"confirm\": true}} oder {{\"fix\": \"3 5b\"}}",
         "usage.no_calibration": "Diese Kamera lässt sich nicht von der Seite aus einstellen.",
         "usage.no_picture": "Noch kein Kamerabild: die Würfel unter die Kamera legen.",
+        # the tray marked at calibration (vision/tray.py)
+        "tray.corners": ("Eine Schale hat vier Ecken, nicht {count}: ihre vier Ecken der "
+                         "Reihe nach antippen."),
+        "tray.points": "Eine Ecke sind zwei Zahlen, x und y in Bildpunkten.",
+        "tray.outside": ("Die Ecke ({x:.0f}, {y:.0f}) liegt außerhalb des Bildes "
+                         "({width} × {height})."),
+        "tray.crossing": ("Die Seiten der Schale kreuzen sich: die Ecken der Reihe nach "
+                          "rundherum angeben, nicht über Kreuz."),
+        "tray.concave": ("Diese vier Ecken umranden keine Schale (eine liegt innerhalb der "
+                         "anderen oder mit zweien auf einer Linie)."),
+        "tray.small": ("Die markierte Schale ist zu klein: ihre Ecken sind dort, wo der "
+                       "Boden der Schale an die Wände stößt."),
+        "tray.syntax": "{text!r}: die Ecken als x1,y1,x2,y2,x3,y3,x4,y4 in Bildpunkten angeben.",
+        "tray.file": "Die Datei der Schale ist beschädigt: die Schale neu markieren.",
+        "tray.not_found": ("Keine Schale im Bild gefunden: ihre vier Ecken im Kamerabild "
+                           "antippen."),
         "usage.id_reused": "Die Aktionskennung {id} gehört schon zu „{action}“.",
         "usage.unknown_game": "Unbekanntes Spiel {game} (bekannt: {known}).",
         # Um Krone und Kragen (the rulebook's words: Würfel herauslegen, aktive Würfel,
