@@ -122,6 +122,11 @@ class Config:
         return self.palette or palette_in(self.data_dir)
 
 
+def tray_in(data_dir: Path) -> Path:
+    """Where calibration keeps the tray's corners in a data directory."""
+    return data_dir / "tray.json"
+
+
 def palette_in(data_dir: Path) -> Path:
     """Where ``kotd calibrate`` keeps the palette in a data directory."""
     return data_dir / "palette.json"

@@ -203,8 +203,10 @@ def _back(r: DieReading, tray: Tray) -> DieReading:
     half = r.size / 2
     square = np.array([(cx - half, cy - half), (cx + half, cy - half),
                        (cx + half, cy + half), (cx - half, cy + half)])
-    mapped = tray.unrectify(np.vstack([[r.center], square] +
-                                      ([np.array(r.outline)] if r.outline else [])))
+    parts: list[np.ndarray] = [np.array([r.center]), square]
+    if r.outline:
+        parts.append(np.array(r.outline))
+    mapped = tray.unrectify(np.vstack(parts))
     center, corners, outline = mapped[0], mapped[1:5], mapped[5:]
     size = float(np.sqrt(abs(cv2.contourArea(corners.astype(np.float32)))))
     return replace(r, center=(float(center[0]), float(center[1])),
