@@ -124,7 +124,9 @@ class Config:
 
 def tray_in(data_dir: Path) -> Path:
     """Where calibration keeps the tray's corners in a data directory."""
-    return data_dir / "tray.json"
+    from vision.tray import TRAY_FILE
+
+    return data_dir / TRAY_FILE
 
 
 def palette_in(data_dir: Path) -> Path:

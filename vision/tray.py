@@ -30,6 +30,8 @@ from rules.errors import TrayError
 from vision.reading import DieReading
 
 Point = tuple[float, float]
+TRAY_FILE = "tray.json"
+"""The tray's file in the data directory the caller hands down."""
 SMALLEST = 0.02
 """A tray covers at least this share of the frame (a smaller quad is a slip of a finger)."""
 
