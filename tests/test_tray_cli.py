@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 
 import cv2
 import pytest
+from test_tray import _tray_scene  # the rendered tray with a die beside it
 
 from pi.cli import main
 from vision.tray import Tray
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_tray import _tray_scene  # noqa: E402  (the rendered tray with a die beside it)
 
 
 @pytest.fixture(scope="module")
