@@ -46,6 +46,10 @@ MOTION_LEVEL = 18
 MOTION_FRACTION = 0.002
 """Share of the picture that must change between frames to count as motion."""
 SMALL_WIDTH = 160
+SLACK = 0.002
+"""Seconds: a frame stamped this little before the end of the settle time counts as after it
+(frame times are floats from a clock that ticks with the camera: 0.4 s of stillness after
+four frames at 10 fps may come out as 0.39999 s)."""
 _WHY: dict[str, str] = {"too few dice": ": is one covered or outside the picture?",
                         "too many dice": ": is something in the tray that looks like a die?"}
 """What the table may check when the camera sees another number of dice than a roll needs."""
@@ -219,7 +223,7 @@ class RollDetector:
                 return None
             self._anchor = small
         settled = (self._reread or self._last_motion is None
-                   or now - self._last_motion >= self.settle_seconds)
+                   or now - self._last_motion >= self.settle_seconds - SLACK)
         if len(self._agreeing) < self.stable_reads:
             return None
         if not settled:
