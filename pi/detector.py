@@ -35,6 +35,7 @@ import numpy as np
 from rules.dice import Color, Roll
 from vision.reading import DieReading, reading_order, to_roll
 from vision.strip import AsideStrip
+from vision.tray import Tray
 
 Seeing = Literal["waiting", "moving", "settling", "settled", "too few dice", "too many dice",
                  "no dice"]
@@ -78,12 +79,23 @@ class Throw:
     """The dice in the set-aside strip (``roll`` is then the dice in play), or None."""
 
 
-def _small(frame: np.ndarray) -> np.ndarray:
+def _small(frame: np.ndarray, tray: Tray | None = None) -> np.ndarray:
+    """A small grey copy of the picture, or of the tray only (rectified) when it is marked:
+    a hand at the cards beside the tray is no motion of the dice."""
     h, w = frame.shape[:2]
-    scale = SMALL_WIDTH / w
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    small = cv2.resize(gray, (SMALL_WIDTH, max(1, round(h * scale))),
-                       interpolation=cv2.INTER_AREA)
+    if tray is None:
+        small = cv2.resize(gray, (SMALL_WIDTH, max(1, round(h * SMALL_WIDTH / w))),
+                           interpolation=cv2.INTER_AREA)
+        return cv2.GaussianBlur(small, (5, 5), 0)
+    half = 2 * SMALL_WIDTH / w  # halve the picture first (area), then warp to the tray
+    gray = cv2.resize(gray, None, fx=half, fy=half, interpolation=cv2.INTER_AREA)
+    fitted = tray.fitted(w, h)
+    tw, th = fitted.size
+    scale = SMALL_WIDTH / tw
+    into = np.diag([scale, scale, 1.0]) @ fitted.homography() @ np.diag([1 / half, 1 / half, 1])
+    small = cv2.warpPerspective(gray, into, (SMALL_WIDTH, max(1, round(th * scale))),
+                                flags=cv2.INTER_LINEAR)
     return cv2.GaussianBlur(small, (5, 5), 0)
 
 
@@ -160,13 +172,16 @@ class RollDetector:
 
     def __init__(self, read: Reader, dice: int | Callable[[], int | None] | None = 6,
                  settle_seconds: float = 0.5, stable_reads: int = 2,
-                 strip: Callable[[], AsideStrip | None] | None = None) -> None:
+                 strip: Callable[[], AsideStrip | None] | None = None,
+                 tray: Callable[[], Tray | None] | None = None) -> None:
         """``dice``: how many dice a throw has (None: any number; a function: asked at
         every reading, as the game changes it). ``strip``: the set-aside strip to split
-        the dice by, when the game now played sets dice aside (else None)."""
+        the dice by, when the game now played sets dice aside (else None). ``tray``: the
+        tray marked at calibration (None: the whole picture), where motion counts."""
         self.read = read
         self.dice = dice
         self.strip = strip
+        self.tray = tray  # the marked tray, asked at every frame: motion counts only there
         self.settle_seconds = settle_seconds
         self.stable_reads = stable_reads
         self._previous: np.ndarray | None = None
@@ -200,7 +215,7 @@ class RollDetector:
         tray has been still for ``settle_seconds``. A reading counts only while the picture
         is still the one it was read from: motion between frames, or a slow drift away
         from the picture last read, starts the settling afresh."""
-        small = _small(frame)
+        small = _small(frame, self.tray() if self.tray is not None else None)
         self.last_frame = frame
         moved = (self._previous is not None and self._previous.shape == small.shape
                  and motion(self._previous, small) > MOTION_FRACTION)

@@ -149,8 +149,11 @@ class DiceReader:
         log.info("tray %s", "forgotten" if tray is None else f"marked: {tray.corners}")
 
     def calibrate(self, frame: np.ndarray) -> None:
+        """Measure the palette from the dice in ``frame`` (in the marked tray, if any)."""
         from vision.calibrate import calibrate
 
+        if self.tray is not None:
+            frame = self.tray.fitted(frame.shape[1], frame.shape[0]).rectify(frame)
         try:
             palette = calibrate(frame)
         except ValueError as err:
@@ -196,7 +199,8 @@ class Assistant:
         detector = RollDetector(
             reader, dice=self.dice_wanted,
             settle_seconds=config.settle_seconds, stable_reads=config.stable_reads,
-            strip=lambda: strip if self.pack.dice.count is None else None)
+            strip=lambda: strip if self.pack.dice.count is None else None,
+            tray=lambda: reader.tray)
         self.eye = Eye(self.source, detector, self.table, fps=config.fps)
         if config.dice == "haba":  # colours to learn only for HABA dice
             self.eye.calibrator = reader.calibrate

@@ -268,3 +268,32 @@ def test_no_roll_is_taken_from_moving_dice(steps: list[tuple[float, str]], settl
             assert now - last_jump >= settle - SLACK
             seen = {round(r.confidence * 255) for r in throw.readings}
             assert len(seen) == 1 and abs(seen.pop() - level) <= MOTION_LEVEL
+
+
+def test_with_a_marked_tray_only_motion_in_the_tray_counts() -> None:
+    """A hand at the cards beside the marked tray does not hold the roll back; a hand in
+    the tray does."""
+    from vision.tray import Tray
+
+    tray = Tray.mark([(0, 0), (80, 0), (80, 120), (0, 120)], 160, 120)  # the left half
+    rng = np.random.default_rng(0)
+    still = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    dice = [fake_reading(v, 10.0 * v) for v in (1, 2, 3, 4, 5, 6)]
+
+    def beside(i: int) -> np.ndarray:  # the right half changes at every frame
+        frame = still.copy()
+        frame[:, 80:] = rng.integers(0, 255, (120, 80, 3), dtype=np.uint8)
+        return frame
+
+    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.3, stable_reads=2,
+                            tray=lambda: tray)
+    detector.feed(np.zeros_like(still), 0.0)
+    got = [round(0.1 * i, 1) for i in range(1, 10)
+           if detector.feed(beside(i), round(0.1 * i, 1)) is not None]
+    assert got == [0.4]  # moved into the picture at 0.1, still in the tray from then on
+    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.3, stable_reads=2,
+                            tray=lambda: Tray.mark([(80, 0), (160, 0), (160, 120), (80, 120)],
+                                                   160, 120))
+    detector.feed(np.zeros_like(still), 0.0)
+    assert all(detector.feed(beside(i), 0.1 * i) is None for i in range(1, 10))
+    assert detector.sight.seeing == "moving"
