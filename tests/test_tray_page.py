@@ -37,7 +37,7 @@ def test_the_tray_is_marked_by_four_taps_on_the_live_view(browser: Any, served: 
     assert served.post("row " + " ".join(ROW))[0] == 200
     page = _open(browser, served.url + "?token=" + served.token)
     page.click("#photo-button")
-    page.wait_for_function("document.getElementById('photo').naturalWidth > 0")
+    page.wait_for_function("() => document.getElementById('photo').naturalWidth > 0")
     page.click("#tray-mark")
     expect(page.locator("#tray-hint")).to_contain_text("corner 1 of 4")
     _tap(page, [(0.1, 0.1), (0.9, 0.12), (0.88, 0.9)])

@@ -700,7 +700,10 @@
 
   function openLiveView() {
     const dialog = $("photo-dialog");
-    $("calibrate-area").hidden = !(K.canAct && K.state && K.state.eye && K.state.eye.can_calibrate);
+    const eye = (K.state && K.state.eye) || {};
+    $("calibrate-area").hidden = !(K.canAct && eye.can_calibrate);
+    // the tray is marked for ordinary dice too: wherever a camera picture comes
+    $("tray-area").hidden = !(K.canAct && ["ok", "simulated"].includes(eye.camera));
     dialog.showModal();
     nextPicture();
   }
