@@ -126,6 +126,13 @@ class Config:
         return self.palette or palette_in(self.data_dir)
 
 
+def tray_in(data_dir: Path) -> Path:
+    """Where calibration keeps the tray's corners in a data directory."""
+    from vision.tray import TRAY_FILE
+
+    return data_dir / TRAY_FILE
+
+
 def palette_in(data_dir: Path) -> Path:
     """Where ``kotd calibrate`` keeps the palette in a data directory."""
     return data_dir / "palette.json"

@@ -2,11 +2,14 @@
 
 The detector is fed frames with their time. It compares each frame with the one before on a
 small grey copy (so it costs little and does not depend on the camera's resolution or
-height: motion is a *fraction* of the picture that changed). After motion, once the tray
-has been still for ``settle_seconds``, it reads the dice, telling the reader how many dice
-the game needs (a die's side face seen as a seventh die can then be left out, a doubted die
-taken back; the reader marks the dice the count leaves in doubt); a roll is reported only
-when ``stable_reads`` readings in a row agree and show exactly that number of dice. Hands
+height: motion is a *fraction* of the picture that changed). After motion it reads every
+still frame, telling the reader how many dice the game needs (a die's side face seen as a
+seventh die can then be left out, a doubted die taken back; the reader marks the dice the
+count leaves in doubt), until ``stable_reads`` readings in a row agree and show exactly
+that number of dice; the roll is reported once the tray has also been still for
+``settle_seconds`` (reading while it settles is what makes the roll come quickly). Any
+motion, or a picture that drifted away from the one last read, throws the readings away:
+no reading of a frame before the last motion is used. Hands
 in the tray, a die still wobbling, or dice missing give no roll: the ``sight`` says what
 the camera sees instead.
 
@@ -32,6 +35,7 @@ import numpy as np
 from rules.dice import Color, Roll
 from vision.reading import DieReading, reading_order, to_roll
 from vision.strip import AsideStrip
+from vision.tray import Tray
 
 Seeing = Literal["waiting", "moving", "settling", "settled", "too few dice", "too many dice",
                  "no dice"]
@@ -43,6 +47,10 @@ MOTION_LEVEL = 18
 MOTION_FRACTION = 0.002
 """Share of the picture that must change between frames to count as motion."""
 SMALL_WIDTH = 160
+SLACK = 0.002
+"""Seconds: a frame stamped this little before the end of the settle time counts as after it
+(frame times are floats from a clock that ticks with the camera: 0.4 s of stillness after
+four frames at 10 fps may come out as 0.39999 s)."""
 _WHY: dict[str, str] = {"too few dice": ": is one covered or outside the picture?",
                         "too many dice": ": is something in the tray that looks like a die?"}
 """What the table may check when the camera sees another number of dice than a roll needs."""
@@ -71,12 +79,23 @@ class Throw:
     """The dice in the set-aside strip (``roll`` is then the dice in play), or None."""
 
 
-def _small(frame: np.ndarray) -> np.ndarray:
+def _small(frame: np.ndarray, tray: Tray | None = None) -> np.ndarray:
+    """A small grey copy of the picture, or of the tray only (rectified) when it is marked:
+    a hand at the cards beside the tray is no motion of the dice."""
     h, w = frame.shape[:2]
-    scale = SMALL_WIDTH / w
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    small = cv2.resize(gray, (SMALL_WIDTH, max(1, round(h * scale))),
-                       interpolation=cv2.INTER_AREA)
+    if tray is None:
+        small = cv2.resize(gray, (SMALL_WIDTH, max(1, round(h * SMALL_WIDTH / w))),
+                           interpolation=cv2.INTER_AREA)
+        return cv2.GaussianBlur(small, (5, 5), 0)
+    half = 2 * SMALL_WIDTH / w  # halve the picture first (area), then warp to the tray
+    gray = cv2.resize(gray, None, fx=half, fy=half, interpolation=cv2.INTER_AREA)
+    fitted = tray.fitted(w, h)
+    tw, th = fitted.size
+    scale = SMALL_WIDTH / tw
+    into = np.diag([scale, scale, 1.0]) @ fitted.homography() @ np.diag([1 / half, 1 / half, 1])
+    small = cv2.warpPerspective(gray, into, (SMALL_WIDTH, max(1, round(th * scale))),
+                                flags=cv2.INTER_LINEAR)
     return cv2.GaussianBlur(small, (5, 5), 0)
 
 
@@ -153,19 +172,24 @@ class RollDetector:
 
     def __init__(self, read: Reader, dice: int | Callable[[], int | None] | None = 6,
                  settle_seconds: float = 0.5, stable_reads: int = 2,
-                 strip: Callable[[], AsideStrip | None] | None = None) -> None:
+                 strip: Callable[[], AsideStrip | None] | None = None,
+                 tray: Callable[[], Tray | None] | None = None) -> None:
         """``dice``: how many dice a throw has (None: any number; a function: asked at
         every reading, as the game changes it). ``strip``: the set-aside strip to split
-        the dice by, when the game now played sets dice aside (else None)."""
+        the dice by, when the game now played sets dice aside (else None). ``tray``: the
+        tray marked at calibration (None: the whole picture), where motion counts."""
         self.read = read
         self.dice = dice
         self.strip = strip
+        self.tray = tray  # the marked tray, asked at every frame: motion counts only there
         self.settle_seconds = settle_seconds
         self.stable_reads = stable_reads
         self._previous: np.ndarray | None = None
         self._last_motion: float | None = None
         self._armed = False          # motion was seen since the last roll
-        self._agreeing: list[Sequence[DieReading]] = []
+        self._agreeing: list[list[DieReading]] = []
+        self._anchor: np.ndarray | None = None  # the small picture last read
+        self._read_frame: np.ndarray | None = None
         self._reread = False
         self.sight = Sight("waiting", "waiting for a throw")
         self.last_readings: tuple[DieReading, ...] = ()
@@ -176,37 +200,56 @@ class RollDetector:
     def request_reread(self) -> None:
         """Read the dice lying in the tray again (the re-read button)."""
         self._reread = True
-        self._agreeing = []
+        self._agreeing, self._anchor = [], None
 
     def reset(self) -> None:
         """Forget the last frame (after the camera was away): the next frame starts afresh."""
         self._previous = None
-        self._agreeing = []
+        self._agreeing, self._anchor = [], None
 
     def feed(self, frame: np.ndarray, now: float) -> Throw | None:
-        """Look at one frame taken at ``now`` (seconds); a Throw once a throw has settled."""
-        small = _small(frame)
+        """Look at one frame taken at ``now`` (seconds); a Throw once a throw has settled.
+
+        The dice are read while the tray settles: every still frame after the motion is
+        read until ``stable_reads`` readings agree, so the roll is there as soon as the
+        tray has been still for ``settle_seconds``. A reading counts only while the picture
+        is still the one it was read from: motion between frames, or a slow drift away
+        from the picture last read, starts the settling afresh."""
+        small = _small(frame, self.tray() if self.tray is not None else None)
         self.last_frame = frame
         moved = (self._previous is not None and self._previous.shape == small.shape
                  and motion(self._previous, small) > MOTION_FRACTION)
+        drifted = (self._anchor is not None and self._anchor.shape == small.shape
+                   and motion(self._anchor, small) > MOTION_FRACTION)
         self._previous = small
-        if moved:
+        if moved or drifted:
             self._last_motion = now
             self._armed = True
-            self._agreeing = []
+            self._agreeing, self._anchor = [], None
             self.sight = Sight("moving", "dice rolling or a hand in the tray")
             return None
         if not (self._armed or self._reread):
             if self.sight.seeing == "moving":
                 self.sight = Sight("waiting", "waiting for a throw")
             return None
-        if self._last_motion is not None and now - self._last_motion < self.settle_seconds \
-                and not self._reread:
-            self.sight = Sight("settling", "dice settling")
+        if len(self._agreeing) < self.stable_reads or self._reread:
+            readings = self._read(frame)
+            if readings is None:
+                return None
+            self._anchor = small
+        settled = (self._reread or self._last_motion is None
+                   or now - self._last_motion >= self.settle_seconds - SLACK)
+        if len(self._agreeing) < self.stable_reads:
             return None
-        return self._read(frame)
+        if not settled:
+            self.sight = Sight("settling", "dice settling", len(self._agreeing[-1]))
+            return None
+        assert self._read_frame is not None
+        return self._settled(self._agreeing[-1], self._read_frame)
 
-    def _read(self, frame: np.ndarray) -> Throw | None:
+    def _read(self, frame: np.ndarray) -> list[DieReading] | None:
+        """Read ``frame`` and count it towards the agreeing readings; None when it shows
+        no roll (no dice, or another number than the game needs)."""
         wanted = self.dice() if callable(self.dice) else self.dice
         readings = list(self.read(frame, wanted))
         if not self._reread:  # asked to read again: the dice as they look now, nothing kept
@@ -214,21 +257,25 @@ class RollDetector:
         self.last_readings = tuple(readings)
         n = len(readings)
         if n == 0 or (wanted is not None and n != wanted):
-            self._agreeing = []
+            self._agreeing, self._anchor = [], None
             kind: Seeing = "no dice" if n == 0 else ("too few dice" if n < (wanted or 1)
                                                       else "too many dice")
             self.sight = Sight(kind, f"I see {n} dice; a roll needs {wanted or 'some'}"
                                + _WHY.get(kind, ""), n, dice_wanted=wanted)
             return None
         if self._agreeing and _signature(self._agreeing[-1]) != _signature(readings):
-            self._agreeing = []
+            self._agreeing, self._anchor = [], None
         self._agreeing.append(readings)
-        if len(self._agreeing) < self.stable_reads:
-            self.sight = Sight("settling", "reading the dice", n)
-            return None
+        self._read_frame = frame
+        self.sight = Sight("settling", "reading the dice", n)
+        return readings
+
+    def _settled(self, readings: list[DieReading], frame: np.ndarray) -> Throw | None:
+        """The agreeing readings of a settled tray: a Throw, unless nothing was thrown."""
+        n = len(readings)
         if not self._reread and _unmoved(self.last_throw, readings):
             # a hand passed over the tray but no die moved or changed: not a throw
-            self._armed, self._agreeing = False, []
+            self._armed, self._agreeing, self._anchor = False, [], None
             self.sight = Sight("settled", "same dice in the same places: no new roll", n)
             return None
         strip = self.strip() if self.strip is not None else None
@@ -250,6 +297,6 @@ class RollDetector:
             message += f"; {len(doubtful)} on the edge of the set-aside strip"
         self.sight = Sight("settled", message, n, unsure)
         reread, self._reread, self._armed = self._reread, False, False
-        self._agreeing = []
+        self._agreeing, self._anchor = [], None
         return Throw(roll, tuple(ordered), reread, aside)
 

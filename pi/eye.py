@@ -50,6 +50,14 @@ def _why(err: Exception) -> str:
     return f"the camera failed ({type(err).__name__}: {err})"
 
 
+class TrayKeeper(Protocol):
+    """What the eye needs to mark the tray (:class:`pi.serve.DiceReader`)."""
+
+    tray: Any  # vision.tray.Tray | None
+
+    def keep_tray(self, tray: Any) -> None: ...
+
+
 class RollTaker(Protocol):
     """What the eye needs of the table (:class:`rules.table.Table`)."""
 
@@ -85,6 +93,7 @@ class Eye:
         self.last_frame_at: float | None = None
         self._opened = False
         self.calibrator: Callable[[Any], object] | None = None  # measures and saves a palette
+        self.tray_keeper: TrayKeeper | None = None  # keeps the tray marked at calibration
 
     @property
     def simulated(self) -> bool:
@@ -105,7 +114,11 @@ class Eye:
                          sight.dice_seen, sight.unsure, message, self.simulated,
                          self._dice_at(), self.calibrator is not None and camera != "lost",
                          tuple((str(k), str(v)) for k, v in info.items()),
-                         dice_wanted=sight.dice_wanted)
+                         dice_wanted=sight.dice_wanted, tray=self._tray_at())
+
+    def _tray_at(self) -> tuple[tuple[float, float], ...]:
+        tray = self.tray_keeper.tray if self.tray_keeper is not None else None
+        return tray.fractions() if tray is not None else ()
 
     def _dice_at(self) -> tuple[tuple[float, float], ...]:
         """Where the dice of the last throw lie, as fractions of the picture, in the order
@@ -128,6 +141,53 @@ class Eye:
                              "camera")
         self.calibrator(frame)
         self.detector.request_reread()
+
+    # ---- the tray (vision/tray.py), marked on the page's live view -----------------------
+
+    def _picture(self) -> Any:
+        if self.tray_keeper is None:
+            raise UsageError("no_calibration", "this camera cannot be calibrated from the page")
+        frame = self.detector.last_frame
+        if frame is None:
+            raise UsageError("no_picture", "no camera picture yet: put the dice under the "
+                             "camera")
+        return frame
+
+    def mark_tray(self, corners: Any) -> None:
+        """Read only the tray from now on: ``corners`` are its four corners as fractions of
+        the picture (x, y), in order around it; kept in the data dir."""
+        from vision.tray import Tray
+
+        frame = self._picture()
+        height, width = frame.shape[:2]
+        try:
+            points = [(float(x) * width, float(y) * height) for x, y in corners]
+        except (TypeError, ValueError):
+            raise UsageError("tray_body", "send the tray's corners as {{\"corners\": "
+                             "[[x, y], ...]}}, fractions of the picture") from None
+        assert self.tray_keeper is not None
+        self.tray_keeper.keep_tray(Tray.mark(points, width, height))
+        self.detector.request_reread()
+        self._changed()
+
+    def clear_tray(self) -> None:
+        """Forget the tray: the whole picture is read again."""
+        self._picture()
+        assert self.tray_keeper is not None
+        self.tray_keeper.keep_tray(None)
+        self.detector.request_reread()
+        self._changed()
+
+    def suggest_tray(self) -> tuple[tuple[float, float], ...]:
+        """The tray found from its edge in the picture now, as fractions (to confirm)."""
+        from rules.errors import TrayError
+        from vision.tray import find_tray
+
+        tray = find_tray(self._picture())
+        if tray is None:
+            raise TrayError("not_found", "no tray found in the picture: tap its four "
+                            "corners on the camera view")
+        return tray.fractions()
 
     def annotated_jpeg(self) -> bytes | None:
         frame = self.detector.last_frame

@@ -89,31 +89,75 @@ def make_reader(config: Config, colored: Callable[[], bool] = lambda: True
         raise _cannot(f"palette file {palette_path}: {err}") from None
     if palette is not None:
         log.info("colour palette from %s", palette_path)
+    return DiceReader(config, palette, colored, _kept_tray(config))
 
-    return DiceReader(config, palette, colored)
+
+def _kept_tray(config: Config) -> Any:  # -> vision.tray.Tray | None
+    """The tray marked at calibration, if any; a damaged file is said in the log and the
+    whole picture is read (the tray is an option, never a must)."""
+    from pi.config import tray_in
+    from vision.tray import Tray
+
+    path = tray_in(config.data_dir)
+    if not path.exists():
+        return None
+    try:
+        tray = Tray.load(path)
+    except (OSError, KotdError) as err:
+        log.warning("tray %s: %s; reading the whole picture", path, err)
+        return None
+    log.info("tray marked at calibration, from %s", path)
+    return tray
 
 
 class DiceReader:
-    """Reads the dice of a frame with the current palette; :meth:`calibrate` measures a
-    new palette from a frame (``vision.palette.calibrate``), saves it and uses it."""
+    """Reads the dice of a frame with the current palette, in the marked tray if there is
+    one; :meth:`calibrate` measures a new palette from a frame (``vision.palette.calibrate``),
+    saves it and uses it; :meth:`keep_tray` keeps (or forgets) the tray."""
 
     def __init__(self, config: Config, palette: Any,
-                 colored: Callable[[], bool] = lambda: True) -> None:
+                 colored: Callable[[], bool] = lambda: True, tray: Any = None) -> None:
         self.config = config
         self.palette = palette
         self.colored = colored
+        self.tray = tray
 
     def __call__(self, frame: np.ndarray, thrown: int | None = None) -> Sequence[Any]:
         """The dice in ``frame``; ``thrown``: how many the game expects (None: not known)."""
         from vision.reader import read_dice
+        from vision.tray import read_in_tray
 
         kind: Literal["haba", "standard"] = (
             "standard" if self.config.dice == "standard" or not self.colored() else "haba")
-        return read_dice(frame, kind=kind, palette=self.palette, thrown=thrown)
+        tray = self.tray
+        if tray is None:
+            return read_dice(frame, kind=kind, palette=self.palette, thrown=thrown)
+        return read_in_tray(lambda f: read_dice(f, kind=kind, palette=self.palette,
+                                                thrown=thrown), frame, tray)
+
+    def keep_tray(self, tray: Any) -> None:
+        """Keep ``tray`` (a :class:`vision.tray.Tray`) in the data dir and read only it from
+        now on; None forgets it (the whole picture is read again)."""
+        from pi.config import tray_in
+
+        path = tray_in(self.config.data_dir)
+        try:
+            if tray is None:
+                path.unlink(missing_ok=True)
+            else:
+                tray.save(path)
+        except OSError as err:
+            raise StartError("tray_save", "cannot save the tray {path}: {why}",
+                             path=str(path), why=err.strerror or str(err)) from None
+        self.tray = tray
+        log.info("tray %s", "forgotten" if tray is None else f"marked: {tray.corners}")
 
     def calibrate(self, frame: np.ndarray) -> None:
+        """Measure the palette from the dice in ``frame`` (in the marked tray, if any)."""
         from vision.calibrate import calibrate
 
+        if self.tray is not None:
+            frame = self.tray.fitted(frame.shape[1], frame.shape[0]).rectify(frame)
         try:
             palette = calibrate(frame)
         except ValueError as err:
@@ -161,10 +205,12 @@ class Assistant:
         detector = RollDetector(
             reader, dice=self.dice_wanted,
             settle_seconds=config.settle_seconds, stable_reads=config.stable_reads,
-            strip=lambda: strip if self.pack.dice.count is None else None)
+            strip=lambda: strip if self.pack.dice.count is None else None,
+            tray=lambda: reader.tray)
         self.eye = Eye(self.source, detector, self.table, fps=config.fps)
         if config.dice == "haba":  # colours to learn only for HABA dice
             self.eye.calibrator = reader.calibrate
+        self.eye.tray_keeper = reader
         try:
             factory = pin_factory if pin_factory is not None else make_pin_factory(
                 config.pin_factory)

@@ -7,7 +7,11 @@ in the play area, the set-aside ones in the set-aside strip when the tray has on
 
 It is a frame source like a camera (``open``/``read``/``close``). ``throw()`` starts a
 throw: for ``roll_seconds`` the frames show dice in motion (lifted, blurred, often a
-hand), then the dice lie still in a new random place until the next throw. The frames come
+hand), then the dice lie still in a new random place until the next throw. Like a camera,
+it gives every frame at once: the picture the dice land in is rendered in the background
+while they tumble (a frame read after ``roll_seconds`` waits for it only if rendering is
+slower than the tumble), and the tumbling frames are a few rendered pictures of dice in
+motion, shifted at random so that each differs from the one before. The frames come
 from the same renderer the dice-reader tests use (:mod:`vision.render`), so the whole chain
 - motion, settling, reading, the game - runs as it does over a real tray.
 
@@ -20,7 +24,7 @@ import importlib
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -31,6 +35,8 @@ from vision.render import TrayScene, random_scene, render_motion, render_tray
 from vision.strip import AsideStrip
 
 PAIRS = ("A", "A", "B", "B", "C", "C")
+MOTION_PICTURES = 3
+"""Pictures of dice in motion kept for the tumbling frames (one more rendered per throw)."""
 SETTLE_TRIES = 8
 """Dice are laid out again (up to this many times) until every one lies whole in view."""
 
@@ -61,6 +67,8 @@ class SimulatedTray:
         self.is_open = False
         self.settled_at: float | None = None
         self.throws = 0
+        self._landing: _Landing | None = None
+        self._motion: list[np.ndarray] = []
 
     # ---- what a test or the page can do with the tray --------------------------------
 
@@ -78,6 +86,9 @@ class SimulatedTray:
             self._rolling_until = self.clock() + self.roll_seconds
             self.settled_at = None
             self.throws += 1
+            if self._frame is not None:  # opened: the landing is drawn while they tumble
+                self._landing = _Landing(self, self._pending, self.rng)
+                self._pending = None
 
     @property
     def dice(self) -> Roll | None:
@@ -85,9 +96,16 @@ class SimulatedTray:
         with self._lock:
             if self._frame is None or self.clock() < self._rolling_until:
                 return None
+            self._land()
             if self._scene is None:
                 return Roll(tuple(Die(v) for v in self._ordinary_values))
             return Roll(tuple(Die(d.value, d.color) for d in self._scene.dice))
+
+    def wait_landing(self) -> None:
+        """Wait until the picture the thrown dice land in is drawn (for benchmarks)."""
+        landing = self._landing
+        if landing is not None:
+            landing.result()
 
     def unplug(self) -> None:
         self.plugged = False
@@ -102,7 +120,7 @@ class SimulatedTray:
             raise CameraError("simulated camera unplugged")
         with self._lock:
             if self._frame is None:
-                self._settle(None)
+                self._apply(self._settle(None, self.rng))
         self.is_open = True
 
     def read(self) -> np.ndarray:
@@ -112,10 +130,10 @@ class SimulatedTray:
         now = self.clock()
         with self._lock:
             if now < self._rolling_until:
-                frame, _ = render_motion(self.rng, self.width, self.height)
-                return frame
-            if self._pending is not None or self.settled_at is None:
-                self._settle(self._pending)
+                return self._tumbling()
+            if self._pending is not None or self._landing is not None or self.settled_at is None:
+                if not self._land():
+                    self._apply(self._settle(self._pending, self.rng))
                 self._pending = None
                 self.settled_at = self._rolling_until if self.throws else now
             assert self._frame is not None
@@ -124,14 +142,39 @@ class SimulatedTray:
     def close(self) -> None:
         self.is_open = False
 
-    def _settle(self, dice: Sequence[Die] | None) -> None:
+    def _tumbling(self) -> np.ndarray:
+        """A frame of dice in motion: one of the kept pictures (or, before the first is
+        drawn, the tray as it lay), shifted at random so that it differs from the last."""
+        base = self._motion[int(self.rng.integers(len(self._motion)))] if self._motion \
+            else self._frame
+        assert base is not None
+        dy, dx = (int(v) * int(self.rng.choice((-1, 1)))
+                  for v in self.rng.integers(self.width // 40, self.width // 12, 2))
+        return np.roll(base, (dy, dx), axis=(0, 1))
+
+    def _land(self) -> bool:
+        """Put the picture the dice landed in on the tray (waiting for its rendering);
+        False when no throw is under way."""
+        landing, self._landing = self._landing, None
+        if landing is None:
+            return False
+        landed, motion = landing.result()
+        self._apply(landed)
+        if motion is not None and len(self._motion) < MOTION_PICTURES:
+            self._motion.append(motion)
+        return True
+
+    def _apply(self, landed: _Landed) -> None:
+        self._frame, self._scene = landed.frame, landed.scene
+        self._ordinary_values, self.truth = landed.values, landed.truth
+
+    def _settle(self, dice: Sequence[Die] | None, rng: np.random.Generator) -> _Landed:
+        """The tray with ``dice`` (or random ones) lying still, drawn with ``rng``."""
         ordinary = self.ordinary() if self.ordinary is not None else None
         if ordinary is not None:
-            self._settle_ordinary(ordinary, dice)
-            return
-        self._ordinary_values = ()
+            return self._settle_ordinary(ordinary, dice, rng)
         for _ in range(SETTLE_TRIES):  # the tray's walls keep every die whole in view
-            scene = random_scene(self.rng, n_dice=6, width=self.width, height=self.height,
+            scene = random_scene(rng, n_dice=6, width=self.width, height=self.height,
                                  level="clean", touching=0.2, distractors=0)
             specs = []
             for i, spec in enumerate(scene.dice):
@@ -140,24 +183,23 @@ class SimulatedTray:
                     pair = haba_pair(die) or PAIRS[i % 6]
                     spec = replace(spec, value=die.value, pair=pair)
                 specs.append(spec)
-            self._scene = replace(scene, dice=tuple(specs))
-            frame, truth = render_tray(self._scene, self.rng)
+            scene = replace(scene, dice=tuple(specs))
+            frame, truth = render_tray(scene, rng)
             if all(t.visible for t in truth):
                 break
-        self._frame = frame
+        return _Landed(frame, scene)
 
-    def _settle_ordinary(self, throw: OrdinaryThrow, dice: Sequence[Die] | None) -> None:
+    def _settle_ordinary(self, throw: OrdinaryThrow, dice: Sequence[Die] | None,
+                         rng: np.random.Generator) -> _Landed:
         """Plain white dice on a light tray: ``throw.count`` thrown (``dice`` or random) in
         the play area, ``throw.aside`` in the strip (left out without a strip)."""
         try:  # issue 16's renderer of ordinary dice
             render: Any = importlib.import_module("vision.render_standard")
         except ImportError:  # pragma: no cover - until the ordinary-dice renderer is there
             # an empty tray: the camera sees no dice and the page takes the throw by hand
-            self._frame = np.full((self.height, self.width, 3), 222, np.uint8)
-            self._scene, self._ordinary_values, self.truth = None, (), []
-            return
+            return _Landed(np.full((self.height, self.width, 3), 222, np.uint8), None)
         values = [d.value for d in (dice or ())][:throw.count]
-        values += [int(v) for v in self.rng.integers(1, 7, throw.count - len(values))]
+        values += [int(v) for v in rng.integers(1, 7, throw.count - len(values))]
         size = 0.075 * min(self.width, self.height)
         left, top = 1.2 * size, 1.2 * size
         right, bottom = self.width - 1.2 * size, self.height - 1.2 * size
@@ -178,8 +220,8 @@ class SimulatedTray:
 
         def spot(box: tuple[float, float, float, float]) -> tuple[float, float]:
             for _ in range(400):
-                x = float(self.rng.uniform(box[0], max(box[0] + 1, box[2])))
-                y = float(self.rng.uniform(box[1], max(box[1] + 1, box[3])))
+                x = float(rng.uniform(box[0], max(box[0] + 1, box[2])))
+                y = float(rng.uniform(box[1], max(box[1] + 1, box[3])))
                 if all((x - a) ** 2 + (y - b) ** 2 > (1.6 * size) ** 2 for a, b in placed):
                     placed.append((x, y))
                     return x, y
@@ -192,14 +234,51 @@ class SimulatedTray:
         for v, box in where:
             dx, dy = spot(box)
             drawn.append(render.OrdinaryDie(v, dx, dy, render.PLAIN,
-                                            float(self.rng.uniform(0, 90))))
+                                            float(rng.uniform(0, 90))))
         scene = render.OrdinaryScene(tuple(drawn), size, self.width, self.height,
                                      table_bgr=render.LIGHT_TRAY, shadows=0.3, noise=1.0)
-        frame, truth = render.render_ordinary(scene, self.rng)
-        self.truth = [(t.value, t.center) for t in truth]
-        self._scene = None
-        self._ordinary_values = tuple(values)
-        self._frame = frame
+        frame, truth = render.render_ordinary(scene, rng)
+        return _Landed(frame, None, tuple(values), [(t.value, t.center) for t in truth])
+
+
+@dataclass(frozen=True, slots=True)
+class _Landed:
+    """The tray as the dice landed: its picture, the HABA scene or the ordinary dice."""
+
+    frame: np.ndarray
+    scene: TrayScene | None
+    values: tuple[int, ...] = ()
+    truth: list[tuple[int, tuple[float, float]]] = field(default_factory=list)
+
+
+class _Landing:
+    """A throw's landing, rendered in its own thread with its own random numbers while the
+    dice tumble; a picture of the tumble is drawn after it (for the next throws)."""
+
+    def __init__(self, tray: SimulatedTray, dice: Sequence[Die] | None,
+                 rng: np.random.Generator) -> None:
+        self._tray, self._dice = tray, dice
+        self._rng = np.random.default_rng(int(rng.integers(2**63)))
+        self._motion_wanted = len(tray._motion) < MOTION_PICTURES
+        self._landed: _Landed | None = None
+        self._motion: np.ndarray | None = None
+        # not a daemon: a process ending mid-drawing waits for it (OpenCV aborts otherwise)
+        self._thread = threading.Thread(target=self._draw, name="kotd-simtray", daemon=False)
+        self._thread.start()
+
+    def _draw(self) -> None:
+        self._landed = self._tray._settle(self._dice, self._rng)
+        if self._motion_wanted:
+            tray = self._tray
+            self._motion, _ = render_motion(self._rng, tray.width, tray.height)
+
+    def result(self) -> tuple[_Landed, np.ndarray | None]:
+        """The landed tray (waiting for it) and the tumble's picture if it is drawn yet."""
+        while self._landed is None and self._thread.is_alive():
+            self._thread.join(timeout=0.01)
+        if self._landed is None:  # the drawing failed in its thread: draw it here
+            self._landed = self._tray._settle(self._dice, self._rng)
+        return self._landed, self._motion
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,6 +92,12 @@ class DataError(KotdError):
     family = "data"
 
 
+class TrayError(KotdError):
+    """Corners that outline no tray (the camera's tray, marked at calibration)."""
+
+    family = "tray"
+
+
 class GameFileError(KotdError):
     """The game file cannot be opened or written."""
 

@@ -83,7 +83,8 @@ class EyeStatus:
     in the page's order; ``can_calibrate``: the colours can be taught from the page;
     ``camera_info``: what the camera was set to when it opened (model, mode, exposure,
     white balance, focus), for ``kotd doctor``; ``dice_wanted``: how many dice a roll needs
-    when the camera sees another number (None: any, or it sees as many).
+    when the camera sees another number (None: any, or it sees as many); ``tray``: the
+    marked tray's corners as fractions of the picture (none: the whole picture is read).
     """
 
     camera: Camera = "none"
@@ -97,6 +98,7 @@ class EyeStatus:
     can_calibrate: bool = False
     camera_info: tuple[tuple[str, str], ...] = ()
     dice_wanted: int | None = None
+    tray: tuple[tuple[float, float], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"camera": self.camera, "source": self.source, "seeing": self.seeing,
@@ -104,7 +106,7 @@ class EyeStatus:
                 "message": self.message, "simulated": self.simulated,
                 "dice_at": [list(xy) for xy in self.dice_at],
                 "can_calibrate": self.can_calibrate, "camera_info": dict(self.camera_info),
-                "dice_wanted": self.dice_wanted}
+                "dice_wanted": self.dice_wanted, "tray": [list(xy) for xy in self.tray]}
 
 
 NO_EYE = EyeStatus()

@@ -8,6 +8,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from conftest import play
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pi.detector import RollDetector, keep_kept
 from pi.eye import Eye
@@ -201,3 +203,97 @@ def test_a_kept_die_read_otherwise_is_marked_for_the_table() -> None:
     assert throw is not None and throw.reread
     assert [r.value for r in throw.readings] == [1, 6, 3, 4, 6, 6]
     assert all(r.confident for r in throw.readings)
+
+
+def test_the_roll_comes_as_soon_as_the_tray_has_been_still_for_the_settle_time() -> None:
+    """The dice are read while the tray settles: at 10 frames a second the roll is there at
+    the first frame ``settle_seconds`` after the last motion, not a frame or two later."""
+    frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 200)]
+    reads: list[float] = []
+    clock = [0.0]
+    dice = [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 6)]
+
+    def read(_f: np.ndarray, _n: int | None) -> list[DieReading]:
+        reads.append(clock[0])
+        return dice
+
+    detector = RollDetector(read, settle_seconds=0.4, stable_reads=2)
+    got = []
+    for i in range(12):
+        clock[0] = round(0.1 * i, 1)
+        throw = detector.feed(frames[0 if i == 0 else 1], clock[0])
+        if throw is not None:
+            got.append(clock[0])
+    assert got == [0.5]                    # motion at 0.1, still from then on
+    assert reads == [0.2, 0.3]             # read while settling, then no more
+
+
+DRIFT = 12
+"""Grey levels a drifting picture changes by per frame: less than MOTION_LEVEL."""
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.05, 0.1, 0.125, 0.2, 0.3]),
+                          st.sampled_from(["same", "same", "jump", "drift", "drift"])),
+                min_size=1, max_size=40),
+       st.sampled_from([0.2, 0.3, 0.4]), st.integers(1, 3))
+def test_no_roll_is_taken_from_moving_dice(steps: list[tuple[float, str]], settle: float,
+                                            stable: int) -> None:
+    """Whatever the frames do, a roll comes only after ``settle_seconds`` without motion,
+    from readings of the picture as it is now (within MOTION_LEVEL), never of one before
+    the last motion. The fake reader tells the frame it read by the confidence."""
+    from pi.detector import MOTION_LEVEL, SLACK
+
+    level, now = 100, 0.0
+    last_jump = 0.0
+
+    def read(frame: np.ndarray, _n: int | None) -> list[DieReading]:
+        g = int(frame[0, 0, 0])
+        return [DieReading(v, None, (30.0 * v + 12 * (g % 3), 50.0), (), g / 255, 20.0)
+                for v in (1, 2, 3, 4, 5, 6)]
+
+    detector = RollDetector(read, settle_seconds=settle, stable_reads=stable)
+    detector.feed(np.full((120, 160, 3), level, np.uint8), now)
+    for dt, kind in steps:
+        now += dt
+        before = level
+        if kind == "jump":
+            level = 40 if level > 120 else 200
+        elif kind == "drift":
+            level = level + DRIFT if level + DRIFT <= 235 else 30
+        if abs(level - before) > MOTION_LEVEL:
+            last_jump = now
+        throw = detector.feed(np.full((120, 160, 3), level, np.uint8), now)
+        if throw is not None:
+            assert now - last_jump >= settle - SLACK
+            seen = {round(r.confidence * 255) for r in throw.readings}
+            assert len(seen) == 1 and abs(seen.pop() - level) <= MOTION_LEVEL
+
+
+def test_with_a_marked_tray_only_motion_in_the_tray_counts() -> None:
+    """A hand at the cards beside the marked tray does not hold the roll back; a hand in
+    the tray does."""
+    from vision.tray import Tray
+
+    tray = Tray.mark([(0, 0), (80, 0), (80, 120), (0, 120)], 160, 120)  # the left half
+    rng = np.random.default_rng(0)
+    still = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    dice = [fake_reading(v, 10.0 * v) for v in (1, 2, 3, 4, 5, 6)]
+
+    def beside(i: int) -> np.ndarray:  # the right half changes at every frame
+        frame = still.copy()
+        frame[:, 80:] = rng.integers(0, 255, (120, 80, 3), dtype=np.uint8)
+        return frame
+
+    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.3, stable_reads=2,
+                            tray=lambda: tray)
+    detector.feed(np.zeros_like(still), 0.0)
+    got = [round(0.1 * i, 1) for i in range(1, 10)
+           if detector.feed(beside(i), round(0.1 * i, 1)) is not None]
+    assert got == [0.4]  # moved into the picture at 0.1, still in the tray from then on
+    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.3, stable_reads=2,
+                            tray=lambda: Tray.mark([(80, 0), (160, 0), (160, 120), (80, 120)],
+                                                   160, 120))
+    detector.feed(np.zeros_like(still), 0.0)
+    assert all(detector.feed(beside(i), 0.1 * i) is None for i in range(1, 10))
+    assert detector.sight.seeing == "moving"

@@ -4,6 +4,11 @@ The data directory (where the calibrated palette lives) is not decided here: the
 line hands it down (``args.data_dir_of``, the config's :func:`pi.config.default_data_dir`).
 Mistakes become :class:`rules.errors.UsageError` (one line, exit status 2).
 
+The tray (:mod:`vision.tray`): ``kotd calibrate IMAGE --tray x1,y1,...`` keeps its four
+corners (pixels of IMAGE, a frame of the camera) in the data directory, ``--find-tray``
+prints the corners found from the tray's edge for you to confirm with ``--tray``,
+``--clear-tray`` forgets it. ``kotd read --tray x1,y1,...`` reads only that tray.
+
 HABA dice: without ``--thrown`` the reader is told that at most the box's dice (its data
 file's ``dice``, six) lie in the photo, as at the table: a seventh face is a die's side or
 a leaning die's back, and fewer faces are looked at again closer.
@@ -56,11 +61,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     read.add_argument("--palette", type=Path, help="palette file (default: the calibrated one)")
     read.add_argument("--annotate", type=Path, metavar="DIR",
                       help="write each image with the dice outlined and labelled into DIR")
+    read.add_argument("--tray", metavar="X1,Y1,...,X4,Y4",
+                      help="read only this tray: its four corners in pixels, in order around it")
     read.set_defaults(handler=_read)
     cal = subparsers.add_parser("calibrate", help="measure the dice colours from a photo")
-    cal.add_argument("image", metavar="IMAGE", help="a photo of the dice, every colour face up")
+    cal.add_argument("image", metavar="IMAGE", nargs="?",
+                     help="a photo of the dice, every colour face up (or of the tray)")
     cal.add_argument("--colors", help="the face colours in reading order, e.g. r,g,b,r,g,b")
     cal.add_argument("--out", type=Path, help="where to store it (default: the data dir)")
+    tray = cal.add_mutually_exclusive_group()
+    tray.add_argument("--tray", metavar="X1,Y1,...,X4,Y4",
+                      help="mark the tray instead: its four corners in pixels of IMAGE, in "
+                           "order around it (kept in the data dir; only it is read then)")
+    tray.add_argument("--find-tray", action="store_true",
+                      help="find the tray's edge in IMAGE and print its corners to confirm")
+    tray.add_argument("--clear-tray", action="store_true",
+                      help="forget the marked tray: the whole picture is read again")
     cal.set_defaults(handler=_calibrate)
 
 
@@ -95,12 +111,14 @@ def _read(args: argparse.Namespace) -> int:
     from vision.annotate import annotate
     from vision.reader import read_dice
     from vision.reading import reading_order
+    from vision.tray import Tray, read_in_tray
 
     if args.dice == "standard" and (args.thrown or args.at_most):
         raise UsageError("count_for_standard", "--{flag} is for HABA dice: ordinary dice are "
                          "read as many as lie in view", flag="thrown" if args.thrown
                          else "at-most")
     palette = _palette(args.palette, args) if args.dice == "haba" else None
+    corners: str | None = args.tray
     at_most = args.at_most or (_box_dice() if args.dice == "haba" and not args.thrown else None)
     status = 0
     if args.annotate:
@@ -117,8 +135,11 @@ def _read(args: argparse.Namespace) -> int:
             status = 2
             continue
         try:
-            readings = reading_order(read_dice(frame, args.dice, palette, args.thrown,
-                                               at_most))
+            def read(picture: Any) -> list[Any]:
+                return read_dice(picture, args.dice, palette, args.thrown, at_most)
+
+            readings = reading_order(read(frame) if corners is None else read_in_tray(
+                read, frame, Tray.parse(corners, frame.shape[1], frame.shape[0])))
         except OSError as err:  # the reader's own files are missing: a broken install
             raise UsageError("reader", "{why}", why=str(err)) from None
         if args.json:
@@ -149,9 +170,55 @@ def _write(path: Path, picture: Any) -> bool:
         return False
 
 
+def _tray_file(args: argparse.Namespace) -> Path:
+    from vision.tray import TRAY_FILE
+
+    data_dir: Callable[[], Path] = args.data_dir_of
+    return Path(data_dir()) / TRAY_FILE
+
+
+def _tray(args: argparse.Namespace) -> int:
+    """``kotd calibrate --tray/--find-tray/--clear-tray``: the tray, kept or forgotten."""
+    from vision.tray import Tray, find_tray
+
+    path = args.out or _tray_file(args)
+    if args.clear_tray:
+        path.unlink(missing_ok=True)
+        print(f"tray forgotten ({path}): the whole picture is read")
+        return 0
+    if args.image is None:
+        raise UsageError("tray_image", "give a frame of the camera: kotd calibrate IMAGE "
+                         "--tray ...")
+    frame = _load_image(args.image)
+    height, width = frame.shape[:2]
+    if args.find_tray:
+        found = find_tray(frame)
+        if found is None:
+            raise UsageError("tray_not_found", "{image}: no tray found; give its corners "
+                             "with --tray x1,y1,...,x4,y4", image=args.image)
+        corners = ",".join(f"{x:.0f},{y:.0f}" for x, y in found.corners)
+        print(f"tray found: if it is right, keep it with\n  kotd calibrate {args.image} "
+              f"--tray {corners}")
+        return 0
+    tray = Tray.parse(args.tray, width, height)  # a TrayError says what is wrong
+    tray.save(path)
+    print(f"tray written to {path}: corners "
+          + " ".join(f"({x:.0f},{y:.0f})" for x, y in tray.corners)
+          + f" of a {width}x{height} frame")
+    return 0
+
+
 def _calibrate(args: argparse.Namespace) -> int:
     from rules.dice import Color
     from vision.calibrate import calibrate
+
+    if args.tray or args.find_tray or args.clear_tray:
+        try:
+            return _tray(args)
+        except (OSError, ValueError) as err:
+            raise UsageError("calibrate", "{why}", why=str(err)) from None
+    if args.image is None:
+        raise UsageError("calibrate_image", "give a photo of the dice: kotd calibrate IMAGE")
 
     colors = None
     if args.colors:

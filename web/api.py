@@ -349,6 +349,50 @@ def calibrate() -> Any:
     return jsonify(ok=True)
 
 
+def _tray_call(name: str, *args: Any) -> Any:
+    """Call the eye's tray method ``name``; a user's mistake is refused in one line."""
+    eye = shared(current_app).eye
+    method = getattr(eye, name, None)
+    if method is None:
+        return _error("this camera cannot be calibrated from the page", 404)
+    try:
+        return method(*args)
+    except KotdError as err:
+        return _refused(err)
+
+
+@bp.post("/tray")
+@token_required
+def mark_tray() -> Any:
+    """Read only the tray from now on: ``{"corners": [[x, y] x 4]}``, fractions of the
+    picture, in order around the tray (four taps on the live view)."""
+    try:
+        corners = _body().get("corners")
+    except KotdError as err:
+        return _refused(err)
+    if not isinstance(corners, list) or len(corners) > 16:
+        return _refused(UsageError("tray_body", "send the tray's corners as "
+                                   "{{\"corners\": [[x, y], ...]}}, fractions of the picture"))
+    done = _tray_call("mark_tray", corners)
+    return done if isinstance(done, tuple) else jsonify(ok=True)
+
+
+@bp.delete("/tray")
+@token_required
+def clear_tray() -> Any:
+    done = _tray_call("clear_tray")
+    return done if isinstance(done, tuple) else jsonify(ok=True)
+
+
+@bp.post("/tray/suggest")
+@token_required
+def suggest_tray() -> Any:
+    """The tray found from its edge in the picture now (fractions), for people to confirm."""
+    found = _tray_call("suggest_tray")
+    return found if isinstance(found, tuple) and isinstance(found[0], Response) else \
+        jsonify(corners=[list(xy) for xy in found])
+
+
 @bp.post("/throw")
 @token_required
 def throw() -> Any:

@@ -170,6 +170,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "calibrate_hint": ("Put all six dice under the camera, faces up and apart, "
                            "then tap to teach it their colours."),
         "calibrated": "Colours learned from the dice under the camera.",
+        "tray_hint": ("The tray: tap its four corners on the picture, in order around it, or "
+                      "let the camera find it. Then only dice inside it are read."),
+        "tray_mark": "Mark the tray",
+        "tray_tap": "Tap corner {n} of 4",
+        "tray_find": "Find the tray",
+        "tray_use": "Use this tray",
+        "tray_clear": "Read the whole picture",
+        "tray_marked": "Tray marked: only dice inside it are read.",
+        "tray_cleared": "The whole picture is read again.",
         "player_col": "Player",
         "rematch": "Rematch",
         "rematch_hint": "same players, {player} starts",
@@ -402,6 +411,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "calibrate_hint": ("Alle sechs Würfel mit Abstand unter die Kamera legen, "
                            "dann tippen, damit sie ihre Farben lernt."),
         "calibrated": "Farben von den Würfeln unter der Kamera gelernt.",
+        "tray_hint": ("Die Schale: ihre vier Ecken im Bild der Reihe nach antippen oder von "
+                      "der Kamera suchen lassen. Dann werden nur Würfel darin gelesen."),
+        "tray_mark": "Schale markieren",
+        "tray_tap": "Ecke {n} von 4 antippen",
+        "tray_find": "Schale suchen",
+        "tray_use": "Diese Schale nehmen",
+        "tray_clear": "Ganzes Bild lesen",
+        "tray_marked": "Schale markiert: nur Würfel darin werden gelesen.",
+        "tray_cleared": "Das ganze Bild wird wieder gelesen.",
         "player_col": "Spieler",
         "rematch": "Revanche",
         "rematch_hint": "gleiche Spieler, {player} beginnt",
@@ -577,6 +595,25 @@ ERRORS: dict[str, dict[str, str]] = {
         "usage.held": "So schicken: {{\"confirm\": true}} oder {{\"fix\": \"3 5b\"}}",
         "usage.no_calibration": "Diese Kamera lässt sich nicht von der Seite aus einstellen.",
         "usage.no_picture": "Noch kein Kamerabild: die Würfel unter die Kamera legen.",
+        "usage.tray_body": ("Die Ecken der Schale so schicken: {{\"corners\": [[x, y], ...]}}, "
+                            "als Anteile des Bildes."),
+        "start.tray_save": "Die Schale lässt sich nicht speichern ({path}): {why}",
+        # the tray marked at calibration (vision/tray.py)
+        "tray.corners": ("Eine Schale hat vier Ecken, nicht {count}: ihre vier Ecken der "
+                         "Reihe nach antippen."),
+        "tray.points": "Eine Ecke sind zwei Zahlen, x und y in Bildpunkten.",
+        "tray.outside": ("Die Ecke ({x:.0f}, {y:.0f}) liegt außerhalb des Bildes "
+                         "({width} × {height})."),
+        "tray.crossing": ("Die Seiten der Schale kreuzen sich: die Ecken der Reihe nach "
+                          "rundherum angeben, nicht über Kreuz."),
+        "tray.concave": ("Diese vier Ecken umranden keine Schale (eine liegt innerhalb der "
+                         "anderen oder mit zweien auf einer Linie)."),
+        "tray.small": ("Die markierte Schale ist zu klein: ihre Ecken sind dort, wo der "
+                       "Boden der Schale an die Wände stößt."),
+        "tray.syntax": "{text!r}: die Ecken als x1,y1,x2,y2,x3,y3,x4,y4 in Bildpunkten angeben.",
+        "tray.file": "Die Datei der Schale ist beschädigt: die Schale neu markieren.",
+        "tray.not_found": ("Keine Schale im Bild gefunden: ihre vier Ecken im Kamerabild "
+                           "antippen."),
         "usage.id_reused": "Die Aktionskennung {id} gehört schon zu „{action}“.",
         "usage.unknown_game": "Unbekanntes Spiel {game} (bekannt: {known}).",
         # Um Krone und Kragen (the rulebook's words: Würfel herauslegen, aktive Würfel,

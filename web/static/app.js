@@ -421,6 +421,7 @@
     $("calibrate").addEventListener("click", async () => {
       if (await post("/api/calibrate")) toast(S.calibrated);
     });
+    wireTray();
     $("vibrate").addEventListener("change", (e) => {
       try { localStorage.setItem(VIBRATE_KEY, e.target.value); } catch (err) { /* private mode */ }
       if (e.target.value && navigator.vibrate) navigator.vibrate(60);  // a tap: buzz once to show it works
@@ -701,7 +702,10 @@
 
   function openLiveView() {
     const dialog = $("photo-dialog");
-    $("calibrate-area").hidden = !(K.canAct && K.state && K.state.eye && K.state.eye.can_calibrate);
+    const eye = (K.state && K.state.eye) || {};
+    $("calibrate-area").hidden = !(K.canAct && eye.can_calibrate);
+    // the tray is marked for ordinary dice too: wherever a camera picture comes
+    $("tray-area").hidden = !(K.canAct && ["ok", "simulated"].includes(eye.camera));
     dialog.showModal();
     nextPicture();
   }
@@ -714,6 +718,7 @@
     const done = () => {
       liveView.loading = false;
       drawLabels();
+      drawTray();
       clearTimeout(liveView.timer);
       if (dialog.open) liveView.timer = setTimeout(nextPicture, 300);  // about 3 a second
     };
@@ -729,6 +734,86 @@
     fill($("photo-labels"), at.map(([x, y], i) => h("span", {
       class: "photo-label", style: `left:${(x * 100).toFixed(2)}%;top:${(y * 100).toFixed(2)}%`,
     }, String(i + 1))));
+  }
+
+  // ---- the tray: four taps on the live view, or the camera's suggestion to confirm --------
+
+  const trayMarking = { points: null, suggestion: null };
+
+  async function sendTray(method, path, body) {
+    const r = await fetch(path + "?lang=" + LANG, {
+      method, headers: headers(body !== undefined), body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer = await r.json().catch(() => ({}));
+    if (!r.ok) toast(fmt("refused", { error: answer.error || r.status }), true);
+    return r.ok ? answer : null;
+  }
+
+  function wireTray() {
+    $("tray-mark").addEventListener("click", () => {
+      trayMarking.points = [];
+      trayMarking.suggestion = null;
+      $("tray-use").hidden = true;
+      $("tray-hint").textContent = fmt("tray_tap", { n: 1 });
+      drawTray();
+    });
+    $("photo").addEventListener("click", async (e) => {
+      const points = trayMarking.points;
+      if (!points) return;
+      const box = e.currentTarget.getBoundingClientRect();
+      points.push([(e.clientX - box.left) / box.width, (e.clientY - box.top) / box.height]);
+      $("tray-hint").textContent = points.length < 4 ? fmt("tray_tap", { n: points.length + 1 }) : S.tray_hint;
+      drawTray();
+      if (points.length < 4) return;
+      trayMarking.points = null;
+      if (await sendTray("POST", "/api/tray", { corners: points })) toast(S.tray_marked);
+      drawTray();
+    });
+    $("tray-find").addEventListener("click", async () => {
+      const found = await sendTray("POST", "/api/tray/suggest");
+      trayMarking.points = null;
+      trayMarking.suggestion = found ? found.corners : null;
+      $("tray-use").hidden = !found;
+      drawTray();
+    });
+    $("tray-use").addEventListener("click", async () => {
+      const corners = trayMarking.suggestion;
+      trayMarking.suggestion = null;
+      $("tray-use").hidden = true;
+      if (corners && await sendTray("POST", "/api/tray", { corners })) toast(S.tray_marked);
+      drawTray();
+    });
+    $("tray-clear").addEventListener("click", async () => {
+      trayMarking.points = trayMarking.suggestion = null;
+      $("tray-use").hidden = true;
+      if (await sendTray("DELETE", "/api/tray")) toast(S.tray_cleared);
+      drawTray();
+    });
+  }
+
+  // The kept tray (from the state), the suggestion and the taps so far, over the picture.
+  function drawTray() {
+    const eye = (K.state && K.state.eye) || {};
+    const svg = "http://www.w3.org/2000/svg";
+    const layer = $("photo-tray");
+    layer.replaceChildren();
+    const shape = (kind, points, cls) => {
+      const el = document.createElementNS(svg, kind);
+      el.setAttribute("class", cls);
+      el.setAttribute("points", points.map(([x, y]) => `${x},${y}`).join(" "));
+      layer.append(el);
+    };
+    if (eye.tray && eye.tray.length) shape("polygon", eye.tray, "tray-kept");
+    if (trayMarking.suggestion) shape("polygon", trayMarking.suggestion, "tray-suggested");
+    if (trayMarking.points && trayMarking.points.length) {
+      shape("polyline", trayMarking.points, "tray-taps");
+      for (const [x, y] of trayMarking.points) {
+        const dot = document.createElementNS(svg, "ellipse");
+        dot.setAttribute("class", "tray-tap");
+        for (const [k, v] of [["cx", x], ["cy", y], ["rx", 0.012], ["ry", 0.016]]) dot.setAttribute(k, v);
+        layer.append(dot);
+      }
+    }
   }
 
   function renderRow(s) {

@@ -1,0 +1,228 @@
+"""The tray (vision/tray.py): its geometry as properties, bad corners refused in the error
+family, and on rendered frames the die beside the tray is never read once the tray is
+marked, also with the camera at an angle."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from rules.errors import KotdError, TrayError
+from vision.tray import Tray, find_tray, read_in_tray
+
+W, H = 1280, 960
+
+
+@st.composite
+def trays(draw: st.DrawFn) -> Tray:
+    """A convex tray seen at an angle: a rectangle's corners each moved a little."""
+    cx, cy = draw(st.floats(400, 880)), draw(st.floats(320, 640))
+    hw, hh = draw(st.floats(200, 380)), draw(st.floats(150, 300))
+    jitter = st.floats(-0.25, 0.25)
+    corners = [(cx + sx * hw * (1 + draw(jitter)), cy + sy * hh * (1 + draw(jitter)))
+               for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    turn = draw(st.integers(0, 3))
+    corners = corners[turn:] + corners[:turn]
+    if draw(st.booleans()):
+        corners = corners[::-1]
+    try:
+        return Tray.mark(corners, W, H)
+    except TrayError:
+        assume(False)
+        raise
+
+
+@settings(max_examples=200, deadline=None)
+@given(trays(), st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1,
+                         max_size=20))
+def test_rectify_then_unrectify_is_the_identity_within_a_pixel(
+        tray: Tray, points: list[tuple[float, float]]) -> None:
+    w, h = tray.size
+    rect = np.array([(u * w, v * h) for u, v in points])
+    back = tray.rectify_points(tray.unrectify(rect))
+    assert np.abs(back - rect).max() < 1.0
+    inside = tray.unrectify(rect)
+    assert np.abs(tray.rectify_points(inside) - rect).max() < 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(trays(), st.lists(st.tuples(st.floats(0, W), st.floats(0, H)), min_size=1,
+                         max_size=30))
+def test_contains_agrees_with_opencv_and_with_the_rectified_rectangle(
+        tray: Tray, points: list[tuple[float, float]]) -> None:
+    contour = np.array(tray.corners, np.float32).reshape(-1, 1, 2)
+    w, h = tray.size
+    for p in points:
+        distance = cv2.pointPolygonTest(contour, p, True)
+        assert tray.contains(p) == (distance >= 0)
+        if abs(distance) > 1.0:  # away from the edge the rectified picture agrees too
+            (u, v), = tray.rectify_points(np.array([p]))
+            assert (0 <= u <= w and 0 <= v <= h) == (distance > 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(trays())
+def test_the_corners_run_clockwise_from_the_top_left_whatever_order_they_came_in(
+        tray: Tray) -> None:
+    a, b, c, d = tray.corners
+    again = Tray.mark([c, b, a, d], W, H)  # the other way round, starting elsewhere
+    assert again.corners == tray.corners
+    assert min(tray.corners, key=lambda p: p[0] + p[1]) == a
+    rect = tray.rectify_points(np.array(tray.corners))
+    w, h = tray.size
+    assert np.allclose(rect, [(0, 0), (w, 0), (w, h), (0, h)], atol=0.5)
+    assert np.allclose(Tray.from_json(tray.to_json()).corners, tray.corners, atol=0.01)
+
+
+@pytest.mark.parametrize(("points", "code"), [
+    ([(100, 100), (500, 120), (520, 400)], "tray.corners"),
+    ([(100, 100), (500, 120), (90, 380), (520, 400)], "tray.crossing"),
+    ([(100, 100), (500, 120), (520, 400), (1400, 380)], "tray.outside"),
+    ([(100, 100), (500, -3), (520, 400), (90, 380)], "tray.outside"),
+    ([(100, 100), (300, 110), (200, 200), (90, 380)], "tray.concave"),
+    ([(100, 100), (300, 100), (500, 100), (300, 300)], "tray.concave"),
+    ([(100, 100), (130, 100), (130, 130), (100, 130)], "tray.small"),
+    ([(100, "x"), (500, 120), (520, 400), (90, 380)], "tray.points"),
+])
+def test_corners_that_outline_no_tray_are_refused_in_one_line(points: list, code: str) -> None:
+    with pytest.raises(KotdError) as caught:
+        Tray.mark(points, W, H)
+    assert caught.value.code == code and "\n" not in str(caught.value)
+
+
+def test_corners_from_the_command_line() -> None:
+    tray = Tray.parse("100,100, 500,120, 520,400, 90,380", W, H)
+    assert tray.corners[2] == (520.0, 400.0)
+    for text in ("100,100,500,120,520,400", "a,b,c,d,e,f,g,h", "100,100,500,120,520,400,90"):
+        with pytest.raises(TrayError):
+            Tray.parse(text, W, H)
+
+
+def test_a_kept_tray_survives_and_a_damaged_file_is_said(tmp_path: Path) -> None:
+    tray = Tray.mark([(100, 100), (500, 120), (520, 400), (90, 380)], W, H)
+    tray.save(tmp_path / "tray.json")
+    assert Tray.load(tmp_path / "tray.json") == Tray.from_json(tray.to_json())
+    (tmp_path / "tray.json").write_text('{"corners": [[1, 2]], "width": 5}')
+    with pytest.raises(TrayError, match="damaged"):
+        Tray.load(tmp_path / "tray.json")
+    (tmp_path / "tray.json").write_text("{")
+    with pytest.raises(TrayError, match="damaged"):
+        Tray.load(tmp_path / "tray.json")
+
+
+def test_a_tray_marked_on_another_frame_size_is_scaled() -> None:
+    tray = Tray.mark([(100, 100), (500, 120), (520, 400), (90, 380)], 640, 480)
+    big = tray.fitted(1280, 960)
+    assert big.corners[1] == (1000.0, 240.0) and big.contains((1000, 700))
+
+
+def test_every_tray_refusal_is_said_in_german() -> None:
+    from web.i18n import ERRORS
+
+    source = (Path(__file__).resolve().parents[1] / "vision" / "tray.py").read_text()
+    codes = set(re.findall(r'TrayError\(\s*"([a-z_]+)"', source))
+    assert len(codes) >= 7
+    assert sorted(c for c in codes if f"tray.{c}" not in ERRORS["de"]) == []
+
+
+# ---- rendered frames: a die beside the tray --------------------------------------------
+
+def _tray_scene(seed: int, tilt: float):  # -> (frame, truth inside, die outside, tray)
+    from vision.render import Conditions, DieSpec, render_tray, scene_for
+    from vision.render.camera import Projector
+
+    rng = np.random.default_rng(seed)
+    scene = scene_for(rng, Conditions(table="tray"), distractors=0, hand=0.0)
+    scene = replace(scene, camera=replace(scene.camera, distortion=0.0, tilt=tilt,
+                                          height=max(scene.camera.height, 20.0)))
+    proj = Projector(scene)
+    frame_box = np.array([(0.28 * W, 0.22 * H), (0.85 * W, 0.22 * H),
+                          (0.85 * W, 0.8 * H), (0.28 * W, 0.8 * H)])
+    x0, y0 = proj.to_table(frame_box).min(axis=0)
+    x1, y1 = proj.to_table(frame_box).max(axis=0)
+    s = scene.die_size
+    spots = [(x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy)
+             for fy in (0.28, 0.72) for fx in (0.2, 0.5, 0.8)]
+    dice = [DieSpec(int(rng.integers(1, 7)), "AABBCC"[i], x, y, float(rng.uniform(0, 90)))
+            for i, (x, y) in enumerate(spots)]
+    beside = DieSpec(int(rng.integers(1, 7)), "ABC"[seed % 3], x0 - 1.6 * s, (y0 + y1) / 2,
+                     float(rng.uniform(0, 90)))
+    scene = replace(scene, dice=(*dice, beside),
+                    table=replace(scene.table, tray=(float(x0), float(y0), float(x1),
+                                                     float(y1))))
+    frame, truth = render_tray(scene, rng)
+    corners = Projector(scene).project(np.array([(x0, y0, 0), (x1, y0, 0), (x1, y1, 0),
+                                                 (x0, y1, 0)]))
+    tray = Tray.mark([tuple(c) for c in corners], W, H)
+    return frame, truth[:6], truth[6], tray
+
+
+@pytest.fixture(scope="module")
+def beside_the_tray():
+    return [_tray_scene(seed, tilt) for seed, tilt in ((1, 0.0), (2, 28.0), (3, 15.0),
+                                                      (4, 32.0))]
+
+
+def test_a_die_beside_the_marked_tray_is_never_read(beside_the_tray) -> None:
+    from vision.reader import read_dice
+    from vision.render.score import match
+
+    seen_without, right, total = 0, 0, 0
+    for frame, inside, beside, tray in beside_the_tray:
+        assert not tray.contains(beside.center) and all(tray.contains(t.center)
+                                                        for t in inside)
+        plain = read_dice(frame, at_most=7)
+        seen_without += any(math.dist(r.center, beside.center) < beside.size / 2
+                            for r in plain)
+        readings = read_in_tray(lambda f: read_dice(f, at_most=6), frame, tray)
+        assert all(tray.contains(r.center) for r in readings)
+        assert not any(math.dist(r.center, beside.center) < beside.size for r in readings)
+        for t, r in match(readings, inside):
+            total += 1
+            right += r is not None and (r.value, r.color) == (t.value, t.color)
+    assert seen_without >= len(beside_the_tray) // 2  # the reader does see it without a tray
+    assert right >= 0.9 * total  # the dice in the tray, rectified, are read as before
+
+
+def test_the_readings_come_back_in_frame_pixels(beside_the_tray) -> None:
+    from vision.reader import read_dice
+
+    frame, inside, _, tray = beside_the_tray[1]  # the camera tilted 28 degrees
+    readings = read_in_tray(lambda f: read_dice(f, at_most=6), frame, tray)
+    assert readings
+    for r in readings:
+        near = min(inside, key=lambda t: math.dist(t.center, r.center))
+        assert math.dist(near.center, r.center) < 0.25 * near.size
+        assert 0.6 < r.size / near.size < 1.6
+        if r.outline:
+            assert cv2.pointPolygonTest(np.array(r.outline, np.float32), r.center, False) >= 0
+
+
+def test_the_tray_is_found_from_its_edge_as_a_suggestion() -> None:
+    from vision.render import Conditions, render_tray, scene_for
+    from vision.render.camera import Projector
+
+    found = 0
+    for seed in range(3):
+        rng = np.random.default_rng(20 + seed)
+        scene = scene_for(rng, Conditions(table="tray"), distractors=0, hand=0.0)
+        scene = replace(scene, camera=replace(scene.camera, distortion=0.0))
+        frame, _ = render_tray(scene, rng)
+        assert scene.table.tray is not None
+        x0, y0, x1, y1 = scene.table.tray
+        floor = Projector(scene).project(np.array([(x0, y0, 0), (x1, y0, 0), (x1, y1, 0),
+                                                   (x0, y1, 0)]))
+        tray = find_tray(frame)
+        if tray is not None:
+            gap = np.abs(np.array(tray.corners) - floor).max()
+            found += gap < 0.06 * W  # the floor's corners, or the walls' tops just outside
+    assert found >= 2
+    assert find_tray(np.full((480, 640, 3), 128, np.uint8)) is None
