@@ -31,11 +31,10 @@ exact). The roll may have more than six dice: jokers add dice.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import product
+from itertools import pairwise, product
 from typing import Any, ClassVar
 
 from rules.dice import Color, Die
@@ -484,7 +483,7 @@ class ColourSumsDescending(Condition):
 
     def witness(self, dice: Sequence[Die]) -> tuple[int, ...] | None:
         sums = [sum(d.value for d in dice if d.color is c) for c in self.order]
-        if any(a <= b for a, b in zip(sums, sums[1:], strict=False)):
+        if any(a <= b for a, b in pairwise(sums)):
             return None
         return tuple(i for i, d in enumerate(dice) if d.color in self.order)
 
