@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import combinations_with_replacement, permutations, product
+from itertools import combinations_with_replacement, pairwise, permutations, product
 
 from rules.board import conditions as c
 from rules.dice import HABA_LAYOUTS, Color, Die
@@ -68,7 +68,7 @@ def oracle(cond: c.Condition, dice: Sequence[Die]) -> bool:
         return all(_sum_of(dice, col) >= n for col, n in cond.totals)
     if isinstance(cond, c.ColourSumsDescending):
         sums = [_sum_of(dice, col) for col in cond.order]
-        return all(a > b for a, b in zip(sums, sums[1:], strict=False))
+        return all(a > b for a, b in pairwise(sums))
     if isinstance(cond, c.Straight):
         values = {d.value for d in dice}
         return any(set(range(s, s + cond.length)) <= values for s in range(1, 8 - cond.length))

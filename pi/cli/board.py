@@ -195,8 +195,36 @@ def cards_board(args: argparse.Namespace) -> int:
         return 0
     print(f"{'id':<22} {'deck':<24} {'joker':<6} condition")
     for c in deck:
-        print(f"{c.id:<22} {f'{c.deck} {deck.deck_name(c.deck)}':<24} {str(c.joker):<6} "
+        print(f"{c.id:<22} {f'{c.deck} {deck.deck_name(c.deck)}':<24} {c.joker!s:<6} "
               f"{c.condition.words()}")
     print(f"{len(deck)} cards known of 60 (5 decks of 12); the rest are entered at the table")
     return 0
 
+
+
+def print_board(view: Mapping[str, Any]) -> None:
+    """The board game's table in a few lines (``kotd play --game board``)."""
+    t = view["turn"]
+    print(f"{view['phase']}: {view['ask']}")
+    for m in view["market"]:
+        card = m["card"]
+        shown = "(used up)" if m["used_up"] else (
+            f"{card['id']}  {card['text']}  [joker {card['joker']}]" if card else "(not entered)")
+        print(f"  deck {m['deck']} {m['name']:<28} {shown}")
+    if t["dice"]:
+        added = f" + {' '.join(t['added'])}" if t["added"] else ""
+        print(f"  dice: {' '.join(t['dice'])}{added} (throw {t['throws']} of {t['max_throws']})")
+    for item in t["checklist"]:
+        print(f"  [{'x' if item['done'] else ' '}] {item['text']}")
+    print(f"  castle tiles left: {view['tiles']}; last: {view['last']}")
+    for p in view["players"]:
+        cards = ", ".join(c["id"] for c in p["cards"]) or "-"
+        print(f"  {'>' if p['current'] else ' '} {p['name']:<10} cards {cards}; super "
+              f"{p['supers']}; gems {p['white']} white {p['gold']} gold; dragon fires "
+              f"{p['fires']}; markers {p['markers']}")
+    if view["won_markers"]:
+        print(view["won_markers"])
+    if view["result"]:
+        for s in sorted(view["result"]["players"], key=lambda s: s["place"]):
+            print(f"  {s['place']}. {s['name']:<10} {s['total']:>3}")
+        print(view["result"]["said"])

@@ -30,8 +30,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rules.actions import Action, Fix, Players, Rolled, Undo, need, parse_line, player_name
-from rules.actions import vocabulary, whole_number
+from rules.actions import (
+    Action,
+    Fix,
+    Players,
+    Rolled,
+    Undo,
+    need,
+    parse_line,
+    player_name,
+    vocabulary,
+    whole_number,
+)
 from rules.board.conditions import ConditionError, die
 from rules.dice import Die
 from rules.errors import ActionSyntaxError

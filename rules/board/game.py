@@ -24,8 +24,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.actions import Action, Fix, Players, Rolled
-from rules.board.actions import Discard, Done, Fire, Gem, Replace, SheetLine, Steal, Take
-from rules.board.actions import Tiles, Top
+from rules.board.actions import (
+    Discard,
+    Done,
+    Fire,
+    Gem,
+    Replace,
+    SheetLine,
+    Steal,
+    Take,
+    Tiles,
+    Top,
+)
 from rules.board.check import Hand
 from rules.board.deck import BoardCard, Deck
 from rules.board.score import Result, Sheet, score
@@ -284,12 +294,10 @@ def _take(state: GameState, action: Take) -> GameState:
     if t.taken is not None:
         raise RuleError("taken", "a card is taken already this turn")
     cid = state.market[action.deck - 1]
-    if cid is None:
-        raise RuleError("no_card", "deck {deck} shows no card (enter it with top {deck} "
-                        "CARD)", deck=action.deck)
-    card = state.deck.card(cid)
+    if state.used_up[action.deck - 1]:
+        raise RuleError("used_up", "deck {deck} is used up", deck=action.deck)
     p = state.player
-    if action.face_down:
+    if action.face_down:  # the card's condition does not matter: it may be unentered
         met = state.met_by_roll()
         if met:
             raise RuleError("must_take", "the roll meets deck {decks}: a card it meets must "
@@ -299,6 +307,10 @@ def _take(state: GameState, action: Take) -> GameState:
         return _taken(state, action.deck, replace(t, taken=action.deck, face_down=True,
                                                   todo=("dragon",)),
                       f"{p.name} takes deck {action.deck} face down; the dragon wakes")
+    if cid is None:
+        raise RuleError("no_card", "deck {deck}'s card is not entered (top {deck} CARD)",
+                        deck=action.deck)
+    card = state.deck.card(cid)
     stars = card.condition.stars((*t.dice, *t.added))
     if not stars:
         raise RuleError("not_met", "the dice do not meet {card}: {condition}", card=cid,
@@ -405,7 +417,7 @@ def _sheet(state: GameState, action: SheetLine) -> GameState:
         raise RuleError("sheet_when", "the scoring sheet is filled in when the game ends")
     i = state.index(action.player)
     name = state.players[i].name
-    lines = tuple(x for x in state.sheet if x[0] != name) + (
-        (name, action.largest_area, action.outside),)
+    line = (name, action.largest_area, action.outside)
+    lines = (*(x for x in state.sheet if x[0] != name), line)
     return replace(state, sheet=lines, last=f"{name}: {action.largest_area} castles, "
                    f"{action.outside} fields outside")
