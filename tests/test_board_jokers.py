@@ -126,3 +126,17 @@ def test_stars_agree_with_the_oracle_on_every_roll(text):
     for bag in BAGS[::7]:
         assert cond.stars(bag) == stars(cond, bag)
         assert cond.meets(bag) == oracle(cond, bag)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(SINGLE + COMBOS + TIERED), st.lists(DICE, min_size=1, max_size=7),
+       st.integers(1, 3))
+def test_the_search_bound_never_says_more_than_free_dice_need(text, dice, goal):
+    """``short`` prunes the search: it must never exceed the dice really needed."""
+    cond = parse(text)
+    goal = min(goal, cond.tiers)
+    best = fewest_oracle(cond, dice, [], 6, goal, most=3)
+    if best is not None:
+        assert cond.short(dice, goal) <= best[0]
+    if cond.stars(dice) >= goal:
+        assert cond.short(dice, goal) == 0

@@ -31,6 +31,7 @@ exact). The roll may have more than six dice: jokers add dice.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -125,6 +126,8 @@ class Condition:
     word: ClassVar[str]
     consumes: ClassVar[bool] = True
     """Whether the kind uses dice up (a die counts once across the parts of one card)."""
+    sees: ClassVar[str] = "both"
+    """What of a die the kind looks at: ``"values"``, ``"colours"`` or ``"both"``."""
 
     @classmethod
     def from_json(cls, value: Any) -> Condition:  # pragma: no cover - abstract
@@ -152,6 +155,11 @@ class Condition:
         swapped for one of these without losing the condition (a smallest set of added
         dice holds no die that does not help)."""
         raise NotImplementedError
+
+    def short(self, dice: Sequence[Die], stars: int = 1) -> int:
+        """At least how many dice must be added to meet this condition (``stars`` tiers):
+        a lower bound, exact for most kinds (dice of any colour and value added)."""
+        return 0 if self.stars(dice) >= stars else 1
 
     def to_json(self) -> dict[str, Any]:
         return {self.key: self.json_value()}
@@ -198,6 +206,7 @@ class Colours(Condition):
     counts: tuple[tuple[Color, int], ...]
     key: ClassVar[str] = "colours"
     word: ClassVar[str] = "colours"
+    sees: ClassVar[str] = "colours"
 
     def __post_init__(self) -> None:
         counts = tuple((c, _count(n, "a colour's number of dice")) for c, n in self.counts)
@@ -240,6 +249,9 @@ class Colours(Condition):
 
     def useful(self) -> frozenset[Die]:
         return frozenset(Die(6, c) for c, _ in self.counts)
+
+    def short(self, dice: Sequence[Die], stars: int = 1) -> int:
+        return sum(max(0, n - sum(d.color is c for d in dice)) for c, n in self.counts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +311,20 @@ class Pips(Condition):
     def useful(self) -> frozenset[Die]:
         return frozenset(d if d.color else Die(d.value, Color.RED) for d in self.dice)
 
+    def short(self, dice: Sequence[Die], stars: int = 1) -> int:
+        """The entries no die matches (matching coloured entries first is a largest
+        matching, see witness); each added die matches one."""
+        free = list(dice)
+        missing = 0
+        for want in self.dice:
+            for d in free:
+                if d.value == want.value and (want.color is None or d.color is want.color):
+                    free.remove(d)
+                    break
+            else:
+                missing += 1
+        return missing
+
 
 def _int_list(value: Any, what: str) -> tuple[int, ...]:
     if isinstance(value, str) or not isinstance(value, Sequence) or not value:
@@ -314,6 +340,7 @@ class Groups(Condition):
     sizes: tuple[int, ...]
     key: ClassVar[str] = "groups"
     word: ClassVar[str] = "groups"
+    sees: ClassVar[str] = "values"
 
     def __post_init__(self) -> None:
         sizes = tuple(sorted((_count(s, "a group size") for s in self.sizes), reverse=True))
@@ -358,6 +385,13 @@ class Groups(Condition):
     def useful(self) -> frozenset[Die]:
         return frozenset(Die(v, Color.RED) for v in VALUES)
 
+    def short(self, dice: Sequence[Die], stars: int = 1) -> int:
+        """The largest group on the number shown most often, and so on: the deficits are
+        convex, so matching both in order needs the fewest added dice."""
+        counts = sorted(Counter(d.value for d in dice).values(), reverse=True)
+        counts += [0] * len(self.sizes)
+        return sum(max(0, s - n) for s, n in zip(self.sizes, counts, strict=False))
+
 
 @dataclass(frozen=True, slots=True)
 class SumAtLeast(Condition):
@@ -367,6 +401,7 @@ class SumAtLeast(Condition):
     key: ClassVar[str] = "sum_at_least"
     word: ClassVar[str] = "sum"
     consumes: ClassVar[bool] = False
+    sees: ClassVar[str] = "values"
 
     def __post_init__(self) -> None:
         _count(self.total, "a sum", 1, 6 * MAX_DICE)
@@ -396,6 +431,9 @@ class SumAtLeast(Condition):
 
     def useful(self) -> frozenset[Die]:
         return frozenset({Die(6, Color.RED)})
+
+    def short(self, dice: Sequence[Die], stars: int = 1) -> int:
+        return -(-max(0, self.total - sum(d.value for d in dice)) // 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,6 +483,10 @@ class ColourSumAtLeast(Condition):
 
     def useful(self) -> frozenset[Die]:
         return frozenset(Die(6, c) for c, _ in self.totals)
+
+    def short(self, dice: Sequence[Die], stars: int = 1) -> int:
+        return sum(-(-max(0, n - sum(d.value for d in dice if d.color is c)) // 6)
+                   for c, n in self.totals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -497,6 +539,16 @@ class ColourSumsDescending(Condition):
         middle = [Die(v, c) for c in self.order[1:-1] for v in VALUES]
         return frozenset([Die(6, self.order[0]), *middle])
 
+    def short(self, dice: Sequence[Die], stars: int = 1) -> int:
+        """Exact: from the lowest colour up, each sum is raised just above the next one
+        (added dice only raise sums; a die raises one sum by 1-6)."""
+        sums = [sum(d.value for d in dice if d.color is c) for c in self.order]
+        need, target = 0, sums[-1]
+        for have in reversed(sums[:-1]):
+            target = max(have, target + 1)
+            need += -(-(target - have) // 6)
+        return need
+
 
 @dataclass(frozen=True, slots=True)
 class Straight(Condition):
@@ -505,6 +557,7 @@ class Straight(Condition):
     length: int
     key: ClassVar[str] = "straight"
     word: ClassVar[str] = "straight"
+    sees: ClassVar[str] = "values"
 
     def __post_init__(self) -> None:
         _count(self.length, "a straight's length", 2, 6)
@@ -540,6 +593,11 @@ class Straight(Condition):
 
     def useful(self) -> frozenset[Die]:
         return frozenset(Die(v, Color.RED) for v in VALUES)
+
+    def short(self, dice: Sequence[Die], stars: int = 1) -> int:
+        shown = {d.value for d in dice}
+        return min(sum(v not in shown for v in range(start, start + self.length))
+                   for start in range(1, 8 - self.length))
 
 
 KINDS: dict[str, type[Condition]] = {
@@ -589,7 +647,13 @@ class AllOf(Condition):
         return " + ".join(p.describe(lang) for p in self.parts)
 
     def useful(self) -> frozenset[Die]:
-        return frozenset(ALL_DICE)
+        return _useful_of(self.parts)
+
+    def short(self, dice: Sequence[Die], stars: int = 1) -> int:
+        """An added die serves at most one part that uses dice up, and each such part
+        needs at least its own shortfall: their sum; a sum kind needs its own."""
+        using = sum(p.short(dice) for p in self.parts if p.consumes)
+        return max([using, *(p.short(dice) for p in self.parts if not p.consumes)])
 
 
 def _sub_multisets(free: tuple[int, ...], dice: Sequence[Die]) -> Iterator[tuple[int, ...]]:
@@ -656,11 +720,31 @@ class Stars(Condition):
                           for n, p in enumerate(self.parts, start=1))
 
     def useful(self) -> frozenset[Die]:
-        return frozenset(ALL_DICE)
+        return _useful_of(self.parts)
+
+    def short(self, dice: Sequence[Die], stars: int = 1) -> int:
+        """The ``stars``-th fewest of the tiers' own shortfalls."""
+        return sorted(p.short(dice) for p in self.parts)[stars - 1]
 
     @property
     def tiers(self) -> int:
         return len(self.parts)
+
+
+def _useful_of(parts: Sequence[Condition]) -> frozenset[Die]:
+    """Dice worth adding for several parts at once: for pips parts the union of theirs;
+    parts that only look at values are served by one die of each number, parts that only
+    look at colours by one die of each colour; otherwise any of the 18 dice."""
+    if all(isinstance(p, Pips) for p in parts):
+        # a free die that a coloured entry of some part wants is itself in the union;
+        # one that only bare numbers want serves them all as a red die of its number
+        return frozenset().union(*(p.useful() for p in parts))
+    seen = {p.sees for p in parts}
+    if seen == {"values"}:
+        return frozenset(Die(v, Color.RED) for v in VALUES)
+    if seen == {"colours"}:
+        return frozenset(Die(6, c) for c in COLOURS)
+    return frozenset(ALL_DICE)
 
 
 # ---- reading a condition ------------------------------------------------------------------

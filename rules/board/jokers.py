@@ -12,10 +12,11 @@ several pairs add several dice. Added dice need not fit the box's colour layout 
 
 :func:`fewest` finds, exactly, the fewest added dice that make a condition (for the
 merchant's stars: that reach ``stars``), and among those the way that discards the fewest
-super jokers. It tries every multiset of k added dice for k = 1, 2, … drawn from the
-player's concrete jokers and, when two super jokers are left, from the condition's
-:meth:`~rules.board.conditions.Condition.useful` dice (any other free die can be swapped
-for one of those without losing the condition), paying each multiset the cheapest way
+super jokers. From the condition's own lower bound k
+(:meth:`~rules.board.conditions.Condition.short`) up, it tries every multiset of k added
+dice drawn from the player's concrete jokers and, when two super jokers are left, from
+the condition's :meth:`~rules.board.conditions.Condition.useful` dice (any other free die
+can be swapped for one of those without losing the condition), paying each multiset the cheapest way
 (pairs of concrete jokers first, then a concrete with a super, then two supers).
 ``tests/test_board_jokers.py`` checks it against a search over every die.
 """
@@ -25,7 +26,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
 
 from rules.board.conditions import Condition, canonical, die_key
 from rules.dice import Die
@@ -118,16 +118,39 @@ def fewest(condition: Condition, dice: Sequence[Die], concrete: Sequence[Die],
         choices |= condition.useful()
     ordered = sorted(choices, key=lambda d: (-d.value, die_key(d)[1]))  # a free die: a 6 first
     base = canonical(dice)
-    for k in range(1, _most_dice(owned, supers) + 1):
-        best: Jokers | None = None
-        for adds in combinations_with_replacement(ordered, k):
-            paid = pay(adds, owned, supers)
-            if paid is None or (best is not None and paid.supers >= best.supers):
-                continue
-            if condition.stars((*base, *adds)) >= stars:
-                best = paid
-                if best.supers == 0:
-                    break
+    most = _most_dice(owned, supers)
+    low = max(1, condition.short(dice, stars))
+    for k in range(low, most + 1):
+        best = _search(condition, stars, base, ordered, owned, supers, k)
         if best is not None:
             return best
     return None
+
+
+def _search(condition: Condition, stars: int, base: tuple[Die, ...], ordered: list[Die],
+            owned: Counter[Die], supers: int, k: int) -> Jokers | None:
+    """The cheapest way (fewest super jokers) to add exactly ``k`` dice drawn from
+    ``ordered`` that make ``condition``, or None. Bags of added dice are built die by die
+    in the order of ``ordered`` (each multiset once); a bag is given up when the
+    condition's lower bound says the dice still to add cannot be enough."""
+    best: Jokers | None = None
+
+    def walk(start: int, adds: tuple[Die, ...], free: int) -> bool:
+        nonlocal best
+        if condition.short((*base, *adds), stars) > k - len(adds):
+            return False  # the bound is cheap; a leaf's full check may not be
+        if len(adds) == k:
+            paid = pay(adds, owned, supers)
+            if (paid is not None and (best is None or paid.supers < best.supers)
+                    and condition.stars((*base, *adds)) >= stars):
+                best = paid
+            return best is not None and best.supers == 0  # nothing cheaper exists
+        for i in range(start, len(ordered)):
+            d = ordered[i]
+            cost = 0 if d in owned else 2  # a die no card shows takes two super jokers
+            if free + cost <= supers and walk(i, (*adds, d), free + cost):
+                return True
+        return False
+
+    walk(0, (), 0)
+    return best
