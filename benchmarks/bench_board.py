@@ -17,6 +17,7 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from rules.board import conditions as c
 from rules.board.check import Hand, check_row
@@ -27,7 +28,7 @@ BOX = ("A", "A", "B", "B", "C", "C")
 
 def random_kind(rng: random.Random) -> c.Condition:
     colour = rng.choice(c.COLOURS)
-    kinds = [
+    kinds: list[Callable[[], c.Condition]] = [
         lambda: c.Colours(tuple((col, rng.randint(1, 3)) for col in
                                 rng.sample(c.COLOURS, rng.randint(1, 2)))),
         lambda: c.Pips(tuple(Die(rng.randint(1, 6), rng.choice((None, *c.COLOURS)))
