@@ -13,7 +13,7 @@ import pytest
 from rules.board import BoardGame
 from rules.board.deck import load_deck
 from rules.board.score import score_json, verdict
-from rules.errors import RuleError
+from rules.errors import KotdError, RuleError
 from rules.games import GAMES, game_pack
 
 KOTD = [str(Path(sys.executable).with_name("kotd"))]
@@ -206,3 +206,40 @@ def test_play_script_prints_the_table(tmp_path):
     out = kotd("play", "--game", "board", "--script", str(script))
     assert out.returncode == 0, out.stderr
     assert "Kriszti wins with 14 points." in out.stdout
+
+
+def test_a_card_entered_at_the_table_joins_the_game_and_bad_ones_are_refused():
+    state = play("players A B\ncard d3-1 3 1g pips 6 1 3\ntop 3 d3-1\n"
+                 "card d2-1 2 5g steal_gem sum r 12")
+    assert state.market[2] == "d3-1" and state.deck.card("d2-1").effect == "steal_gem"
+    assert str(PACK.parse_action("card d2-1 2 5g steal_gem sum r 12")) == \
+        "card d2-1 2 5g steal_gem sum r 12"
+    for line, says in (("card d3-1 3 1g pips 6", "known already"),
+                       ("card d3-2 3 1g pips 7", "'7' is no die"),
+                       ("card d3-3 3 1g rainbow 3", "unknown condition kind"),
+                       ("card d3-4 3 9g pips 6", "'9g' is no die"),
+                       ("card d3-5 3 1g straight 4 | straight 5", "only the merchant")):
+        with pytest.raises(KotdError, match=says):
+            PACK.apply(state, PACK.parse_action(line))
+    german = PACK.view(SimpleNamespace(state=state), "de")
+    assert german["market"][2]["card"]["text"] == "1, 3, 6"
+    assert any(c["id"] == "d2-1" for c in german["cards"])
+
+
+def test_the_panel_lights_and_what_the_camera_saw():
+    from rules.actions import Fix, Rolled, Seen
+    from rules.dice import Roll
+
+    state = play("players A B\ntop 3 trainer-6-1-3\ntop 5 land-developer-red-6")
+    roll = Roll.parse("6r 1g 3b 2r 2g 2b")
+    assert PACK.seen(state, Seen(roll)) == Rolled(roll)
+    state = PACK.apply(state, Rolled(roll))
+    lights = PACK.lights(state)
+    assert (lights.rolls_used, lights.slots, lights.penalty) == (1, (3,), False)
+    assert PACK.take_in(state, 3) == PACK.parse_action("take 3")
+    again = Roll.parse("6r 1g 3b 2r 2g 5b")
+    assert PACK.seen(state, Seen(again, reread=True)) == Fix(((6, again[5]),))
+    state = PACK.apply(state, PACK.parse_action("roll 1r 1g 1b 2r 2g 2b"))
+    assert PACK.lights(state).penalty and PACK.take_in(state, 5) == PACK.parse_action("down 5")
+    state = PACK.apply(state, PACK.parse_action("roll 1r 1g 1b 2r 2g 2b"))
+    assert PACK.seen(state, Seen(roll)) is None  # three throws are the most

@@ -29,7 +29,7 @@ from rules.board.deck import Deck, load_deck
 from rules.board.jokers import fewest
 from rules.board.score import score_json, verdict
 from rules.dice import Die, Roll
-from rules.errors import KotdError, RollSyntaxError, UsageError
+from rules.errors import KotdError, UsageError
 from rules.inputs import bounded_lines, read_text
 
 DICE = 6
@@ -39,12 +39,11 @@ REQUEST_KEYS = {"dice", "condition", "row", "jokers", "super", "lang"}
 def roll_of(text: Any) -> tuple[Die, ...]:
     """The six coloured dice of a roll (``"4r 4g 4b 1r 2g 6b"``)."""
     if not isinstance(text, str):
-        raise RollSyntaxError("dice_text", 'dice must be a string like "4r 4g 4b 1r 2g 6b"')
+        raise UsageError('dice must be a string like "4r 4g 4b 1r 2g 6b"')
     roll = Roll.parse(text, DICE)
     for position, d in enumerate(roll, start=1):
         if d.color is None:
-            raise RollSyntaxError("no_colour", "die {position} '{die}' needs its colour "
-                                  "(r, g or b)", position=position, die=str(d))
+            raise UsageError(f"die {position} '{d}' needs its colour (r, g or b)")
     return roll.dice
 
 
@@ -53,13 +52,12 @@ def hand_of(jokers: Any, supers: Any) -> Hand:
     if isinstance(jokers, str):
         jokers = jokers.split()
     if not isinstance(jokers, Sequence):
-        raise UsageError("jokers", 'jokers is a list of dice, e.g. ["6r", "6r"]')
+        raise UsageError('jokers is a list of dice, e.g. ["6r", "6r"]')
     if not isinstance(supers, int) or isinstance(supers, bool) or not 0 <= supers <= 60:
-        raise UsageError("super", "super is how many super jokers (0-60), not {n!r}",
-                         n=supers)
+        raise UsageError(f"super is how many super jokers (0-60), not {supers!r}")
     dice = [die(j) for j in jokers]
     if len(dice) + supers > 60:
-        raise UsageError("cards", "more cards than the box has (60)")
+        raise UsageError("more cards than the box has (60)")
     return Hand(tuple((f"{d} joker", d) for d in dice), supers)
 
 
@@ -76,7 +74,7 @@ def answer_condition(condition: Condition, dice: tuple[Die, ...], hand: Hand) ->
 
 def _row(deck: Deck, row: Any) -> dict[str, Condition]:
     if isinstance(row, str) or not isinstance(row, Sequence) or not 1 <= len(row) <= 5:
-        raise UsageError("row", "row lists 1-5 face-up cards (ids or conditions)")
+        raise UsageError("row lists 1-5 face-up cards (ids or conditions)")
     cards = {}
     for i, entry in enumerate(row, start=1):
         if isinstance(entry, str) and entry in deck:
@@ -89,12 +87,12 @@ def _row(deck: Deck, row: Any) -> dict[str, Condition]:
 def answer(deck: Deck, request: Any) -> dict[str, Any]:
     """One request line answered (KotdError for a bad one)."""
     if not isinstance(request, Mapping):
-        raise UsageError("request", "a request is a JSON object with dice and a condition")
+        raise UsageError("a request is a JSON object with dice and a condition")
     extra = set(request) - REQUEST_KEYS
     if extra:
-        raise UsageError("request_keys", "unknown key(s) {keys}", keys=", ".join(sorted(extra)))
+        raise UsageError(f"unknown key(s) {', '.join(sorted(extra))}")
     if ("condition" in request) == ("row" in request):
-        raise UsageError("request_kind", "a request has a condition or a row (not both)")
+        raise UsageError("a request has a condition or a row (not both)")
     dice = roll_of(request.get("dice"))
     hand = hand_of(request.get("jokers", []), request.get("super", 0))
     if "row" in request:
@@ -169,8 +167,7 @@ def score_board(args: argparse.Namespace) -> int:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise UsageError("sheet_json", "the sheet is not JSON: {why} (line {line})",
-                         why=err.msg, line=err.lineno) from None
+        raise UsageError(f"the sheet is not JSON: {err.msg} (line {err.lineno})") from None
     result = score_json(data)
     if args.json:
         print(json.dumps({**result.to_json(), "said": verdict(result)}, ensure_ascii=False))

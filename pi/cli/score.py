@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def cmd_score(args: argparse.Namespace) -> int:
     if args.game != "board":  # pragma: no cover - argparse allows only board
-        raise UsageError("score_game", "only the board game is scored here")
+        raise UsageError("only the board game is scored here")
     from pi.cli.board import score_board
 
     return score_board(args)

@@ -2,6 +2,8 @@
 ``undo``::
 
     players Kriszti Miki Norbi      a new game, in seating order (2-4); Kriszti starts
+    card d3-1 3 1g pips 6 1 3       a card entered at the table: id, deck, joker, condition
+    card d2-1 2 5g steal_gem sum r 12   ... a thief names its theft
     top 3 trainer-6-1-3             the card now face up on deck 3 (the labour market)
     top 3 -                         deck 3 is used up
     tiles 24                        castle tiles left in the supply (the count on the table)
@@ -53,7 +55,7 @@ GEMS = ("white", "gold")
 def _deck(word: str, usage: str) -> int:
     n = whole_number(word, "the deck", usage)
     if not 1 <= n <= 5:
-        raise ActionSyntaxError("deck", "the deck is 1-5, not {n}; usage: {usage}", n=n,
+        raise ActionSyntaxError("board_deck", "the deck is 1-5, not {n}; usage: {usage}", n=n,
                                 usage=usage)
     return n
 
@@ -77,6 +79,41 @@ class Top:
 
 
 @dataclass(frozen=True, slots=True)
+class Enter:
+    """A card entered at the table as the players see it: its id, deck, concrete joker,
+    for a thief its theft, and its condition in the text form."""
+
+    id: str
+    deck: int
+    joker: str
+    effect: str | None
+    condition: str
+    verb: ClassVar[str] = "card"
+    usage: ClassVar[str] = "card ID DECK JOKER [steal_card|steal_gem] CONDITION"
+
+    def __str__(self) -> str:
+        effect = f" {self.effect}" if self.effect else ""
+        return f"card {self.id} {self.deck} {self.joker}{effect} {self.condition}"
+
+    @classmethod
+    def parse(cls, args: list[str], dice: int | None) -> Enter:
+        need(cls.verb, cls.usage, args, at_least=5)
+        effect = args[3].lower() if args[3].lower() in ("steal_card", "steal_gem") else None
+        rest = args[4 if effect else 3:]
+        if not rest:
+            need(cls.verb, cls.usage, args, at_least=6)
+        return cls(args[0].lower(), _deck(args[1], cls.usage), args[2].lower(), effect,
+                   " ".join(rest))
+
+    def data(self) -> dict[str, object]:
+        d: dict[str, object] = {"id": self.id, "deck": self.deck, "joker": self.joker,
+                                "condition": self.condition}
+        if self.effect:
+            d["effect"] = self.effect
+        return d
+
+
+@dataclass(frozen=True, slots=True)
 class Tiles:
     """Castle tiles left in the supply, as counted on the table (a correction)."""
 
@@ -92,7 +129,7 @@ class Tiles:
         need(cls.verb, cls.usage, args, n=1)
         n = whole_number(args[0], "the tiles", cls.usage)
         if not 0 <= n <= 28:
-            raise ActionSyntaxError("tiles", "tiles is 0-28, not {n}", n=n)
+            raise ActionSyntaxError("board_tiles", "tiles is 0-28, not {n}", n=n)
         return cls(n)
 
 
@@ -169,7 +206,8 @@ class Gem:
     def parse(cls, args: list[str], dice: int | None) -> Gem:
         need(cls.verb, cls.usage, args, n=1)
         if args[0].lower() not in GEMS:
-            raise ActionSyntaxError("gem", "a gem is white or gold, not {word!r}", word=args[0])
+            raise ActionSyntaxError("board_gem", "a gem is white or gold, not {word!r}",
+                                    word=args[0])
         return cls(args[0].lower())
 
 
@@ -259,11 +297,11 @@ class SheetLine:
         area = whole_number(args[1], "the castles", cls.usage)
         outside = whole_number(args[2], "the fields outside", cls.usage)
         if not (0 <= area <= 30 and 0 <= outside <= 30):
-            raise ActionSyntaxError("sheet", "castles and fields are 0-30")
+            raise ActionSyntaxError("board_sheet", "castles and fields are 0-30")
         return cls(player_name(args[0]), area, outside)
 
 
-VERBS = vocabulary(Players, Top, Tiles, Rolled, Fix, Discard, Take, Down, Gem, Steal, Fire,
+VERBS = vocabulary(Players, Enter, Top, Tiles, Rolled, Fix, Discard, Take, Down, Gem, Steal, Fire,
                    Replace, Done, SheetLine, Undo)
 
 

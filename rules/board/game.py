@@ -27,6 +27,7 @@ from rules.actions import Action, Fix, Players, Rolled
 from rules.board.actions import (
     Discard,
     Done,
+    Enter,
     Fire,
     Gem,
     Replace,
@@ -113,12 +114,12 @@ class GameState:
         for i, p in enumerate(self.players):
             if p.name.lower() == name.lower():
                 return i
-        raise RuleError("no_player", "no player {name!r}", name=name)
+        raise RuleError("board_no_player", "no player {name!r}", name=name)
 
-    def hand(self, player: int | None = None) -> Hand:
+    def hand(self, player: int | None = None, lang: str = "en") -> Hand:
         """A player's cards as jokers (face-up cards by their deck's short name)."""
         p = self.players[self.current if player is None else player]
-        return Hand(tuple((self.deck.deck_name(self.deck.card(c).deck, short=True),
+        return Hand(tuple((self.deck.deck_name(self.deck.card(c).deck, lang, short=True),
                            self.deck.card(c).joker) for c in p.cards), p.supers)
 
     def face_up(self) -> dict[int, BoardCard]:
@@ -143,10 +144,10 @@ class GameState:
 
 def new_game(players: tuple[str, ...], deck: Deck) -> GameState:
     if not 2 <= len(players) <= 4:
-        raise RuleError("players", "the board game is for 2-4 players, not {n}",
+        raise RuleError("board_players", "the board game is for 2-4 players, not {n}",
                         n=len(players))
     if len({p.lower() for p in players}) != len(players):
-        raise RuleError("same_name", "two players have the same name")
+        raise RuleError("board_same_name", "two players have the same name")
     return GameState(deck, tuple(Player(p) for p in players))
 
 
@@ -178,7 +179,9 @@ def _gem_from_supply(state: GameState) -> tuple[GameState, str | None]:
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``; RuleError (nothing changed) if the rules refuse."""
     if isinstance(action, Players):
-        raise RuleError("game_running", "a game is running; start a new one from the page")
+        raise RuleError("board_game_running", "a game is running; start a new one from the page")
+    if isinstance(action, Enter):
+        return _enter(state, action)
     if isinstance(action, Top):
         return _top(state, action)
     if isinstance(action, Tiles):
@@ -186,7 +189,7 @@ def apply(state: GameState, action: Action) -> GameState:
     if isinstance(action, SheetLine):
         return _sheet(state, action)
     if state.over:
-        raise RuleError("over", "the game is over")
+        raise RuleError("board_over", "the game is over")
     if isinstance(action, Rolled):
         return _roll(state, action.roll)
     if isinstance(action, Fix):
@@ -199,8 +202,17 @@ def apply(state: GameState, action: Action) -> GameState:
         return _effect(state, action)
     if isinstance(action, Done):
         return _done(state)
-    raise RuleError("unknown_action", "the board game has no {verb!r}",
+    raise RuleError("board_unknown_action", "the board game has no {verb!r}",
                     verb=getattr(action, "verb", "?"))
+
+
+def _enter(state: GameState, action: Enter) -> GameState:
+    """A card the players typed in joins the game's cards (it is kept with the game)."""
+    if action.id in state.deck:
+        raise RuleError("board_card_known", "a card {id} is known already; choose another id",
+                        id=action.id)
+    deck = state.deck.with_cards([action.data()])  # KotdError names a bad condition
+    return replace(state, deck=deck, last=f"card {action.id} entered")
 
 
 def _top(state: GameState, action: Top) -> GameState:
@@ -208,11 +220,11 @@ def _top(state: GameState, action: Top) -> GameState:
         state.deck.card(action.card)  # UnknownCardError names the known ones
         card = state.deck.card(action.card)
         if card.deck != action.deck:
-            raise RuleError("wrong_deck", "{card} belongs to deck {deck}, not {to}",
+            raise RuleError("board_wrong_deck", "{card} belongs to deck {deck}, not {to}",
                             card=card.id, deck=card.deck, to=action.deck)
         taken = [c for p in state.players for c in p.cards]
         if action.card in taken or action.card in state.market:
-            raise RuleError("card_in_play", "{card} is already in play", card=card.id)
+            raise RuleError("board_card_in_play", "{card} is already in play", card=card.id)
     market = list(state.market)
     market[action.deck - 1] = action.card
     used = list(state.used_up)
@@ -223,13 +235,13 @@ def _top(state: GameState, action: Top) -> GameState:
 def _roll(state: GameState, roll: Roll) -> GameState:
     t = state.turn
     if t.taken is not None:
-        raise RuleError("taken", "a card is taken: carry out its effects, then done")
+        raise RuleError("board_taken", "a card is taken: carry out its effects, then done")
     if t.added:
-        raise RuleError("jokers_used", "jokers were discarded: no more throws")
+        raise RuleError("board_jokers_used", "jokers were discarded: no more throws")
     if t.throws >= THROWS:
-        raise RuleError("no_throws", "three throws are the most")
+        raise RuleError("board_no_throws", "three throws are the most")
     if any(d.color is None for d in roll):
-        raise RuleError("colours", "the board game's dice have colours: write 4r, 4g, 4b")
+        raise RuleError("board_colours", "the board game's dice have colours: write 4r, 4g, 4b")
     return replace(state, turn=replace(t, throws=t.throws + 1, dice=roll.dice),
                    last=f"throw {t.throws + 1}: {roll}")
 
@@ -237,11 +249,11 @@ def _roll(state: GameState, roll: Roll) -> GameState:
 def _fix(state: GameState, action: Fix) -> GameState:
     t = state.turn
     if not t.throws or t.taken is not None:
-        raise RuleError("no_roll", "there is no roll to correct")
+        raise RuleError("board_no_roll", "there is no roll to correct")
     dice = list(t.dice)
     for position, d in action.dice:
         if not 1 <= position <= len(dice) or d.color is None:
-            raise RuleError("fix", "fix names a die 1-{n} and its colour", n=len(dice))
+            raise RuleError("board_fix", "fix names a die 1-{n} and its colour", n=len(dice))
         dice[position - 1] = d
     return replace(state, turn=replace(t, dice=tuple(dice)), last=str(action))
 
@@ -249,7 +261,7 @@ def _fix(state: GameState, action: Fix) -> GameState:
 def _discard(state: GameState, action: Discard) -> GameState:
     t, p = state.turn, state.player
     if not t.throws or t.taken is not None:
-        raise RuleError("discard_when", "jokers are discarded after throwing, before taking")
+        raise RuleError("board_discard_when", "jokers are discarded after throwing, before taking")
     cards = list(p.cards)
     supers = p.supers
     jokers = []
@@ -257,22 +269,22 @@ def _discard(state: GameState, action: Discard) -> GameState:
         if cid == "super":
             supers -= 1
             if supers < 0:
-                raise RuleError("no_super", "{player} has no super joker left",
+                raise RuleError("board_no_super", "{player} has no super joker left",
                                 player=p.name)
         else:
             if cid not in cards:
-                raise RuleError("not_owned", "{player} has no card {card}", player=p.name,
+                raise RuleError("board_not_owned", "{player} has no card {card}", player=p.name,
                                 card=cid)
             cards.remove(cid)
             jokers.append(state.deck.card(cid).joker)
     if len(jokers) == 2 and jokers[0] != jokers[1]:
-        raise RuleError("jokers_differ", "two concrete jokers must show the same die "
+        raise RuleError("board_jokers_differ", "two concrete jokers must show the same die "
                         "({a} and {b} differ)", a=str(jokers[0]), b=str(jokers[1]))
     if jokers and action.die is not None and action.die != jokers[0]:
-        raise RuleError("joker_die", "a concrete joker adds its own die, {die}",
+        raise RuleError("board_joker_die", "a concrete joker adds its own die, {die}",
                         die=str(jokers[0]))
     if not jokers and action.die is None:
-        raise RuleError("name_die", "two super jokers: name the die they add (e.g. 6r)")
+        raise RuleError("board_name_die", "two super jokers: name the die they add (e.g. 6r)")
     added = jokers[0] if jokers else action.die
     assert added is not None
     state = _with_player(state, state.current, cards=tuple(cards), supers=supers)
@@ -290,17 +302,17 @@ counts at once: a tile from the supply and a marker)."""
 def _take(state: GameState, action: Take) -> GameState:
     t = state.turn
     if not t.throws:
-        raise RuleError("no_throw", "throw the dice first")
+        raise RuleError("board_no_throw", "throw the dice first")
     if t.taken is not None:
-        raise RuleError("taken", "a card is taken already this turn")
+        raise RuleError("board_taken", "a card is taken already this turn")
     cid = state.market[action.deck - 1]
     if state.used_up[action.deck - 1]:
-        raise RuleError("used_up", "deck {deck} is used up", deck=action.deck)
+        raise RuleError("board_used_up", "deck {deck} is used up", deck=action.deck)
     p = state.player
     if action.face_down:  # the card's condition does not matter: it may be unentered
         met = state.met_by_roll()
         if met:
-            raise RuleError("must_take", "the roll meets deck {decks}: a card it meets must "
+            raise RuleError("board_must_take", "the roll meets deck {decks}: a card it meets must "
                             "be taken", decks=", ".join(map(str, met)))
         state = _with_player(state, state.current, supers=p.supers + 1)
         state = replace(state, tiles=max(0, state.tiles - 1))
@@ -308,12 +320,12 @@ def _take(state: GameState, action: Take) -> GameState:
                                                   todo=("dragon",)),
                       f"{p.name} takes deck {action.deck} face down; the dragon wakes")
     if cid is None:
-        raise RuleError("no_card", "deck {deck}'s card is not entered (top {deck} CARD)",
+        raise RuleError("board_no_card", "deck {deck}'s card is not entered (top {deck} CARD)",
                         deck=action.deck)
     card = state.deck.card(cid)
     stars = card.condition.stars((*t.dice, *t.added))
     if not stars:
-        raise RuleError("not_met", "the dice do not meet {card}: {condition}", card=cid,
+        raise RuleError("board_not_met", "the dice do not meet {card}: {condition}", card=cid,
                         condition=card.condition.describe())
     state = _with_player(state, state.current, cards=(*p.cards, cid))
     effect = state.deck.effect(card)
@@ -338,7 +350,7 @@ def _taken(state: GameState, deck: int, turn: Turn, said: str) -> GameState:
 def _effect(state: GameState, action: Action) -> GameState:
     t, me = state.turn, state.current
     if t.taken is None:
-        raise RuleError("not_yet", "take a card first")
+        raise RuleError("board_not_yet", "take a card first")
     if isinstance(action, Gem):
         p = state.player
         return replace(_with_player(state, me, **{action.kind: getattr(p, action.kind) + 1}),
@@ -347,17 +359,17 @@ def _effect(state: GameState, action: Action) -> GameState:
         return _steal(state, action)
     if isinstance(action, Fire):
         if "fire" not in t.todo:
-            raise RuleError("no_fire", "only the dragon trainer chases a dragon fire away")
+            raise RuleError("board_no_fire", "only the dragon trainer chases a dragon fire away")
         state = _with_player(state, me, fires=state.player.fires + 1)
         state = _place(state, me, 1)
         return replace(state, turn=_done_item(state.turn, "fire"),
                        last=f"{state.player.name} chases a dragon fire away")
     assert isinstance(action, Replace)
     if "replace" not in t.todo:
-        raise RuleError("no_replace", "only the scoundrel replaces a marker")
+        raise RuleError("board_no_replace", "only the scoundrel replaces a marker")
     other = state.index(action.player)
     if other == me or not state.players[other].markers:
-        raise RuleError("replace_whom", "replace a marker of another player who has one")
+        raise RuleError("board_replace_whom", "replace a marker of another player who has one")
     state = _with_player(state, other, markers=state.players[other].markers - 1)
     state = _place(state, me, 1)
     return replace(state, turn=_done_item(state.turn, "replace"),
@@ -373,24 +385,24 @@ def _done_item(turn: Turn, item: str) -> Turn:
 def _steal(state: GameState, action: Steal) -> GameState:
     t, me = state.turn, state.current
     if "steal" not in t.todo:
-        raise RuleError("no_steal", "only the thief steals")
+        raise RuleError("board_no_steal", "only the thief steals")
     cid = state.market[t.taken - 1] if t.taken else None
     taken = state.player.cards[-1] if state.player.cards else cid
     effect = state.deck.effect(state.deck.card(taken)) if taken else ""
     other = state.index(action.player)
     victim = state.players[other]
     if other == me:
-        raise RuleError("steal_self", "steal from another player")
+        raise RuleError("board_steal_self", "steal from another player")
     if effect == "steal_gem":
         if action.what not in ("white", "gold") or not getattr(victim, action.what):
-            raise RuleError("steal_gem", "{player} has no {what} gem", player=victim.name,
+            raise RuleError("board_steal_gem", "{player} has no {what} gem", player=victim.name,
                             what=action.what)
         state = _with_player(state, other, **{action.what: getattr(victim, action.what) - 1})
         p = state.player
         state = _with_player(state, me, **{action.what: getattr(p, action.what) + 1})
     else:
         if action.what not in victim.cards:
-            raise RuleError("steal_card", "{player} has no face-up card {card} (super jokers "
+            raise RuleError("board_steal_card", "{player} has no face-up card {card} (super jokers "
                             "cannot be stolen)", player=victim.name, card=action.what)
         cards = tuple(c for c in victim.cards if c != action.what)
         state = _with_player(state, other, cards=cards)
@@ -402,7 +414,7 @@ def _steal(state: GameState, action: Steal) -> GameState:
 def _done(state: GameState) -> GameState:
     t = state.turn
     if t.taken is None:
-        raise RuleError("not_done", "take a card (face up or face down) first")
+        raise RuleError("board_not_done", "take a card (face up or face down) first")
     name = state.player.name
     if state.tiles == 0:
         return replace(state, over=True, turn=Turn(), last=f"{name} is done; no castle tile "
@@ -414,7 +426,7 @@ def _done(state: GameState) -> GameState:
 
 def _sheet(state: GameState, action: SheetLine) -> GameState:
     if not state.over or state.winner:
-        raise RuleError("sheet_when", "the scoring sheet is filled in when the game ends")
+        raise RuleError("board_sheet_when", "the scoring sheet is filled in when the game ends")
     i = state.index(action.player)
     name = state.players[i].name
     line = (name, action.largest_area, action.outside)

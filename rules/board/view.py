@@ -72,6 +72,27 @@ def card_data(deck: Deck, card: BoardCard, lang: str) -> dict[str, Any]:
             "effect": deck.effect(card)}
 
 
+def discard_lines(state: GameState, plan: dict[str, Any]) -> list[str]:
+    """A joker plan (``adds``, ``discards``) as the action lines that carry it out, naming
+    the current player's cards (``discard scoundrel-red-6 land-developer-red-6``)."""
+    pool = [(c, str(state.deck.card(c).joker)) for c in state.player.cards]
+
+    def card_for(joker: str) -> str:
+        if joker == "super":
+            return "super"
+        for i, (cid, shown) in enumerate(pool):
+            if shown == joker:
+                del pool[i]
+                return cid
+        raise ValueError(f"no card with joker {joker}")  # pragma: no cover - plans use the hand
+
+    lines = []
+    for i, die in enumerate(plan["adds"]):
+        a, b = (card_for(x) for x in plan["discards"][2 * i: 2 * i + 2])
+        lines.append(f"discard {a} {b}" + (f" {die}" if a == b == "super" else ""))
+    return lines
+
+
 def _checklist(state: GameState, lang: str) -> list[dict[str, Any]]:
     t, w = state.turn, _w(lang)
     if t.taken is None:
@@ -84,11 +105,11 @@ def _checklist(state: GameState, lang: str) -> list[dict[str, Any]]:
              "steal_gem": w["thief_gem"], "land_developer": w["land_developer"]}.get(effect)
     items = [{"text": first, "done": True}] if first else []
     if "steal" in t.todo or effect in ("steal_card", "steal_gem"):
-        items.append({"text": w[effect], "done": "steal" not in t.todo})
+        items.append({"text": w[effect], "done": "steal" not in t.todo, "action": "steal"})
     for item in ("fire", "replace"):
         if item in t.todo or effect == {"fire": "dragon_trainer",
                                         "replace": "scoundrel"}[item]:
-            items.append({"text": w[item], "done": item not in t.todo})
+            items.append({"text": w[item], "done": item not in t.todo, "action": item})
     items += [{"text": w[x], "done": True} for x in t.todo if x.startswith("gem:")]
     items.append({"text": w["field_gem"], "done": False, "optional": True})
     return items
@@ -121,8 +142,12 @@ def table_view(state: GameState, lang: str = "en") -> dict[str, Any]:
     phase = _phase(state)
     if phase == "check":
         cards = {str(d): c.condition for d, c in state.face_up().items()}
-        check = check_row(cards, (*t.dice, *t.added), state.hand(), lang)
+        check = check_row(cards, (*t.dice, *t.added), state.hand(lang=lang), lang)
         check["must_take"] = bool(state.met_by_roll())
+        for result in check["cards"]:
+            for plan in [result["jokers"], *result.get("more_stars", ())]:
+                if plan:
+                    plan["actions"] = discard_lines(state, plan)
     result = state.result()
     ask = {"throw": w["throw"].format(player=state.current_player, n=t.throws + 1,
                                       most=THROWS),
@@ -147,6 +172,7 @@ def table_view(state: GameState, lang: str = "en") -> dict[str, Any]:
         "sheet": [{"player": n, "largest_area": a, "outside": o} for n, a, o in state.sheet],
         "result": ({**result.to_json(), "said": verdict(result, lang)} if result else None),
         "last": state.last,
+        "cards": [card_data(state.deck, c, lang) for c in state.deck],
     }
 
 
