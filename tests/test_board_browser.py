@@ -1,6 +1,6 @@
 """The board game on the real page in headless Chromium: choose it at setup, play a turn by
-taps (a card entered, a throw, a card met, a joker suggestion taken, the effects done) and
-fill in the final scoring sheet.
+taps (a card entered, a throw, a card met, a joker suggestion taken, the effects done),
+fill in the final scoring sheet, and find the entered card again in the next game.
 
 The server is the page's own waitress server in a thread over a real table and store;
 throws are posted through the API, as the camera does. Screenshots go to
@@ -116,4 +116,15 @@ def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(browser, ser
     page.click("#b-count")
     expect(page.locator("#b-winner")).to_contain_text("Ann wins with")
     _shot(page, "board-final-sheet", full=True)
+    assert page.errors == []
+
+    # the next game: the card entered in this one is offered again
+    status, body = site.post("players Cem Dora")
+    assert status == 200, body
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#b-market [data-enter='3']")
+    page.click("#b-pick-3 [data-earlier='d3-1']")
+    expect(page.locator("#b-market [data-deck='3'] .b-condition")).to_contain_text("1, 3, 6")
+    assert table.state.market[2] == "d3-1" and table.state.players[0].name == "Cem"
     assert page.errors == []

@@ -6,7 +6,7 @@
   "use strict";
 
   const GAMES = window.KOTD_GAMES = window.KOTD_GAMES || {};
-  const ui = { busy: false, entering: null, throwing: [] };
+  const ui = { busy: false, entering: null, throwing: [], earlier: null };
   const WORDS = {
     en: { market: "Labour market", enter: "Choose the card", none: "not entered", used: "used up",
       take: "Take", down: "Take face down", jokers: "Jokers", use: "Use these jokers",
@@ -113,12 +113,42 @@
     const inPlay = new Set([...s.players.flatMap((p) => p.cards.map((c) => c.id)),
       ...s.market.filter((m) => m.card).map((m) => m.card.id)]);
     const known = (s.cards || []).filter((c) => c.deck === deck && !inPlay.has(c.id));
+    const ids = new Set((s.cards || []).map((c) => c.id));
+    if (ui.earlier === null) loadEarlier(C);
+    const earlier = (ui.earlier || []).filter((e) => e.deck === deck && !ids.has(e.id));
     return h("div", { class: "b-entry", id: "b-pick-" + deck },
       h("ul", { class: "b-pick" }, known.map((c) => h("li", {},
         h("button", { class: "secondary", dataset: { card: c.id },
           onclick: async () => { ui.entering = null; await send(C, `top ${deck} ${c.id}`); } },
-        c.text, " · ", die(C, c.joker))))),
+        c.text, " · ", die(C, c.joker)))),
+      earlier.map((e) => h("li", {},
+        h("button", { class: "secondary", dataset: { earlier: e.id },
+          onclick: async () => {
+            ui.entering = null;
+            if (await send(C, e.line)) await send(C, `top ${deck} ${e.id}`);
+          } }, e.condition, " · ", die(C, e.joker))))),
       newCardForm(C, s, deck));
+  }
+
+  // cards entered in earlier board games: their "card" lines, from the stored games
+  async function loadEarlier(C) {
+    ui.earlier = [];
+    const found = new Map();
+    try {
+      const list = await C.getJSON("/api/games?lang=" + C.LANG);
+      for (const g of list.games.filter((x) => x.game === "board" && !x.current)) {
+        const detail = await C.getJSON(`/api/games/${g.id}?lang=${C.LANG}`);
+        for (const e of detail.events) {
+          const words = e.action.split(/\s+/);
+          if (words[0] !== "card") continue;
+          const theft = words[4] === "steal_card" || words[4] === "steal_gem";
+          found.set(words[1], { line: e.action, id: words[1], deck: Number(words[2]),
+            joker: words[3], condition: words.slice(theft ? 5 : 4).join(" ") });
+        }
+      }
+    } catch (e) { return; }
+    ui.earlier = [...found.values()];
+    if (C.K.state && C.K.state.game === "board") GAMES.board.table(C.K.state, null, C);
   }
 
   const KINDS = [["colours", "colours", "2r 1b"], ["pips", "pips", "6 3r"], ["groups", "groups", "3 2"],
