@@ -243,3 +243,33 @@ def test_the_panel_lights_and_what_the_camera_saw():
     assert PACK.lights(state).penalty and PACK.take_in(state, 5) == PACK.parse_action("down 5")
     state = PACK.apply(state, PACK.parse_action("roll 1r 1g 1b 2r 2g 2b"))
     assert PACK.seen(state, Seen(roll)) is None  # three throws are the most
+
+
+def test_the_thief_steals_a_gem_or_a_face_up_card_never_a_super_joker():
+    state = play("players A B\ntiles 20\ntop 4 scoundrel-red-6\n"
+                 "roll 1r 2g 3b 4r 5g 1b\ndown 4\ndone\n"  # A: a super joker
+                 "top 4 scoundrel-red-6\nroll 6r 6g 6b 5r 5g 2b\ntake 4\n"
+                 "gem gold\ndone\n"  # B: the scoundrel, a gold gem found on a field
+                 "top 2 thief-red-sum\nroll 6r 6r 2b 3b 1g 4g")
+    with pytest.raises(RuleError, match="take a card first"):
+        PACK.apply(state, PACK.parse_action("steal B gold"))
+    state = PACK.apply(state, PACK.parse_action("take 2"))
+    with pytest.raises(RuleError, match="only the dragon trainer"):
+        PACK.apply(state, PACK.parse_action("fire"))
+    assert state.tiles == 20 - 1 - 1 and state.players[0].markers == 1
+    with pytest.raises(RuleError, match="another player"):
+        PACK.apply(state, PACK.parse_action("steal A white"))
+    stolen = PACK.apply(state, PACK.parse_action("steal B gold"))
+    assert (stolen.players[0].gold, stolen.players[1].gold) == (1, 0)
+    with pytest.raises(RuleError, match="only the thief"):
+        PACK.apply(stolen, PACK.parse_action("steal B white"))  # once
+    cards = play("players A B\ntiles 20\ntop 4 scoundrel-red-6\n"
+                 "roll 6r 6g 6b 5r 5g 2b\ntake 4\ndone\nroll 1r 2g 3b 4r 5g 1b\ndown 1\ndone\n"
+                 "roll 1r 2g 3b 4r 5g 1b\ndown 3\ndone\n"
+                 "top 2 thief-descending\nroll 6r 6r 2b 3b 1g 4r")
+    cards = PACK.apply(cards, PACK.parse_action("take 2"))
+    with pytest.raises(RuleError, match="super jokers cannot be stolen"):
+        PACK.apply(cards, PACK.parse_action("steal A super"))
+    cards = PACK.apply(cards, PACK.parse_action("steal A scoundrel-red-6"))
+    assert cards.players[1].cards == ("thief-descending", "scoundrel-red-6")
+    assert cards.players[0].cards == ()

@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise, product
+from itertools import pairwise
 from typing import Any, ClassVar
 
 from rules.dice import Color, Die
@@ -156,6 +156,11 @@ class Condition:
         dice holds no die that does not help)."""
         raise NotImplementedError
 
+    @property
+    def size(self) -> int | None:
+        """How many dice the smallest set that meets this kind has (None: not fixed)."""
+        return None
+
     def short(self, dice: Sequence[Die], stars: int = 1) -> int:
         """At least how many dice must be added to meet this condition (``stars`` tiers):
         a lower bound, exact for most kinds (dice of any colour and value added)."""
@@ -253,6 +258,10 @@ class Colours(Condition):
     def short(self, dice: Sequence[Die], stars: int = 1) -> int:
         return sum(max(0, n - sum(d.color is c for d in dice)) for c, n in self.counts)
 
+    @property
+    def size(self) -> int:
+        return sum(n for _, n in self.counts)
+
 
 @dataclass(frozen=True, slots=True)
 class Pips(Condition):
@@ -310,6 +319,10 @@ class Pips(Condition):
 
     def useful(self) -> frozenset[Die]:
         return frozenset(d if d.color else Die(d.value, Color.RED) for d in self.dice)
+
+    @property
+    def size(self) -> int:
+        return len(self.dice)
 
     def short(self, dice: Sequence[Die], stars: int = 1) -> int:
         """The entries no die matches (matching coloured entries first is a largest
@@ -384,6 +397,10 @@ class Groups(Condition):
 
     def useful(self) -> frozenset[Die]:
         return frozenset(Die(v, Color.RED) for v in VALUES)
+
+    @property
+    def size(self) -> int:
+        return sum(self.sizes)
 
     def short(self, dice: Sequence[Die], stars: int = 1) -> int:
         """The largest group on the number shown most often, and so on: the deficits are
@@ -594,6 +611,10 @@ class Straight(Condition):
     def useful(self) -> frozenset[Die]:
         return frozenset(Die(v, Color.RED) for v in VALUES)
 
+    @property
+    def size(self) -> int:
+        return self.length
+
     def short(self, dice: Sequence[Die], stars: int = 1) -> int:
         shown = {d.value for d in dice}
         return min(sum(v not in shown for v in range(start, start + self.length))
@@ -656,26 +677,45 @@ class AllOf(Condition):
         return max([using, *(p.short(dice) for p in self.parts if not p.consumes)])
 
 
-def _sub_multisets(free: tuple[int, ...], dice: Sequence[Die]) -> Iterator[tuple[int, ...]]:
-    """Every different sub-multiset of the dice at ``free`` (as indices), smallest first."""
+def _picks(sizes: Sequence[int], total: int) -> Iterator[tuple[int, ...]]:
+    """Every way to take ``total`` items from groups of these sizes (how many of each)."""
+    if not sizes:
+        if total == 0:
+            yield ()
+        return
+    first, rest = sizes[0], sizes[1:]
+    for n in range(min(first, total), -1, -1):
+        if total - n <= sum(rest):
+            for tail in _picks(rest, total - n):
+                yield (n, *tail)
+
+
+def _sub_multisets(free: tuple[int, ...], dice: Sequence[Die],
+                   size: int | None) -> Iterator[tuple[int, ...]]:
+    """Every different sub-multiset of the dice at ``free`` (as indices) of ``size`` dice,
+    or of every size (smallest first) when ``size`` is None."""
     groups: dict[tuple[int, str], list[int]] = {}
     for i in free:
         groups.setdefault(die_key(dice[i]), []).append(i)
     lists = list(groups.values())
-    picks = sorted(product(*(range(len(g) + 1) for g in lists)), key=sum)
-    for pick in picks:
-        yield tuple(i for g, n in zip(lists, pick, strict=True) for i in g[:n])
+    sizes = [size] if size is not None else range(len(free) + 1)
+    for total in sizes:
+        for pick in _picks([len(g) for g in lists], total):
+            yield tuple(i for g, n in zip(lists, pick, strict=True) for i in g[:n])
 
 
 def _disjoint(parts: Sequence[Condition], free: tuple[int, ...],
               dice: Sequence[Die]) -> tuple[int, ...] | None:
     """Dice (indices within ``free``) that meet every part, no die used by two parts: each
-    part in turn takes a smallest set of free dice that meets it, and the rest go on."""
+    part in turn takes a smallest set of free dice that meets it (as many dice as the part
+    shows), and the rest go on."""
     if not parts:
         return ()
     first, rest = parts[0], parts[1:]
     tried: list[set[int]] = []
-    for sub in _sub_multisets(free, dice):
+    if first.size is not None and first.size > len(free):
+        return None
+    for sub in _sub_multisets(free, dice, first.size):
         if any(t <= set(sub) for t in tried):
             continue  # a smaller set already met this part: a larger one never does better
         if first.witness([dice[i] for i in sub]) is None:

@@ -77,6 +77,8 @@ class Turn:
     dice: tuple[Die, ...] = ()
     added: tuple[Die, ...] = ()
     taken: int | None = None
+    card: str | None = None
+    """The card taken face up (its id)."""
     face_down: bool = False
     stars: int = 0
     todo: tuple[str, ...] = ()
@@ -337,8 +339,8 @@ def _take(state: GameState, action: Take) -> GameState:
     if effect == "merchant" and stars == card.condition.tiers and not state.over:
         state, gem = _gem_from_supply(state)
     todo = tuple(x for x in todo if x != "place") + (("gem:" + gem,) if gem else ())
-    return _taken(state, action.deck, replace(t, taken=action.deck, stars=stars, todo=todo),
-                  f"{p.name} takes {cid}")
+    return _taken(state, action.deck, replace(t, taken=action.deck, card=cid, stars=stars,
+                                              todo=todo), f"{p.name} takes {cid}")
 
 
 def _taken(state: GameState, deck: int, turn: Turn, said: str) -> GameState:
@@ -386,9 +388,7 @@ def _steal(state: GameState, action: Steal) -> GameState:
     t, me = state.turn, state.current
     if "steal" not in t.todo:
         raise RuleError("board_no_steal", "only the thief steals")
-    cid = state.market[t.taken - 1] if t.taken else None
-    taken = state.player.cards[-1] if state.player.cards else cid
-    effect = state.deck.effect(state.deck.card(taken)) if taken else ""
+    effect = state.deck.effect(state.deck.card(t.card)) if t.card else ""
     other = state.index(action.player)
     victim = state.players[other]
     if other == me:

@@ -99,8 +99,7 @@ def _checklist(state: GameState, lang: str) -> list[dict[str, Any]]:
         return []
     if t.face_down:
         return [{"text": w["dragon"], "done": True}]
-    card = state.deck.card(state.player.cards[-1]) if state.player.cards else None
-    effect = state.deck.effect(card) if card else ""
+    effect = state.deck.effect(state.deck.card(t.card)) if t.card else ""
     first = {"merchant": w["merchant"].format(n=t.stars), "steal_card": w["thief_card"],
              "steal_gem": w["thief_gem"], "land_developer": w["land_developer"]}.get(effect)
     items = [{"text": first, "done": True}] if first else []

@@ -287,7 +287,8 @@
     };
     const result = s.result ? [h("ol", { class: "final", id: "b-result" },
       s.result.players.slice().sort((a, b) => a.place - b.place).map((x) => h("li", { dataset: { player: x.name } },
-        `${x.place}. ${x.name}: ${x.total} ${W.points}`))), h("p", { class: "winner", id: "b-winner" }, s.result.said)] : [];
+        `${x.place}. ${x.name}: ${x.total} ${W.points} (${x.castles} + ${x.outside} + ${W.fires} ${x.dragon_bonus}`
+        + ` + ${W.gold} ${x.gold} + ${W.white} ${x.white})`))), h("p", { class: "winner", id: "b-winner" }, s.result.said)] : [];
     return h("section", { class: "b-sheet", id: "b-sheet" }, h("h2", {}, W.sheet),
       h("table", {}, h("tr", {}, h("th", {}), h("th", {}, W.area), h("th", {}, W.outside)), rows),
       h("button", { class: "big", id: "b-count", disabled: !C.K.canAct, onclick: count }, W.count), result);
