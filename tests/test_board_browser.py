@@ -9,6 +9,8 @@ throws are posted through the API, as the camera does. Screenshots go to
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -117,6 +119,10 @@ def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(browser, ser
     expect(page.locator("#b-winner")).to_contain_text("Ann wins with")
     _shot(page, "board-final-sheet", full=True)
     assert page.errors == []
+
+    with urllib.request.urlopen(site.url + "api/stats", timeout=10) as response:
+        stats = {p["name"]: p for p in json.loads(response.read())["players"]}
+    assert (stats["Ann"]["wins"], stats["Ann"]["best"], stats["Ben"]["wins"]) == (1, 16, 0)
 
     # the next game: the card entered in this one is offered again
     status, body = site.post("players Cem Dora")

@@ -64,6 +64,9 @@ def test_the_pack_is_listed_and_plays_a_whole_game():
     assert (miki.supers, miki.cards, state.tiles, state.over) == (1, (), 0, True)
     result = state.result()
     assert result is not None and result.winners == ("Kriszti",)
+    standings = PACK.view(SimpleNamespace(state=state), "en")["scores"]
+    assert [(x["player"], x["place"], x["total"]) for x in standings] == [
+        ("Kriszti", 1, 14), ("Miki", 2, 3)]
     assert [s.total for s in result.scores] == [3 * 2 + 1 + 3 + 2 * 2, 0 + 1 + 2]
 
 

@@ -170,9 +170,23 @@ def table_view(state: GameState, lang: str = "en") -> dict[str, Any]:
         "won_markers": w["won_markers"].format(player=state.winner) if state.winner else None,
         "sheet": [{"player": n, "largest_area": a, "outside": o} for n, a, o in state.sheet],
         "result": ({**result.to_json(), "said": verdict(result, lang)} if result else None),
+        "scores": _standings(state),
         "last": state.last,
         "cards": [card_data(state.deck, c, lang) for c in state.deck],
     }
+
+
+def _standings(state: GameState) -> list[dict[str, Any]]:
+    """The standings the history and the statistics read: the final scoring's places and
+    points, or the 17th-marker winner first; empty while the game runs."""
+    result = state.result()
+    if result is not None:
+        return [{"player": x["name"], **{k: v for k, v in x.items() if k != "name"}}
+                for x in result.to_json()["players"]]
+    if state.winner:
+        return [{"player": p.name, "place": 1 if p.name == state.winner else 2, "total": None}
+                for p in state.players]
+    return []
 
 
 def deck_catalogue(deck: Deck, lang: str) -> dict[str, Any]:
