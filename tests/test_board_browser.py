@@ -85,6 +85,7 @@ def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(browser, ser
     page.click("#b-new-add-3")
     expect(page.locator("#b-market [data-deck='3'] .b-condition")).to_contain_text("1, 3, 6")
     assert table.state.market[2] == "d3-1" and "d3-1" in table.state.deck
+    expect(page.locator("#b-market [data-deck='3'] .b-picture .die")).to_have_count(3)
     # a card entered before is chosen from the list (deck 1: Nelli's red merchant)
     page.click("#b-market [data-enter='1']")
     page.click("#b-pick-1 [data-card='merchant-red']")

@@ -142,3 +142,12 @@ def test_any_bag_of_up_to_nine_dice_agrees_with_the_oracle(text, dice):
     """Jokers add dice: the kinds hold for rolls longer than the box's six."""
     cond = parse(text)
     assert cond.meets(dice) == oracle(cond, dice)
+
+
+def test_each_kind_draws_the_dice_the_card_shows():
+    assert parse("colours 2r 1b").picture() == ("?r", "?r", "?b")
+    assert parse("pips 6 3r").picture() == ("3r", "6")
+    assert parse("groups 3 2").picture() == ("A", "A", "A", "B", "B")
+    assert parse("straight 4 | straight 5 | straight 6").picture() == ("+",) * 6
+    assert parse("colours 2r + pips 6").picture() == ("?r", "?r", "6")
+    assert parse("sum 25").picture() == parse("sums r b g").picture() == ()

@@ -166,6 +166,12 @@ class Condition:
         a lower bound, exact for most kinds (dice of any colour and value added)."""
         return 0 if self.stars(dice) >= stars else 1
 
+    def picture(self) -> tuple[str, ...]:
+        """The dice the card shows, as the page draws them: a number or ``?`` (any), then
+        a colour letter or none; ``A``, ``B`` … a group's symbol; ``+`` a die of a run.
+        Empty for the sum kinds (said in words)."""
+        return ()
+
     def to_json(self) -> dict[str, Any]:
         return {self.key: self.json_value()}
 
@@ -249,6 +255,9 @@ class Colours(Condition):
             out += hits[:n]
         return tuple(sorted(out))
 
+    def picture(self) -> tuple[str, ...]:
+        return tuple(f"?{c.letter}" for c, n in self.counts for _ in range(n))
+
     def describe(self, lang: str = "en") -> str:
         return ", ".join(f"{n} × {colour_word(c, lang)}" for c, n in self.counts)
 
@@ -313,6 +322,9 @@ class Pips(Condition):
             else:
                 return None
         return tuple(sorted(out))
+
+    def picture(self) -> tuple[str, ...]:
+        return tuple(str(d) for d in self.dice)
 
     def describe(self, lang: str = "en") -> str:
         return ", ".join(die_words(d, lang) for d in self.dice)
@@ -390,6 +402,9 @@ class Groups(Condition):
                 return None
             out += hits[:size]
         return tuple(sorted(out))
+
+    def picture(self) -> tuple[str, ...]:
+        return tuple("ABCDEF"[i] for i, n in enumerate(self.sizes) for _ in range(n))
 
     def describe(self, lang: str = "en") -> str:
         word = "gleiche" if lang == "de" else "of a kind"
@@ -605,6 +620,9 @@ class Straight(Condition):
                 return tuple(sorted(first[v] for v in run))
         return None
 
+    def picture(self) -> tuple[str, ...]:
+        return ("+",) * self.length
+
     def describe(self, lang: str = "en") -> str:
         return f"Straße aus {self.length}" if lang == "de" else f"run of {self.length}"
 
@@ -663,6 +681,9 @@ class AllOf(Condition):
         if shared is None:
             return None
         return tuple(sorted(out.union(shared)))
+
+    def picture(self) -> tuple[str, ...]:
+        return tuple(t for p in self.parts for t in p.picture())
 
     def describe(self, lang: str = "en") -> str:
         return " + ".join(p.describe(lang) for p in self.parts)
@@ -754,6 +775,9 @@ class Stars(Condition):
         hits = [p.witness(dice) for p in self.parts]
         met = [h for h in hits if h is not None]
         return tuple(sorted(set().union(*met))) if met else None
+
+    def picture(self) -> tuple[str, ...]:
+        return self.parts[-1].picture()
 
     def describe(self, lang: str = "en") -> str:
         return " | ".join("★" * n + " " + p.describe(lang)

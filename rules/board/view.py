@@ -69,6 +69,7 @@ def card_data(deck: Deck, card: BoardCard, lang: str) -> dict[str, Any]:
             "joker": str(card.joker), "joker_text": die_words(card.joker, lang),
             "condition": card.condition.words(), "condition_json": card.condition.to_json(),
             "text": card.condition.describe(lang), "tiers": card.condition.tiers,
+            "picture": list(card.condition.picture()),
             "effect": deck.effect(card)}
 
 

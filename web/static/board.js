@@ -55,6 +55,17 @@
       "aria-label": value + " " + (w(C)[colour] || ""), dataset: { n: value } }, value);
   }
 
+  // the card's dice as it shows them: "6r", "6" (any colour), "?b" (any number), "A" (a
+  // group's symbol), "+" (a die of a run)
+  function picture(C, tokens) {
+    if (!tokens || !tokens.length) return null;
+    return C.h("span", { class: "b-picture", "aria-hidden": "true" }, tokens.map((t) => {
+      const colour = COLOURS[t.slice(-1)] || "none";
+      const shown = colour === "none" ? t : t.slice(0, -1);
+      return C.h("span", { class: "die small c-" + colour }, shown === "?" ? "" : shown);
+    }));
+  }
+
   // ---- the labour market and the check -----------------------------------------------------
 
   function marketSection(C, s) {
@@ -67,7 +78,7 @@
         const r = checks[String(m.deck)];
         return h("article", { class: "b-card" + (r && r.satisfied ? " met" : ""), dataset: { deck: m.deck } },
           h("h3", {}, m.deck + ". " + m.name),
-          m.card ? [h("p", { class: "b-condition" }, m.card.text, " ",
+          m.card ? [picture(C, m.card.picture), h("p", { class: "b-condition" }, m.card.text, " ",
             h("span", { class: "muted" }, "(" + m.card.condition + ")")),
           h("p", { class: "b-joker muted" }, W.jokers + ": ", die(C, m.card.joker))]
             : h("p", { class: "muted" }, m.used_up ? W.used : W.none),
