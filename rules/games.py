@@ -11,7 +11,7 @@ from typing import Any
 from rules.errors import UsageError
 from rules.pack import GamePack
 
-GAMES = ("kotd", "ukuk")
+GAMES = ("kotd", "ukuk", "board")
 """The ids of every pack, in the order ``--game`` lists them."""
 
 
@@ -25,5 +25,9 @@ def game_pack(game: str) -> GamePack[Any]:
         from rules.ukuk import UmKroneUndKragen
 
         return UmKroneUndKragen.default()
+    if game == "board":
+        from rules.board import BoardGame
+
+        return BoardGame.default()
     raise UsageError("unknown_game", "unknown game {game!r} (known: {known})", game=game,
                      known=", ".join(GAMES))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from flask import Request
 
+from rules.board.words import ERRORS_DE as BOARD_ERRORS_DE
+
 LANGS = ("en", "de")
 DEFAULT_LANG = "en"
 LANG_COOKIE = "kotd_lang"
@@ -208,6 +210,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "game": "Game",
         "game_kotd": "King of the Dice",
         "game_ukuk": "Um Krone und Kragen (To Court the King)",
+        "game_board": "King of the Dice: The Board Game",
         "switch_game_confirm": ("A game is in progress. Switch games? (It stays in the "
                                 "history and comes back when you switch back.)"),
         "u_hand": "{player} takes {n} dice and throws them.",
@@ -450,6 +453,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "game": "Spiel",
         "game_kotd": "Würfelkönig",
         "game_ukuk": "Um Krone und Kragen",
+        "game_board": "Würfelkönig: Das Brettspiel",
         "switch_game_confirm": ("Ein Spiel läuft. Spiel wechseln? (Es bleibt im Verlauf "
                                 "und kommt zurück, wenn ihr zurückwechselt.)"),
         "u_hand": "{player} nimmt {n} Würfel und würfelt.",
@@ -706,6 +710,9 @@ ERRORS: dict[str, dict[str, str]] = {
         "rule.crown_no_use": "Die Karte {card} kann man nicht einsetzen: sie hat keine Fähigkeit.",
     },
 }
+
+# King of the Dice: The Board Game's refusals, kept beside its rules.
+ERRORS["de"].update(BOARD_ERRORS_DE)
 
 
 def say_error(code: str, params: dict[str, object], english: str, lang: str) -> str:

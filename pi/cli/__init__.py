@@ -17,13 +17,13 @@ import sys
 from collections.abc import Sequence
 
 from pi import backup, doctor, kiosk, photo
-from pi.cli import advise, cards, check, play, serve
+from pi.cli import advise, cards, check, play, score, serve
 from pi.config import default_data_dir
 from rules.errors import KotdError
 from rules.store import SaveError
 from vision import cli as vision_cli
 
-COMMANDS = (cards, check, play, advise, vision_cli, serve, doctor, backup, photo, kiosk)
+COMMANDS = (cards, check, play, score, advise, vision_cli, serve, doctor, backup, photo, kiosk)
 """Modules that add sub-commands, in the order ``kotd --help`` lists them
 (``vision.cli``: ``read`` and ``calibrate``, next to the dice reader it drives; ``doctor``,
 ``backup``, ``photo``, ``kiosk``: in ``pi/``, next to what they check and drive)."""

@@ -22,6 +22,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def cmd_cards(args: argparse.Namespace) -> int:
     if args.game == "ukuk":
         return court_cards(args)
+    if args.game == "board":
+        from pi.cli.board import cards_board
+
+        return cards_board(args)
     box = load_box(args.box)
     if args.json:
         json.dump([c.to_dict() for c in box], sys.stdout, ensure_ascii=False, indent=1)

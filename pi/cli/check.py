@@ -28,7 +28,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--box", metavar="FILE", help="card data file (default: the built-in box)")
     p.add_argument("--game", choices=GAMES, default="kotd",
-                   help="the game (default kotd; ukuk: ordinary dice, any number)")
+                   help="the game (default kotd; ukuk: ordinary dice, any number; board: "
+                        "one JSON request a line, see pi/cli/board.py)")
+    p.add_argument("--jokers", metavar="DICE", help='--game board: the concrete jokers you '
+                   'own, e.g. "6r 6r 3b"')
+    p.add_argument("--super", metavar="N", type=int, default=0,
+                   help="--game board: how many super jokers (cards face down) you own")
     p.set_defaults(handler=cmd_check)
 
 
@@ -54,6 +59,10 @@ def _print_line(roll: Roll, report: dict[str, Any], out: TextIO) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     if args.game == "ukuk":
         return check_court(args)
+    if args.game == "board":
+        from pi.cli.board import check_board
+
+        return check_board(args)
     box = load_box(args.box)
     cards = parse_card_ids(box, args.cards) if args.cards else list(box.citizens)
     if args.dice is not None:

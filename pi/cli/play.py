@@ -78,6 +78,11 @@ def print_table(view: dict[str, Any]) -> None:
     if view.get("game") == "ukuk":
         print_court(view)
         return
+    if view.get("game") == "board":
+        from pi.cli.board import print_board
+
+        print_board(view)
+        return
     print(f"turn {view['turn']}: {view['current_player']} ({view['phase']}), "
           f"roll {view['rolls_used']}/{view['max_rolls']}")
     for slot in view["row"]:

@@ -1,0 +1,133 @@
+"""Brute-force oracles for the board game's conditions and jokers (tests only).
+
+Each oracle says whether a bag of dice meets a condition by trying everything: every
+assignment of dice to a condition's entries, of numbers to groups, of dice to the parts of
+a combination. They share no code with :mod:`rules.board.conditions` beyond the dice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from itertools import combinations_with_replacement, pairwise, permutations, product
+
+from rules.board import conditions as c
+from rules.dice import HABA_LAYOUTS, Color, Die
+
+BOX = ("A", "A", "B", "B", "C", "C")
+"""The six HABA dice: two of each colour layout."""
+
+
+def every_roll() -> Iterator[tuple[Die, ...]]:
+    """Every roll of the box's six dice (6**6 of them, in a fixed order)."""
+    for values in product(range(1, 7), repeat=6):
+        yield tuple(Die(v, HABA_LAYOUTS[p][v]) for v, p in zip(values, BOX, strict=True))
+
+
+def every_bag() -> list[tuple[Die, ...]]:
+    """Every different bag (multiset) of dice the box can roll."""
+    seen = {tuple(sorted(r, key=lambda d: (d.value, d.color.value if d.color else "")))
+            for r in every_roll()}
+    return sorted(seen, key=lambda r: [(d.value, str(d.color)) for d in r])
+
+
+def _pips(cond: c.Pips, dice: Sequence[Die]) -> bool:
+    want = cond.dice
+    if len(want) > len(dice):
+        return False
+    for chosen in permutations(range(len(dice)), len(want)):
+        if all(dice[i].value == w.value and (w.color is None or dice[i].color is w.color)
+               for i, w in zip(chosen, want, strict=True)):
+            return True
+    return False
+
+
+def _groups(cond: c.Groups, dice: Sequence[Die]) -> bool:
+    counts = Counter(d.value for d in dice)
+    for numbers in permutations(range(1, 7), len(cond.sizes)):
+        if all(counts[n] >= s for n, s in zip(numbers, cond.sizes, strict=True)):
+            return True
+    return False
+
+
+def _sum_of(dice: Sequence[Die], colour: Color) -> int:
+    return sum(d.value for d in dice if d.color is colour)
+
+
+def oracle(cond: c.Condition, dice: Sequence[Die]) -> bool:
+    """Does ``dice`` meet ``cond``, by trying everything."""
+    if isinstance(cond, c.Colours):
+        return all(sum(d.color is col for d in dice) >= n for col, n in cond.counts)
+    if isinstance(cond, c.Pips):
+        return _pips(cond, dice)
+    if isinstance(cond, c.Groups):
+        return _groups(cond, dice)
+    if isinstance(cond, c.SumAtLeast):
+        return sum(d.value for d in dice) >= cond.total
+    if isinstance(cond, c.ColourSumAtLeast):
+        return all(_sum_of(dice, col) >= n for col, n in cond.totals)
+    if isinstance(cond, c.ColourSumsDescending):
+        sums = [_sum_of(dice, col) for col in cond.order]
+        return all(a > b for a, b in pairwise(sums))
+    if isinstance(cond, c.Straight):
+        values = {d.value for d in dice}
+        return any(set(range(s, s + cond.length)) <= values for s in range(1, 8 - cond.length))
+    if isinstance(cond, c.AllOf):
+        return _all_of(cond, dice)
+    if isinstance(cond, c.Stars):
+        return stars(cond, dice) > 0
+    raise AssertionError(f"no oracle for {cond!r}")  # pragma: no cover
+
+
+def stars(cond: c.Stars, dice: Sequence[Die]) -> int:
+    return sum(oracle(p, dice) for p in cond.parts)
+
+
+def _all_of(cond: c.AllOf, dice: Sequence[Die]) -> bool:
+    """Every way to give each die to one part that uses dice up (or to none)."""
+    using = [p for p in cond.parts if p.consumes]
+    if not all(oracle(p, dice) for p in cond.parts if not p.consumes):
+        return False
+    for owner in product(range(len(using) + 1), repeat=len(dice)):
+        if all(oracle(p, [d for d, o in zip(dice, owner, strict=True) if o == i])
+               for i, p in enumerate(using)):
+            return True
+    return False
+
+
+def cheapest_supers(adds: Sequence[Die], concrete: Sequence[Die], supers: int) -> int | None:
+    """The fewest super jokers that pay for ``adds`` (None: the cards cannot), trying
+    every way to pay each die: two concrete jokers, one and a super, or two supers."""
+    best = None
+    for modes in product(("pair", "mixed", "free"), repeat=len(adds)):
+        need: Counter[Die] = Counter()
+        used = 0
+        for d, mode in zip(adds, modes, strict=True):
+            need[d] += {"pair": 2, "mixed": 1, "free": 0}[mode]
+            used += {"pair": 0, "mixed": 1, "free": 2}[mode]
+        have = Counter(concrete)
+        if used <= supers and all(have[d] >= n for d, n in need.items()):
+            best = used if best is None else min(best, used)
+    return best
+
+
+def fewest_oracle(cond: c.Condition, dice: Sequence[Die], concrete: Sequence[Die],
+                  supers: int, goal: int = 1, most: int = 4) -> tuple[int, int] | None:
+    """(dice added, supers used) of the best way, trying every bag of up to ``most`` of
+    the 18 dice and every way to pay for it. Whether a bag meets the condition is the
+    condition's own check (exact against :func:`oracle` on its own tests); the search over
+    added dice and payments is what this oracle checks."""
+    owned = set(concrete)
+    for k in range(most + 1):
+        best = None
+        for adds in combinations_with_replacement(c.ALL_DICE, k):
+            if 2 * sum(d not in owned for d in adds) > supers:
+                continue  # a die no card shows takes two super jokers
+            cost = cheapest_supers(adds, concrete, supers)
+            if cost is None or (best is not None and cost >= best):
+                continue
+            if cond.stars((*dice, *adds)) >= goal:
+                best = cost
+        if best is not None:
+            return k, best
+    return None

@@ -1,0 +1,137 @@
+"""The board game on the real page in headless Chromium: choose it at setup, play a turn by
+taps (a card entered, a throw, a card met, a joker suggestion taken, the effects done),
+fill in the final scoring sheet, and find the entered card again in the next game.
+
+The server is the page's own waitress server in a thread over a real table and store;
+throws are posted through the API, as the camera does. Screenshots go to
+``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_ukuk_browser import _open
+from test_web_browser import CHROMIUM_ARGS, Served, _shot
+from webkit import TOKEN, FakeEye, new_app
+
+from rules.games import game_pack
+from rules.store import EventStore
+from rules.table import Table
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+expect = sync_api.expect
+
+# Ann takes the scoundrel and the land developer (both a red 6); Ben takes face down.
+BEFORE = [
+    "tiles 5", "top 4 scoundrel-red-6", "roll 6r 6g 6b 5r 5g 2b", "take 4",
+    "done", "roll 1r 1g 1b 2r 2g 2b", "down 1", "done",
+    "top 5 land-developer-red-6", "roll 6r 6g 6b 5r 5g 2b", "take 5", "done",
+    "roll 1r 1g 1b 2r 2g 2b", "down 2", "done",
+]
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Served, Table]]:
+    from web.server import make_server
+
+    table = Table(EventStore(tmp_path / "kotd.sqlite3"), game_pack("kotd"))
+    app = new_app(table, FakeEye(), TOKEN)
+    with make_server(app, threads=12) as server:
+        yield Served(server.url, TOKEN, "in-thread"), table
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    import os
+
+    chromium = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
+    if not Path(chromium).exists():
+        pytest.skip(f"{chromium} is missing: run tools/ensure-chromium.sh")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(browser, served) -> None:
+    site, table = served
+    page = _open(browser, site.url + f"setup?token={TOKEN}")
+    page.click("#game-choice [data-game='board']")
+    expect(page.locator("#game-choice [data-game='board']")).to_have_attribute(
+        "aria-pressed", "true")
+    page.fill("#player-list input[data-player='0']", "Ann")
+    page.fill("#player-list input[data-player='1']", "Ben")
+    page.click("#start-game")
+    page.wait_for_url(site.url)
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("#b-ask")).to_contain_text("Ann: throw the dice")
+    assert table.pack.id == "board"
+    for line in BEFORE:
+        status, body = site.post(line)
+        assert status == 200, body
+    expect(page.locator("#b-players [data-player='Ann'] .kcard")).to_have_count(2)
+
+    # a new dragon trainer comes up on deck 3: entered by kind, then numbers and its joker
+    page.click("#b-market [data-enter='3']")
+    page.select_option("#b-new-kind-3", "pips")
+    page.fill("#b-new-numbers-3", "6 1 3")
+    page.fill("#b-new-joker-3", "1g")
+    page.click("#b-new-add-3")
+    expect(page.locator("#b-market [data-deck='3'] .b-condition")).to_contain_text("1, 3, 6")
+    assert table.state.market[2] == "d3-1" and "d3-1" in table.state.deck
+    expect(page.locator("#b-market [data-deck='3'] .b-picture .die")).to_have_count(3)
+    # a card entered before is chosen from the list (deck 1: Nelli's red merchant)
+    page.click("#b-market [data-enter='1']")
+    page.click("#b-pick-1 [data-card='merchant-red']")
+    expect(page.locator("#b-market [data-deck='1'] .b-condition")).to_contain_text("4 × red")
+    site.post("roll 1g 3b 2r 2g 4b 5r")  # the camera saw Ann's throw: no 6
+    plan = page.locator("#b-market [data-deck='3'] .b-plan")
+    expect(plan).to_contain_text("discard the scoundrel and the land developer, both a red 6, "
+                                 "to add a red 6")
+    _shot(page, "board-turn-jokers", full=True)
+    plan.locator("button[data-jokers]").click()
+    expect(page.locator("#b-roll .added")).to_have_count(1)
+    page.click("#b-market [data-take='3']")
+    expect(page.locator("#b-effects")).to_be_visible()
+    page.click("#b-fire")
+    page.click("#b-done")
+    expect(page.locator("#b-ask")).to_contain_text("Ben: throw the dice")
+    ann = table.state.players[0]
+    assert ann.cards == ("d3-1",) and ann.fires == 1
+    assert [str(a) for a in table.record.actions][-4:] == [
+        "discard scoundrel-red-6 land-developer-red-6", "take 3", "fire", "done"]
+
+    # Ben's face-down card takes the last castle tile: the game ends, the sheet is filled
+    site.post("roll 1r 1g 1b 2r 2g 2b")
+    page.click("#b-market [data-down='4']")
+    page.click("#b-done")
+    expect(page.locator("#b-sheet")).to_be_visible()
+    page.fill("#b-area-0", "3")
+    page.fill("#b-outside-0", "1")
+    page.fill("#b-area-1", "1")
+    page.fill("#b-outside-1", "0")
+    page.click("#b-count")
+    expect(page.locator("#b-winner")).to_contain_text("Ann wins with")
+    _shot(page, "board-final-sheet", full=True)
+    assert page.errors == []
+
+    with urllib.request.urlopen(site.url + "api/stats", timeout=10) as response:
+        stats = {p["name"]: p for p in json.loads(response.read())["players"]}
+    assert (stats["Ann"]["wins"], stats["Ann"]["best"], stats["Ben"]["wins"]) == (1, 16, 0)
+
+    # the next game: the card entered in this one is offered again
+    status, body = site.post("players Cem Dora")
+    assert status == 200, body
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#b-market [data-enter='3']")
+    page.click("#b-pick-3 [data-earlier='d3-1']")
+    expect(page.locator("#b-market [data-deck='3'] .b-condition")).to_contain_text("1, 3, 6")
+    assert table.state.market[2] == "d3-1" and table.state.players[0].name == "Cem"
+    assert page.errors == []
