@@ -259,12 +259,20 @@
 
   function die(d, attrs) {
     const a = attrs || {};
-    const cls = "die " + (d.color ? "c-" + d.color : "c-none") + (a.extra ? " " + a.extra : "");
+    const plain = !d.color;  // an ordinary die (Um Krone und Kragen): drawn with pips
+    const cls = "die " + (plain ? "c-none pips" : "c-" + d.color) + (a.extra ? " " + a.extra : "");
     return h(a.onclick ? "button" : "span",
       { class: cls, onclick: a.onclick, disabled: a.disabled,
-        "aria-label": a.pos ? dieLabel(d, a.pos) : `${d.value} ${d.color ? S[d.color] || d.color : ""}`,
-        role: a.onclick ? null : "img", dataset: Object.assign({}, a.dataset, a.pos ? { n: a.pos } : {}) },
-      String(d.value));  // the die's number on the page is drawn by CSS (data-n)
+        "aria-label": a.label || (a.pos ? dieLabel(d, a.pos) : `${d.value} ${d.color ? S[d.color] || d.color : ""}`.trim()),
+        role: a.onclick ? null : "img", "aria-pressed": a.pressed === undefined ? null : String(!!a.pressed),
+        dataset: Object.assign({}, a.dataset, a.pos ? { n: a.pos } : {}) },
+      plain ? pips(d.value) : String(d.value));  // the die's place is drawn by CSS (data-n)
+  }
+
+  // the pips of an ordinary die's face, laid out by CSS (.pips.v1 ... .v6)
+  function pips(value) {
+    return h("span", { class: "face v" + value, "aria-hidden": "true" },
+      Array.from({ length: value }, () => h("span", { class: "pip" })));
   }
 
   // What a card still lacks, in the card's own terms ("5 too many" for "sum ≤ 12" at 17).
@@ -381,7 +389,7 @@
     fix.held = !!held;
     fix.position = position;
     fix.value = d.value;
-    fix.color = d.color ? d.color[0] : "r";
+    fix.color = d.color ? d.color[0] : "";  // "": an ordinary die, no colour to choose
     $("fix-title").textContent = fmt("fix_die", { n: position });
     drawFix();
     $("fix-dialog").showModal();
@@ -392,6 +400,8 @@
       class: "choice" + (v === fix.value ? " on" : ""), "aria-pressed": v === fix.value ? "true" : "false",
       onclick: () => { fix.value = v; drawFix(); },
     }, String(v))));
+    $("fix-colors").hidden = !fix.color;
+    if (!fix.color) { fill($("fix-colors")); return; }
     fill($("fix-colors"), [["r", "red"], ["g", "green"], ["b", "blue"]].map(([l, name]) => h("button", {
       class: "choice die c-" + name + (l === fix.color ? " on" : ""), "aria-label": S[name] || name,
       "aria-pressed": l === fix.color ? "true" : "false",
@@ -668,10 +678,24 @@
       unsure.length && rolling ? h("span", { class: "warning" }, icon("alert"), fmt("check_die", { dice: unsure.join(", ") })) : null,
       dice && dice.warning ? h("span", { class: "warning" }, icon("alert"), S.warning + " " +
         (dice.clash ? fmt("haba_clash", { dice: dice.clash.dice.join(", "), pair: dice.clash.pair }) : dice.warning)) : null);
+    fill($("camera"), cameraNodes(s));
+    const eye = s.eye || {};
+    // the simulated tray's throw button sits in the thumb zone while the player may roll
+    const thumb = $("thumb");
+    // not while the table checks a held die: a new throw would replace that roll
+    const checking = s.held && s.held.why === "check";
+    const canThrow = eye.camera === "simulated" && s.phase === "rolling" && !s.over && !checking;
+    thumb.hidden = !canThrow;
+    document.body.classList.toggle("has-thumb", canThrow);
+    $("throw").disabled = !(K.canAct && canThrow && rollsLeft(s) > 0);
+  }
+
+  // the camera's status, its live view and the re-read button (every game's page)
+  function cameraNodes(s) {
     const eye = s.eye || {};
     const playing = s.phase !== "none" && !s.over;
     const seeing = eye.seeing ? fmt("seeing_" + eye.seeing, { n: eye.dice_seen, dice: eye.dice_wanted || (K.cards && K.cards.dice) || 6 }) : "";
-    fill($("camera"),
+    return [
       h("span", { class: "cam cam-" + eye.camera, id: "camera-status" },
         icon("camera"), S["camera_" + eye.camera] || eye.camera,
         seeing && S["seeing_" + eye.seeing] ? " · " + seeing : ""),
@@ -682,15 +706,7 @@
       playing && eye.camera !== "none" ? h("button", { class: "small secondary", id: "photo-button",
         onclick: openLiveView }, icon("camera"), " ", S.picture) : null,
       playing && eye.camera !== "none" ? h("button", { class: "small secondary", id: "reread", disabled: !K.canAct,
-        onclick: () => post("/api/reread") }, S.reread) : null);
-    // the simulated tray's throw button sits in the thumb zone while the player may roll
-    const thumb = $("thumb");
-    // not while the table checks a held die: a new throw would replace that roll
-    const checking = s.held && s.held.why === "check";
-    const canThrow = eye.camera === "simulated" && s.phase === "rolling" && !s.over && !checking;
-    thumb.hidden = !canThrow;
-    document.body.classList.toggle("has-thumb", canThrow);
-    $("throw").disabled = !(K.canAct && canThrow && rollsLeft(s) > 0);
+        onclick: () => post("/api/reread") }, S.reread) : null];
   }
 
   // ---- the live camera view: a few pictures a second, each die labelled by its number --------
@@ -1064,7 +1080,8 @@
   // Other games draw their own table and scoreboard with the page's helpers.
   const GAMES = window.KOTD_GAMES || {};
   const CTX = { $, h, fill, fmt, icon, toast, act, post, getJSON, dot, playerColor, minus, list,
-    S, K, LANG, shared: sharedControls, stats: renderStats };
+    S, K, LANG, shared: sharedControls, stats: renderStats, die, held: renderHeld,
+    camera: cameraNodes };
   const INIT = { table: initTable, setup: initSetup };
 
   function render(s, fromStream) {

@@ -7,14 +7,20 @@
   const GAMES = window.KOTD_GAMES = window.KOTD_GAMES || {};
   const ui = { picked: [], use: null, throwing: [], busy: false };
 
+  // an ordinary die drawn with pips (app.js's die); data-n is its number, for tests and CSS
   function dieFace(C, value, attrs) {
     const a = attrs || {};
-    return C.h(a.onclick ? "button" : "span", {
-      class: "die c-none" + (a.extra ? " " + a.extra : ""), onclick: a.onclick,
-      disabled: a.disabled, role: a.onclick ? null : "img",
-      "aria-pressed": a.pressed === undefined ? null : String(!!a.pressed),
-      "aria-label": a.label || String(value), dataset: Object.assign({ n: value }, a.dataset || {}),
-    }, String(value));
+    return C.die({ value, color: null }, {
+      onclick: a.onclick, disabled: a.disabled, pressed: a.pressed, extra: a.extra,
+      label: a.label || String(value), dataset: Object.assign({ n: value }, a.dataset || {}),
+    });
+  }
+
+  // The dice of the turn changed (a throw, a set-aside, a card used, another turn): what was
+  // selected no longer means the same dice, so the selection clears.
+  function diceKey(s) {
+    const d = s.dice || {};
+    return [s.game_id, s.turn, d.throws, (d.active || []).join(","), (d.aside || []).join(",")].join("|");
   }
 
   // ---- the turn's dice ----------------------------------------------------------------
@@ -39,7 +45,7 @@
     const d = s.dice;
     ui.picked = ui.picked.filter((i) => i < d.active.length);
     const parts = [];
-    if (d.throws === 0) {
+    if (d.throws === 0 && !(s.held && s.held.why === "check")) {
       parts.push(h("p", { class: "u-hand", id: "u-hand" },
         fmt("u_hand", { player: s.current_player, n: d.hand + d.active.length })));
     }
@@ -69,7 +75,8 @@
       }, S.u_all_aside));
     }
     if (canThrow(s)) {
-      if (s.eye && s.eye.simulated) {
+      // not while the table checks a held throw: a new throw would replace it
+      if (s.eye && s.eye.simulated && !(s.held && s.held.why === "check")) {
         buttons.push(h("button", { class: "big throw", id: "u-throw", disabled: !C.K.canAct,
           onclick: () => C.post("/api/throw") }, S.throw_dice));
       }
@@ -77,6 +84,7 @@
         onclick: () => openThrow(C, s) }, fmt("u_enter_throw", { n: throwCount(s) })));
     }
     parts.push(h("div", { class: "u-buttons" }, buttons));
+    parts.push(h("div", { class: "camera u-camera", id: "u-camera" }, C.camera(s)));
     return h("section", { class: "u-dice", id: "u-dice", "aria-label": S.dice }, parts);
   }
 
@@ -269,7 +277,8 @@
     strip(C, s);
     const area = C.$("court-game");
     area.hidden = false;
-    if (old && (old.game_id !== s.game_id || old.turn !== s.turn)) ui.picked = [];
+    if (old && diceKey(old) !== diceKey(s)) ui.picked = [];
+    C.held(s);  // a throw the camera is unsure of: shown with confirm and fix (app.js)
     C.fill(area, overSection(C, s),
       s.phase === "none" || s.over ? null : diceSection(C, s),
       s.phase === "none" || s.over ? null : cardsSection(C, s),
