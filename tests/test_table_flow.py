@@ -136,14 +136,14 @@ def test_refusals_are_sentences_in_the_pages_language(client: FlaskClient) -> No
 def test_what_happened_is_said_in_words(client: FlaskClient) -> None:
     post(client, "roll " + FITS)
     _, state = post(client, "claim 4", lang="de")
-    assert state["last_said"] == ("Ann nimmt Kuscheliger Ork (3 gleiche) und "
+    assert state["last_said"] == ("Ann nimmt: Kuscheliger Ork (3 gleiche) und "
                                   "Orkdorf (2)")
     _, state = post(client, "draw elf-4")
     assert state["last_said"] == "the Arrogant elf (run of 4) comes into slot 1"
     events = client.get("/api/history?lang=de").get_json()["events"]
     assert [e["said"] for e in events] == [
         "Neues Spiel: Ann, Ben", "Die erste Auslage liegt", "Ann: Wurf 1 von 3, Summe 10",
-        "Ann nimmt Kuscheliger Ork (3 gleiche) und Orkdorf (2)",
+        "Ann nimmt: Kuscheliger Ork (3 gleiche) und Orkdorf (2)",
         "Arrogante Elfe (Straße aus 4) kommt auf Platz 1"]
     post(client, "undo")
     events = client.get("/api/history").get_json()["events"]

@@ -355,13 +355,16 @@ def calibrate() -> Any:
     eye = shared(current_app).eye
     teach = getattr(eye, "calibrate", None)
     if teach is None:
-        return _error("this camera cannot be calibrated from the page", 404)
+        refused, _ = _refused(UsageError("no_calibration", "this camera cannot be calibrated "
+                                         "from the page"))
+        return refused, 404
     try:
         teach()
     except KotdError as err:
         return _refused(err)
     except ValueError as err:  # the palette's own refusal: no dice, a colour missing
-        return _error(f"calibration failed: {err}", 400)
+        return _refused(UsageError("calibration_failed", "calibration failed: {why}",
+                                   why=str(err)))
     return jsonify(ok=True)
 
 

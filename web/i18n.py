@@ -242,6 +242,23 @@ STRINGS: dict[str, dict[str, str]] = {
         "u_bid_of": "{count} × {number}",
         "u_n_cards": "{n} cards",
         "u_start_dice": "{n} dice at the start of a turn",
+        # issue 46: singulars (fmt takes KEY_1, or KEY without _n plus _1, when n is 1),
+        # held throws of both games, Um Krone und Kragen in plain words
+        "events_1": "1 action",
+        "u_n_cards_1": "1 card",
+        "u_enter_throw_1": "Enter the throw (1 die)",
+        "seeing_too few dice_1": ("I see 1 die; a roll needs {dice}: is one covered or "
+                                  "outside the picture?"),
+        "held_check_n": "Please check dice {dice} before the roll counts: tap one to correct it.",
+        "u_held": "The camera is not sure of {player}'s throw: check it below.",
+        "u_reach_plain": "What your court can still buy",
+        "u_plan_with": "With {steps} you can buy the {card}.",
+        "u_plan_step": "your {card} ({what})",
+        "u_plan_aside": "set aside {dice}",
+        "u_plan_end": "then set every die aside and buy it",
+        "u_reach_none_owned": "You have no court cards yet: what the dice show is what they buy.",
+        "u_start_twice": ("A new round: {player} played last, so {player} starts this one and "
+                          "plays twice in a row."),
     },
     "de": {
         "title": "Würfelkönig",
@@ -378,8 +395,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "dice_short_n": "noch {n} Würfel",
         "wins_with": "{player} gewinnt mit {points} Punkten",
         "share_win": "{players} teilen sich den Sieg mit {points} Punkten",
-        "tie_fewer": "Gleichstand bei {points} Punkten: weniger Minuspunkte entscheiden",
-        "tie_shared": "Gleichstand bei Punkten und Minuspunkten: geteilter Sieg",
+        "tie_fewer": "bei {points} Punkten gleichauf, weniger Minuspunkte entscheiden",
+        "tie_shared": "Punkte und Minuspunkte gleich: geteilter Sieg",
         "tie_words": ("{winner} und {other} haben beide {points} Punkte; {winner} hat weniger "
                       "Minuspunkte ({a} gegen {b})."),
         "minus_points": "Minuspunkte",
@@ -475,6 +492,23 @@ STRINGS: dict[str, dict[str, str]] = {
         "u_bid_of": "{count} × {number}",
         "u_n_cards": "{n} Karten",
         "u_start_dice": "{n} Würfel zu Beginn des Zuges",
+        # issue 46: Einzahl, gehaltene Würfe beider Spiele, Um Krone und Kragen in Worten
+        "events_1": "1 Aktion",
+        "u_n_cards_1": "1 Karte",
+        "u_enter_throw_1": "Wurf eingeben (1 Würfel)",
+        "seeing_too few dice_1": ("Ich sehe 1 Würfel; ein Wurf braucht {dice}: liegt einer "
+                                  "verdeckt oder außerhalb des Bildes?"),
+        "held_check_n": ("Bitte die Würfel {dice} prüfen, bevor der Wurf zählt: einen antippen "
+                         "zum Korrigieren."),
+        "u_held": "Die Kamera ist sich beim Wurf von {player} nicht sicher: bitte unten prüfen.",
+        "u_reach_plain": "Was dein Hofstaat noch kaufen kann",
+        "u_plan_with": "Mit {steps} kannst du die Karte {card} kaufen.",
+        "u_plan_step": "deiner Karte {card} ({what})",
+        "u_plan_aside": "{dice} herauslegen",
+        "u_plan_end": "dann alle Würfel herauslegen und kaufen",
+        "u_reach_none_owned": "Du hast noch keinen Hofstaat: was die Würfel zeigen, kaufen sie.",
+        "u_start_twice": ("Neue Runde: {player} war zuletzt dran, beginnt deshalb diese Runde "
+                          "und spielt zweimal hintereinander."),
     },
 }
 
@@ -532,7 +566,7 @@ ERRORS: dict[str, dict[str, str]] = {
         "rule.no_die": "Es gibt keinen Würfel {position}; die Würfel sind 1–{dice}.",
         "rule.claim_before_roll": "Zuerst würfeln: ein Bürger wird mit einem Wurf genommen.",
         "rule.no_citizen": "Auf Platz {slot} liegt kein Bürger; die Plätze sind 1–{slots}.",
-        "rule.not_satisfied": "Der Wurf {roll} erfüllt {card} ({rule}) nicht.",
+        "rule.not_satisfied": "Der Wurf {roll} erfüllt die Karte {card_de} ({rule_de}) nicht.",
         "rule.keep_dragon": "Ein Drache wird an einen anderen Spieler verschenkt, nicht behalten.",
         "rule.penalty_before_roll": "Zuerst würfeln: eine Strafkarte gibt es erst nach einem Wurf.",
         "rule.penalty_satisfied": ("Eine Strafkarte nur, wenn kein Bürger erfüllt ist; dieser "
@@ -576,6 +610,9 @@ ERRORS: dict[str, dict[str, str]] = {
         "usage.fix_held": "Eine Korrektur ist „PLATZ WÜRFEL“, z. B. „3 5b“.",
         "usage.held": "So schicken: {{\"confirm\": true}} oder {{\"fix\": \"3 5b\"}}",
         "usage.no_calibration": "Diese Kamera lässt sich nicht von der Seite aus einstellen.",
+        "usage.calibration_failed": ("Die Farben ließen sich nicht anlernen: alle Würfel "
+                                     "getrennt und mit der Zahl nach oben unter die Kamera "
+                                     "legen."),
         "usage.no_picture": "Noch kein Kamerabild: die Würfel unter die Kamera legen.",
         "usage.id_reused": "Die Aktionskennung {id} gehört schon zu „{action}“.",
         "usage.unknown_game": "Unbekanntes Spiel {game} (bekannt: {known}).",

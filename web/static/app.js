@@ -17,7 +17,13 @@
 
   const $ = (id) => document.getElementById(id);
 
+  // a template with its {names} filled; with n = 1 the singular KEY_1 (or, for KEY_n, the
+  // key's stem + _1) where the page has one ("1 card", not "1 cards")
   function fmt(key, vars) {
+    if (vars && vars.n === 1) {
+      const one = S[key + "_1"] || S[key.replace(/_n$/, "") + "_1"];
+      if (one) key = key + "_1" in S ? key + "_1" : key.replace(/_n$/, "") + "_1";
+    }
     return (S[key] || key).replace(/\{(\w+)\}/g, (_, k) => (vars && k in vars ? vars[k] : ""));
   }
 
@@ -652,7 +658,8 @@
     }));
     if (held.why === "check") {
       fill(el, h("p", { class: "q-text" }, icon("alert"),
-        fmt("held_check", { dice: unsure.join(", "), player: held.player })),
+        fmt(unsure.length > 1 ? "held_check_n" : "held_check",
+          { dice: list(unsure.map(String)), player: held.player })),
       h("div", { class: "dice held-dice" }, dice),
       h("button", { class: "big", id: "held-confirm", disabled: !K.canAct,
         onclick: () => sendHeld({ confirm: true }) }, icon("check"), " ", S.held_right));
