@@ -250,12 +250,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "seeing_too few dice_1": ("I see 1 die; a roll needs {dice}: is one covered or "
                                   "outside the picture?"),
         "held_check_n": "Please check dice {dice} before the roll counts: tap one to correct it.",
-        "u_held": "The camera is not sure of {player}'s throw: check it below.",
+        "u_held": "The camera is not sure of {player}'s throw: check it above.",
         "u_reach_plain": "What your court can still buy",
-        "u_plan_with": "With {steps} you can buy the {card}.",
-        "u_plan_step": "your {card} ({what})",
-        "u_plan_aside": "set aside {dice}",
-        "u_plan_end": "then set every die aside and buy it",
         "u_reach_none_owned": "You have no court cards yet: what the dice show is what they buy.",
         "u_start_twice": ("A new round: {player} played last, so {player} starts this one and "
                           "plays twice in a row."),
@@ -500,12 +496,8 @@ STRINGS: dict[str, dict[str, str]] = {
                                   "verdeckt oder außerhalb des Bildes?"),
         "held_check_n": ("Bitte die Würfel {dice} prüfen, bevor der Wurf zählt: einen antippen "
                          "zum Korrigieren."),
-        "u_held": "Die Kamera ist sich beim Wurf von {player} nicht sicher: bitte unten prüfen.",
+        "u_held": "Die Kamera ist sich beim Wurf von {player} nicht sicher: bitte oben prüfen.",
         "u_reach_plain": "Was dein Hofstaat noch kaufen kann",
-        "u_plan_with": "Mit {steps} kannst du die Karte {card} kaufen.",
-        "u_plan_step": "deiner Karte {card} ({what})",
-        "u_plan_aside": "{dice} herauslegen",
-        "u_plan_end": "dann alle Würfel herauslegen und kaufen",
         "u_reach_none_owned": "Du hast noch keinen Hofstaat: was die Würfel zeigen, kaufen sie.",
         "u_start_twice": ("Neue Runde: {player} war zuletzt dran, beginnt deshalb diese Runde "
                           "und spielt zweimal hintereinander."),

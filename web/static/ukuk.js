@@ -45,7 +45,14 @@
     const d = s.dice;
     ui.picked = ui.picked.filter((i) => i < d.active.length);
     const parts = [];
-    if (d.throws === 0 && !(s.held && s.held.why === "check")) {
+    const checking = s.held && s.held.why === "check";
+    if (d.throws === 0 && s.round > 1 && s.order && s.order[0] === s.current_player && !s.final) {
+      // the last player of a round starts the next: say why the same player goes again
+      parts.push(h("p", { class: "u-hint", id: "u-twice" }, fmt("u_start_twice", { player: s.current_player })));
+    }
+    if (checking) {
+      parts.push(h("p", { class: "u-hand", id: "u-held" }, fmt("u_held", { player: s.held.player })));
+    } else if (d.throws === 0) {
       parts.push(h("p", { class: "u-hand", id: "u-hand" },
         fmt("u_hand", { player: s.current_player, n: d.hand + d.active.length })));
     }
@@ -76,7 +83,7 @@
     }
     if (canThrow(s)) {
       // not while the table checks a held throw: a new throw would replace it
-      if (s.eye && s.eye.simulated && !(s.held && s.held.why === "check")) {
+      if (s.eye && s.eye.simulated && !checking) {
         buttons.push(h("button", { class: "big throw", id: "u-throw", disabled: !C.K.canAct,
           onclick: () => C.post("/api/throw") }, S.throw_dice));
       }
@@ -194,17 +201,19 @@
     if (s.over || !s.dice.throws || s.dice.hand) return null;
     const now = s.reach.filter((r) => r.uses === 0);
     const later = s.reach.filter((r) => r.uses > 0);
+    const me = s.players.find((p) => p.name === s.current_player);
+    const owns = me && me.cards.length;
     return h("section", { class: "u-reach", id: "u-reach" },
-      h("h2", {}, S.u_reach),
+      h("h2", {}, S.u_reach_plain),
       !s.dice.done && now.length
         ? h("p", { class: "u-now", id: "u-now" }, fmt("u_now", { cards: now.map((r) => r.name).join(", ") }))
         : null,
       later.length ? h("ol", { class: "u-plans" }, later.map((r) => h("li", { dataset: { reach: r.card } },
-        h("span", { class: "u-plan" }, h("strong", {}, r.name), " · ", fmt(r.uses === 1 ? "u_use_1" : "u_use_n", { n: r.uses }),
-          h("br"), r.text),
+        h("span", { class: "u-plan" }, h("strong", {}, r.name), h("br"), r.said),
         h("button", { class: "small", dataset: { plan: r.card }, disabled: !C.K.canAct,
           onclick: () => runPlan(C, r) }, S.u_do_it))))
-        : h("p", { class: "muted" }, s.unused.length ? S.u_reach_none : S.u_reach_no_cards));
+        : h("p", { class: "muted" }, !owns ? S.u_reach_none_owned
+          : (s.unused.length ? S.u_reach_none : S.u_reach_no_cards)));
   }
 
   async function runPlan(C, plan) {
