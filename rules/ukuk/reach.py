@@ -292,9 +292,25 @@ def reach(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Abil
           wanted: Mapping[str, Cost]) -> dict[str, Plan]:
     """For each wanted card (id -> cost) that the dice can reach without luck, the
     shortest plan; ``unused`` are the player's court cards not used yet this round
-    (id -> ability; cards whose use is luck are ignored)."""
+    (id -> ability; cards whose use is luck are ignored).
+
+    The same question again (the page's view in another language, a new camera status)
+    is answered from a small memo: plans are immutable."""
     if len(active) + len(aside) + sum(isinstance(a, Add) for a in unused.values()) > MAX_DICE:
         raise ValueError(f"the reach is planned for at most {MAX_DICE} dice")
+    return dict(_remembered(tuple(sorted(active)), tuple(sorted(aside)),
+                            tuple(sorted(unused.items())), tuple(sorted(wanted.items()))))
+
+
+@lru_cache(maxsize=256)
+def _remembered(active: Values, aside: Values, unused: tuple[tuple[str, Ability], ...],
+                wanted: tuple[tuple[str, Cost], ...]) -> tuple[tuple[str, Plan], ...]:
+    return tuple(_search(active, aside, dict(unused), dict(wanted)).items())
+
+
+def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ability],
+            wanted: Mapping[str, Cost]) -> dict[str, Plan]:
+    """:func:`reach` without the memo."""
     cards = sorted(((cid, a) for cid, a in unused.items() if a.deterministic),
                    key=lambda item: (not isinstance(item[1], Add), item[0]))
     names = [cid for cid, _ in cards]
@@ -422,8 +438,13 @@ def _capacity(active: int, aside: int, abilities: tuple[Ability, ...]) -> Capaci
     return capacity(counts(active), counts(aside), abilities)
 
 
+def forget_answers() -> None:
+    """Forget the memo of whole answers (the move tables stay warm)."""
+    _remembered.cache_clear()
+
+
 def clear_caches() -> None:
     """Forget every memoised move table (for benchmarks of a cold start)."""
-    for f in (_after, _after_copy, _capacity, _powers):
+    for f in (_after, _after_copy, _capacity, _powers, _remembered):
         f.cache_clear()
     _MET.table.clear()
