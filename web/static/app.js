@@ -281,11 +281,12 @@
       Array.from({ length: value }, () => h("span", { class: "pip" })));
   }
 
-  // What a card still lacks, in the card's own terms ("5 too many" for "sum ≤ 12" at 17).
+  // What a card still lacks, in the card's own terms ("sum 17, needs ≤ 12": the sum now
+  // and what the card asks).
   function missingText(c, sum) {
     const r = c.requirement || {};
-    if (r.type === "sum_at_most" && sum > r.total) return fmt("sum_over", { n: sum - r.total });
-    if (r.type === "sum_at_least" && sum < r.total) return fmt("sum_under", { n: r.total - sum });
+    if (r.type === "sum_at_most" && sum > r.total) return fmt("sum_over", { sum, total: r.total });
+    if (r.type === "sum_at_least" && sum < r.total) return fmt("sum_under", { sum, total: r.total });
     return c.missing === 1 ? S.dice_short_1 : fmt("dice_short_n", { n: c.missing });
   }
 
