@@ -20,6 +20,7 @@ import pytest
 from test_ukuk_browser import _open, browser  # noqa: F401
 from test_ukuk_game import ANN_FAILS, GAME, lines
 from test_web_browser import Served, _shot
+from test_web_table import PHONES, VIEWPORTS, opened, overflows, shot
 from webkit import TOKEN, FakeEye, new_app
 
 from rules.actions import Seen
@@ -165,3 +166,45 @@ def test_a_whole_game_by_taps_with_held_throws(browser, served) -> None:  # noqa
     time.sleep(1.0)  # nothing held enters later
     assert [str(a) for a in table.record.actions] == stored
     assert page.errors == []
+
+
+# the page at every screen size, in both languages: a turn with the reach, a throw held for
+# checking, the end; nothing leaves its box and no word breaks inside itself
+# (tests/overflows.js, as the King of the Dice layout test uses it)
+MID_TURN = lines(GAME)[:lines(GAME).index("use wachmann")]  # Ann's King turn, dice aside
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_nothing_overflows_on_the_page_at_any_size(browser, served, size: str,  # noqa: F811
+                                                    lang: str) -> None:
+    _site, table = served
+    table.act(table.parse("game ukuk"))
+    for line in MID_TURN:
+        table.act(table.parse(line))
+    problems: dict[str, list[str]] = {}
+    with opened(browser, _site.url + f"?lang={lang}&token={TOKEN}", size) as page:
+        expect(page.locator("#u-reach li[data-reach]").first).to_be_visible()
+        problems["reach"] = overflows(page)
+        shot(page, f"ukuk-{size}-{lang}-reach")
+        for line in lines(GAME)[len(MID_TURN):]:
+            if table.state.final:
+                break
+            table.act(table.parse(line))
+        table.saw(seen([3, 3, 3, 3, 3], 2, 4))  # Ben's final throw, two dice unsure
+        expect(page.locator("#held-confirm")).to_be_visible()
+        problems["check"] = overflows(page)
+        shot(page, f"ukuk-{size}-{lang}-check")
+        page.tap("#held-confirm") if size in PHONES else page.click("#held-confirm")
+        expect(page.locator("#held")).to_be_hidden()
+        assert table.snapshot.held is None and table.state.dice.throws == 1
+        for line in lines(GAME + ANN_FAILS)[len(table.record.actions) + 1:]:
+            table.act(table.parse(line))
+        expect(page.locator("#u-final .winner")).to_be_visible()
+        problems["over"] = overflows(page)
+        shot(page, f"ukuk-{size}-{lang}-over")
+        page.goto(_site.url + f"scores?lang={lang}")
+        page.wait_for_selector("body[data-ready='1']")
+        problems["scores"] = overflows(page)
+    bad = {k: v for k, v in problems.items() if v}
+    assert not bad, bad
