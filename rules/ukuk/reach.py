@@ -198,7 +198,10 @@ def capacity(active: Counts, aside: Counts, abilities: Sequence[Ability]) -> Cap
     Alchemist 3); a die they touch may show anything (only the Dienstmagd: what it adds).
     Cards that bring in a die add one die each (the Königin's shows anything).
     """
-    pw = _powers(tuple(abilities))
+    return _capacity_of(active, aside, _powers(tuple(abilities)))
+
+
+def _capacity_of(active: Counts, aside: Counts, pw: _Powers) -> Capacity:
     dice = list(active)
     for v in pw.brought:
         dice[v] += 1
@@ -347,6 +350,7 @@ def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ab
     layers: list[dict[int, int]] = [{x0: 1}]
     parents: list[dict[int, list[tuple[int, int]]]] = [{}]
     possible_cache: dict[tuple[int, int, int], bool] = {}
+    powers: dict[int, _Powers] = {}  # live cards (a bitmask) -> what they can do
     depth = 0
     while want and layers[-1]:
         layer = layers[-1]
@@ -361,7 +365,10 @@ def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ab
             key = (x, live_mask, want)
             ok = possible_cache.get(key)
             if ok is None:
-                cap = _capacity(x & _LOW, x >> 24, tuple(abilities[i] for i in live))
+                pw = powers.get(live_mask)
+                if pw is None:
+                    pw = powers[live_mask] = _powers(tuple(abilities[i] for i in live))
+                cap = _capacity_of(counts(x & _LOW), counts(x >> 24), pw)
                 ok = any(cost.possible(cap) for b, cost in costs if want >> b & 1)
                 possible_cache[key] = ok
             if not ok:
