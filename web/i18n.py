@@ -96,7 +96,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "remove": "✕",
         "new_game": "Start new game",
         "new_game_confirm": "Start a new game? The current one stays in the history.",
-        "first_row": "First row",
+        "first_row": "First row: open Setup",
         "lay_row": "Lay out the row",
         "clear": "Clear",
         "picker_all": "All",
@@ -253,6 +253,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "u_held": "The camera is not sure of {player}'s throw: check it above.",
         "u_reach_plain": "What your court can still buy",
         "u_reach_none_owned": "You have no court cards yet: what the dice show is what they buy.",
+        "penalty_q_row": ("Nothing fits: {player} takes the top penalty card (scoundrel), and "
+                          "the rightmost citizen, {card}, leaves the row. Its value:"),
+        "roll_n_of_elf": "roll {n} of 4 (the elf's fourth roll)",
+        "extra_turn_why": "extra turn (sorcerer's apprentice)",
+        "bonus_hint": ("The hypnotist's bonus: the card to its right comes too; a dragon taken "
+                       "so is given to another player."),
         "u_start_twice": ("A new round: {player} played last, so {player} starts this one and "
                           "plays twice in a row."),
     },
@@ -338,7 +344,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "remove": "✕",
         "new_game": "Neues Spiel beginnen",
         "new_game_confirm": "Neues Spiel beginnen? Das laufende bleibt im Verlauf.",
-        "first_row": "Erste Auslage",
+        "first_row": "Erste Auslage: zum Aufbau",
         "lay_row": "Auslage legen",
         "clear": "Leeren",
         "picker_all": "Alle",
@@ -499,6 +505,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "u_held": "Die Kamera ist sich beim Wurf von {player} nicht sicher: bitte oben prüfen.",
         "u_reach_plain": "Was dein Hofstaat noch kaufen kann",
         "u_reach_none_owned": "Du hast noch keinen Hofstaat: was die Würfel zeigen, kaufen sie.",
+        "penalty_q_row": ("Nichts erfüllt: {player} nimmt die oberste Strafkarte (Schurke), und "
+                          "der Bürger ganz rechts, {card}, verlässt die Auslage. Ihr Wert:"),
+        "roll_n_of_elf": "Wurf {n} von 4 (der vierte Wurf der Elfe)",
+        "extra_turn_why": "Extrazug (Zauberlehrling)",
+        "bonus_hint": ("Bonus des Hypnotiseurs: die Karte rechts daneben kommt mit; ein so "
+                       "genommener Drache wird an einen anderen Spieler verschenkt."),
         "u_start_twice": ("Neue Runde: {player} war zuletzt dran, beginnt deshalb diese Runde "
                           "und spielt zweimal hintereinander."),
     },

@@ -496,7 +496,8 @@
     let roll;
     if (s.phase === "rolling") {
       roll = h("span", { class: "roll-count", id: "roll-count" },
-        s.rolls_used ? fmt("roll_n_of", { n: s.rolls_used, max: s.max_rolls }) : S.no_roll_yet);
+        !s.rolls_used ? S.no_roll_yet
+          : fmt(s.max_rolls === 4 ? "roll_n_of_elf" : "roll_n_of", { n: s.rolls_used, max: s.max_rolls }));
     } else {
       roll = h("span", { class: "roll-count phase", id: "roll-count" }, S["phase_" + s.phase] || s.phase);
     }
@@ -517,7 +518,7 @@
         }, String(slot))));
     }
     fill(el, h("p", { class: "tl-main" }, who, roll,
-      s.extra_turn ? h("span", { class: "badge" }, S.extra_turn) : null), fits);
+      s.extra_turn ? h("span", { class: "badge", id: "extra-turn" }, S.extra_turn_why) : null), fits);
   }
 
   function renderStrip(s) {
@@ -592,7 +593,11 @@
           class: "big choice-wide", disabled: !K.canAct, dataset: { give: p }, onclick: () => act("give " + p),
         }, dot(playerColor(s, p)), p))));
     } else if (q.ask === "penalty") {
-      fill(el, h("p", { class: "q-text" }, icon("scoundrel"), fmt("penalty_q", { player: s.current_player })),
+      // the penalty's second effect is said before it happens: the rightmost citizen goes
+      const last = s.row.length && s.row[s.row.length - 1].card;
+      fill(el, h("p", { class: "q-text" }, icon("scoundrel"), last
+        ? fmt("penalty_q_row", { player: s.current_player, card: card(last.id).name })
+        : fmt("penalty_q", { player: s.current_player })),
         penaltyButtons(q.choices, "big choice penalty"));
     } else if (q.ask === "draw") {
       const box = h("div", { class: "picker", id: "draw-picker" });
@@ -799,10 +804,10 @@
           onclick: () => act("claim " + slot.slot + " no-village"),
         }, S.claim_no_village) : null,
         claimable && c.kind === "hypnotist" && s.row[i + 1] && s.row[i + 1].card
-          ? h("button", {
+          ? [h("p", { class: "bonus-hint muted" }, S.bonus_hint), h("button", {
             class: "leave", disabled: !K.canAct, dataset: { leave: "bonus" },
             onclick: () => act("claim " + slot.slot + " no-bonus"),
-          }, S.claim_no_bonus) : null));
+          }, S.claim_no_bonus)] : null));
     }));
   }
 
