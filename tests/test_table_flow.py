@@ -177,9 +177,11 @@ def test_colours_stats_and_export_across_games(tmp_path: Path) -> None:
     assert [g["winners"] for g in stats["games"]] == [["Ann"], []]
     rows = list(csv.DictReader(io.StringIO(client.get("/api/export.csv").get_data(
         as_text=True))))
-    assert sorted((r["game_id"], r["player"], r["total"], r["finished"]) for r in rows) == [
-        ("1", "Ann", "9", "1"), ("1", "Ben", "6", "1"), ("2", "Ann", "0", "0"),
-        ("2", "Ben", "0", "0")]
+    assert sorted((r["game_id"], r["player"], r["total"]) for r in rows) == [
+        ("1", "Ann", "9"), ("1", "Ben", "6"), ("2", "Ann", "0"), ("2", "Ben", "0")]
+    last = table.history(1)[-1].at  # game 1 ended with its last move; game 2 goes on
+    assert {(r["game_id"], r["finished"]) for r in rows} == {("1", last), ("2", "")}
+    assert client.get("/api/stats?game=ukuk").get_json()["players"] == []  # not mixed
     exported = client.get("/api/export.json").get_json()["games"]
     assert [len(g["events"]) for g in exported] == [len(OVER), 2]
     assert exported[0]["events"][3]["said"].startswith("Ann takes the Cuddly orc")

@@ -247,10 +247,12 @@ def _finished(table: Any, lang: str) -> list[dict[str, Any]]:
 
 @bp.get("/stats")
 def stats() -> Any:
-    """Across all stored games: per player the games played, the wins (finished games,
-    shared victories count) and the best total of a finished game."""
+    """Across the stored games of one game (``?game=``, default the table's): per player
+    the games played, the wins (finished games, shared victories count) and the best
+    total of a finished game (a best score means nothing across two games)."""
     table = shared(current_app).table
-    games = _finished(table, api_lang(request))
+    game = request.args.get("game") or table.pack.id
+    games = [g for g in _finished(table, api_lang(request)) if g["game"] == game]
     players: dict[str, dict[str, Any]] = {}
     for g in games:
         for score in g["scores"]:
@@ -264,7 +266,7 @@ def stats() -> Any:
                     p["best"] = total
     ranked = sorted(players.values(), key=lambda p: (-p["wins"], -(p["best"] or -999),
                                                      p["name"].casefold()))
-    return jsonify(players=ranked, games=[
+    return jsonify(game=game, players=ranked, games=[
         {k: g[k] for k in ("id", "game", "started", "over", "players")} |
         {"winners": [s["player"] for s in g["scores"] if g["over"] and s.get("place") == 1],
          "totals": {s["player"]: s.get("total") for s in g["scores"]}} for g in games])
@@ -283,9 +285,11 @@ def export_csv() -> Any:
     writer = csv.DictWriter(out, EXPORT_FIELDS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for g in _finished(table, "en"):
+        events = table.history(g["id"]) if g["over"] else []
+        finished = events[-1].at if events else ""  # when the last move ended it
         for score in g["scores"]:
             writer.writerow({**score, "game_id": g["id"], "game": g["game"],
-                             "started": g["started"], "finished": int(g["over"])})
+                             "started": g["started"], "finished": finished})
     return Response(out.getvalue(), mimetype="text/csv", headers={
         "Content-Disposition": "attachment; filename=kotd-games.csv"})
 

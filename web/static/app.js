@@ -914,7 +914,7 @@
     if (s.version === statsVersion && s.game_id === K.statsGame) return;
     statsVersion = s.version; K.statsGame = s.game_id;
     try {
-      const st = await getJSON("/api/stats?lang=" + LANG);
+      const st = await getJSON("/api/stats?lang=" + LANG + "&game=" + encodeURIComponent(s.game || "kotd"));
       if (!st.players.length) { fill($("stats"), h("p", { class: "muted" }, S.no_history)); return; }
       fill($("stats"), h("table", { class: "stats-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, S.player_col), h("th", { scope: "col" }, S.stats_games),
