@@ -256,7 +256,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "penalty_q_row": ("Nothing fits: {player} takes the top penalty card (scoundrel), and "
                           "the rightmost citizen, {card}, leaves the row. Its value:"),
         "roll_n_of_elf": "roll {n} of 4 (the elf's fourth roll)",
-        "extra_turn_why": "extra turn (sorcerer's apprentice)",
+        "extra_turn_why": "extra turn (apprentice)",
         "bonus_hint": ("The hypnotist's bonus: the card to its right comes too; a dragon taken "
                        "so is given to another player."),
         "u_start_twice": ("A new round: {player} played last, so {player} starts this one and "

@@ -491,8 +491,12 @@
       fill(el, h("p", { class: "tl-main" }, h("span", { class: "tl-who" }, icon("crown"), S.game_over)));
       return;
     }
+    // "Ann's turn": on a phone the name alone (the words around it hide), so the top line
+    // stays one line
+    const [before, after] = (S.turn_of || "{player}").split("{player}");
     const who = h("span", { class: "tl-who", id: "whose-turn" }, dot(playerColor(s, s.current_player)),
-      fmt("turn_of", { player: s.current_player }));
+      before ? h("span", { class: "tl-words" }, before) : null, s.current_player,
+      after ? h("span", { class: "tl-words" }, after) : null);
     let roll;
     if (s.phase === "rolling") {
       roll = h("span", { class: "roll-count", id: "roll-count" },
@@ -504,9 +508,11 @@
     let fits = null;
     if (s.phase === "rolling" && s.dice) {
       const n = s.claimable.length;
-      fits = h("span", { class: "fits" + (n ? " some" : ""), id: "fits" },
-        n ? (n === 1 ? S.fits_one : fmt("fits_n", { n }))
-          : (rollsLeft(s) ? S.fits_none : S.fits_none_last),
+      fits = h("span", { class: "fits" + (n ? " some" : ""), id: "fits",
+        "aria-label": n ? (n === 1 ? S.fits_one : fmt("fits_n", { n })) : null },
+      n ? h("span", { class: "fits-words" }, n === 1 ? S.fits_one : fmt("fits_n", { n }))
+        : (rollsLeft(s) ? S.fits_none : S.fits_none_last),
+      n ? icon("check", "fits-icon") : null,
         s.claimable.map((slot) => h("a", {
           class: "jump", href: "#slot-" + slot, dataset: { jump: slot },
           "aria-label": fmt("jump_slot", { n: slot }),
@@ -517,8 +523,8 @@
           },
         }, String(slot))));
     }
-    fill(el, h("p", { class: "tl-main" }, who, roll,
-      s.extra_turn ? h("span", { class: "badge", id: "extra-turn" }, S.extra_turn_why) : null), fits);
+    fill(el, h("p", { class: "tl-main" }, who, roll),
+      s.extra_turn ? h("span", { class: "badge", id: "extra-turn" }, S.extra_turn_why) : null, fits);
   }
 
   function renderStrip(s) {

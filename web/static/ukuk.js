@@ -243,12 +243,15 @@
     if (s.phase === "none") { fill(el); el.hidden = true; return; }
     el.hidden = false;
     if (s.over) { fill(el, h("p", { class: "tl-main" }, h("span", { class: "tl-who" }, C.icon("crown"), S.game_over))); return; }
+    // as King of the Dice's top line: on a phone the name alone, so it stays one line
+    const [before, after] = (S.turn_of || "{player}").split("{player}");
     fill(el, h("p", { class: "tl-main" },
       h("span", { class: "tl-who", id: "whose-turn" }, C.dot(C.playerColor(s, s.current_player)),
-        fmt("turn_of", { player: s.current_player })),
+        before ? h("span", { class: "tl-words" }, before) : null, s.current_player,
+        after ? h("span", { class: "tl-words" }, after) : null),
       h("span", { class: "roll-count", id: "roll-count" }, fmt("u_round", { n: s.round }),
-        s.dice.throws ? " · " + fmt("u_throw_n", { n: s.dice.throws }) : ""),
-      s.final ? h("span", { class: "badge" }, S.u_final) : null));
+        s.dice.throws ? " · " + fmt("u_throw_n", { n: s.dice.throws }) : "")),
+    s.final ? h("span", { class: "badge" }, S.u_final) : null);
   }
 
   function strip(C, s) {
