@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from rules.ukuk.abilities import Ability, Add, CopyAside, Values
+from rules.ukuk.abilities import Ability, Add, CopyAside, Share, Values
 from rules.ukuk.costs import VALUES, Capacity, Cost, Counts
 
 MAX_DICE = 15
@@ -151,6 +151,7 @@ class _Powers:
     free: tuple[tuple[int, ...], ...]  # numbers a die can show without a bounded change
     bound: tuple[tuple[int, ...], ...]  # further numbers with one
     budget: int
+    parity_budget: int  # dice the bounded cards can turn to the other parity
     brought: tuple[int, ...]  # values of dice the cards bring in (fixed numbers)
     wild: int  # dice brought in that may show anything (the Königin)
     top: tuple[int, ...]  # the highest free number
@@ -184,7 +185,10 @@ def _powers(abilities: tuple[Ability, ...]) -> _Powers:
     def parities(values: Sequence[int]) -> tuple[bool, bool]:
         return (any(v % 2 == 0 for v in values), any(v % 2 == 1 for v in values))
 
-    return _Powers(tuple(free), tuple(bound), budget,
+    # a pip move (Share) keeps the sum, so it turns an even number of dice's parity
+    parity_budget = sum((a.touches or 0) // 2 * 2 if isinstance(a, Share) else a.touches or 0
+                        for a in bounded)
+    return _Powers(tuple(free), tuple(bound), budget, parity_budget,
                    tuple(v for v in extra if v is not None), sum(v is None for v in extra),
                    top, gain, tuple(map(parities, free)), tuple(map(parities, bound)))
 
@@ -236,7 +240,7 @@ def _capacity_of(active: Counts, aside: Counts, pw: _Powers) -> Capacity:
     max_sum += sum(gains[:pw.budget])
     total = sum(active) + len(pw.brought) + pw.wild + sum(aside)
     return Capacity(tuple(free), tuple(bound), pw.budget, total, max_sum,
-                    (parity_need[0], parity_need[1]))
+                    (parity_need[0], parity_need[1]), pw.parity_budget)
 
 
 # ---- the search -------------------------------------------------------------------------
