@@ -24,7 +24,9 @@ again). Some seen rolls are *held* (:class:`Held`) instead of applied:
   turn's roll, the moment the question is answered;
 * a roll with a die the camera is unsure of waits until someone at the table confirms
   it or corrects that die (:meth:`Table.confirm_held`, :meth:`Table.fix_held`); then it
-  enters the game as one action.
+  enters the game as one action. It stands for the dice as they lay when it was seen: the
+  moment anything else enters the game (a move typed or tapped, an undo, the turn moving
+  on), it is dropped, so a reading never enters a turn it was not thrown in.
 
 A held roll is not stored: it is a throw waiting to count, not a move.
 
@@ -137,8 +139,8 @@ class Held:
     """A seen roll the table keeps instead of applying it.
 
     ``why``: "question" (thrown while a question was open; it counts in the next turn,
-    after ``after_turn``) or "check" (a die the camera is unsure of: ``seen.unsure``).
-    ``player``: whose roll it will be.
+    after ``after_turn``) or "check" (a die the camera is unsure of: ``seen.unsure``; it
+    is dropped as soon as any move enters the game). ``player``: whose roll it will be.
     """
 
     seen: Seen
@@ -607,6 +609,8 @@ class Table:
             version = self._next_version(reserve=True)
             self.store.append(game_id, str(action), action_id)
         keep = current.held if held is True and not isinstance(action, Players) else None
+        if isinstance(keep, Held) and keep.why == "check":
+            keep = None  # the dice it read are no longer the game's: dropped (see above)
         return self._set(Snapshot(version, self.pack, record, game_id,
                                   current.eye, current.eye_version, current.advice,
                                   problem, keep if isinstance(keep, Held) else None,

@@ -31,6 +31,20 @@
     }
     if (cs.position !== "fixed" && r.right > vw + 1) bad.push(name(el) + " runs past the screen's edge");
   }
+  // a word is never broken inside itself ("Sum/me", "Scoundre/ls"): each word's letters
+  // lie on one line
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement || !shown(node.parentElement)) continue;
+    for (const m of node.textContent.matchAll(/[\p{L}\p{N}]{2,}/gu)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].filter((q) => q.width > 0)
+        .map((q) => Math.round(q.top)));
+      if (tops.size > 1) bad.push(name(node.parentElement) + ': the word "' + m[0] + '" breaks inside itself');
+    }
+  }
   const LINES = ".village, .card-top, .tl-main, .ps-head, .kind-tile, .pick, .fits, .strip, .chip-player, .over-buttons, .dice";
   for (const line of document.querySelectorAll(LINES)) {
     if (!shown(line)) continue;

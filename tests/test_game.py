@@ -273,3 +273,16 @@ def test_the_village_and_the_bonus_card_may_be_left(tmp_path: Path) -> None:
         "dwarf-3x1", "elf-4", "snob-even", "gnome-3green", "fairy-2r2g"]
     assert view["row"][3]["village"]["left"] == 3  # the orc village is still full
     assert "claim 2 no-bonus" in view["actions"] and "claim 4 no-village" in view["actions"]
+
+
+def test_a_refused_players_line_is_said_once(tmp_path: Path) -> None:
+    """A script whose 'players' line is refused says why, and not also that it has none."""
+    for script, said, unsaid in (
+            ("players Ann\n", "'players Ann' refused", "has no 'players' line"),
+            ("# nothing\n", "has no 'players' line", "refused")):
+        path = tmp_path / "game.txt"
+        path.write_text(script, encoding="utf-8")
+        out = subprocess.run([KOTD, "play", "--script", str(path)], capture_output=True,
+                             text=True, timeout=60)
+        assert out.returncode == 2 and said in out.stderr and unsaid not in out.stderr, \
+            out.stderr

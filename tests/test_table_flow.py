@@ -136,14 +136,14 @@ def test_refusals_are_sentences_in_the_pages_language(client: FlaskClient) -> No
 def test_what_happened_is_said_in_words(client: FlaskClient) -> None:
     post(client, "roll " + FITS)
     _, state = post(client, "claim 4", lang="de")
-    assert state["last_said"] == ("Ann nimmt Kuscheliger Ork (3 gleiche) und "
+    assert state["last_said"] == ("Ann nimmt: Kuscheliger Ork (3 gleiche) und "
                                   "Orkdorf (2)")
     _, state = post(client, "draw elf-4")
     assert state["last_said"] == "the Arrogant elf (run of 4) comes into slot 1"
     events = client.get("/api/history?lang=de").get_json()["events"]
     assert [e["said"] for e in events] == [
         "Neues Spiel: Ann, Ben", "Die erste Auslage liegt", "Ann: Wurf 1 von 3, Summe 10",
-        "Ann nimmt Kuscheliger Ork (3 gleiche) und Orkdorf (2)",
+        "Ann nimmt: Kuscheliger Ork (3 gleiche) und Orkdorf (2)",
         "Arrogante Elfe (Straße aus 4) kommt auf Platz 1"]
     post(client, "undo")
     events = client.get("/api/history").get_json()["events"]
@@ -177,9 +177,11 @@ def test_colours_stats_and_export_across_games(tmp_path: Path) -> None:
     assert [g["winners"] for g in stats["games"]] == [["Ann"], []]
     rows = list(csv.DictReader(io.StringIO(client.get("/api/export.csv").get_data(
         as_text=True))))
-    assert sorted((r["game_id"], r["player"], r["total"], r["finished"]) for r in rows) == [
-        ("1", "Ann", "9", "1"), ("1", "Ben", "6", "1"), ("2", "Ann", "0", "0"),
-        ("2", "Ben", "0", "0")]
+    assert sorted((r["game_id"], r["player"], r["total"]) for r in rows) == [
+        ("1", "Ann", "9"), ("1", "Ben", "6"), ("2", "Ann", "0"), ("2", "Ben", "0")]
+    last = table.history(1)[-1].at  # game 1 ended with its last move; game 2 goes on
+    assert {(r["game_id"], r["finished"]) for r in rows} == {("1", last), ("2", "")}
+    assert client.get("/api/stats?game=ukuk").get_json()["players"] == []  # not mixed
     exported = client.get("/api/export.json").get_json()["games"]
     assert [len(g["events"]) for g in exported] == [len(OVER), 2]
     assert exported[0]["events"][3]["said"].startswith("Ann takes the Cuddly orc")

@@ -87,7 +87,8 @@ def test_choose_the_game_and_play_a_turn_with_two_court_cards(browser, served) -
     expect(page.locator("#u-active [data-active]")).to_have_count(3)
     # the reach: the Wachmann (3 of a kind) without luck: the Philosoph makes 1 5 into 3 3
     plan = page.locator("#u-reach li[data-reach='wachmann']")
-    expect(plan).to_contain_text("Philosoph: 1 5 → 3 3 ⇒ Wachmann")
+    expect(plan).to_contain_text("Use your Philosoph (1 5 → 3 3), then set every die aside: "
+                                 "that buys the Wachmann.")
     _shot(page, "ukuk-turn-reach", full=True)
 
     # first card: the Handwerker brings in a 1

@@ -149,3 +149,13 @@ def test_beating_a_bid():
     assert Beats(3, 4).met(counts_of([5, 5, 5])) and not Beats(3, 4).met(counts_of([4, 4, 4]))
     assert Beats(3, 4, ties=True).met(counts_of([4, 4, 4, 1]))
     assert Beats(3, 6).met(counts_of([1, 1, 1, 1])) and not Beats(3, 6).met(counts_of([6, 6]))
+
+
+def test_a_pip_move_turns_an_even_number_of_dice_to_the_other_parity():
+    """The Alchemist moves pips between three dice and keeps their sum: three odd dice
+    never become three even ones, two can; the bound knows it and the brute force agrees."""
+    for active, even in (((1, 3, 5), False), ((1, 3, 4), True)):
+        check_position(active, (), ["alchemist"])
+        plans = reach(active, (), {"alchemist": COURT.card("alchemist").ability},
+                      {"philosoph": COURT.card("philosoph").cost})
+        assert ("philosoph" in plans) is even

@@ -31,6 +31,8 @@ def test_the_king_turn_shows_buys_unused_cards_and_the_reach():
     reach = {r["card"]: r for r in view["reach"]}
     assert reach["ritter"]["uses"] == 0
     assert reach["feldherr"]["text"] == "Wachmann → 2 ⇒ Feldherr"
+    assert reach["feldherr"]["said"] == ("Use your Wachmann (it brings in a 2), then set "
+                                         "every die aside: that buys the Feldherr.")
     king = reach["koenig"]
     assert king["uses"] == 3 and king["text"].endswith("⇒ König")
     s = record.state

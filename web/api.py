@@ -22,6 +22,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from rules.actions import player_name
 from rules.dice import Die
 from rules.errors import KotdError, UsageError
+from rules.games import GAMES
 from rules.store import MAX_ACTION_ID, Event, SaveError, valid_action_id
 from rules.table import ActionIdReused, Snapshot
 from web.auth import has_token, token_required
@@ -246,10 +247,15 @@ def _busy() -> tuple[Response, int]:
 
 @bp.get("/stats")
 def stats() -> Any:
-    """Across all stored games: per player the games played, the wins (finished games,
-    shared victories count) and the best total of a finished game (``web.stats``)."""
+    """Across the stored games of one game (``?game=``, default the table's): per player
+    the games played, the wins (finished games, shared victories count) and the best
+    total of a finished game (``web.stats``)."""
     context = shared(current_app)
-    return Response(context.summaries.stats_json(context.table, api_lang(request)),
+    game = request.args.get("game") or context.table.pack.id
+    if game not in GAMES:
+        raise UsageError("unknown_game", "unknown game {game!r} (known: {known})", game=game,
+                         known=", ".join(GAMES))
+    return Response(context.summaries.stats_json(context.table, api_lang(request), game),
                     mimetype="application/json")
 
 
@@ -339,13 +345,16 @@ def calibrate() -> Any:
     eye = shared(current_app).eye
     teach = getattr(eye, "calibrate", None)
     if teach is None:
-        return _error("this camera cannot be calibrated from the page", 404)
+        refused, _ = _refused(UsageError("no_calibration", "this camera cannot be calibrated "
+                                         "from the page"))
+        return refused, 404
     try:
         teach()
     except KotdError as err:
         return _refused(err)
     except ValueError as err:  # the palette's own refusal: no dice, a colour missing
-        return _error(f"calibration failed: {err}", 400)
+        return _refused(UsageError("calibration_failed", "calibration failed: {why}",
+                                   why=str(err)))
     return jsonify(ok=True)
 
 

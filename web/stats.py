@@ -36,7 +36,7 @@ class Summaries:
     def __init__(self) -> None:
         self._lock = threading.Lock()  # one replay at a time (and never under the table's)
         self._known: dict[tuple[int, str], tuple[int, Summary | None]] = {}
-        self._stats: dict[str, tuple[tuple[tuple[int, int], ...], bytes]] = {}
+        self._stats: dict[tuple[str, str], tuple[tuple[tuple[int, int], ...], bytes]] = {}
         self.exports = threading.BoundedSemaphore(EXPORTS_AT_ONCE)
 
     def finished(self, table: Any, lang: str) -> list[Summary]:
@@ -61,17 +61,18 @@ class Summaries:
             self._known[(info.id, lang)] = (info.events, summary)
             return summary
 
-    def stats_json(self, table: Any, lang: str) -> bytes:
-        """The ``/api/stats`` document, rendered once per change of the stored games."""
-        infos = table.games()
+    def stats_json(self, table: Any, lang: str, game: str) -> bytes:
+        """The ``/api/stats`` document of one game (a best score means nothing across two
+        games), rendered once per change of its stored games."""
+        infos = [g for g in table.games() if g.game == game]
         key = tuple((g.id, g.events) for g in infos)
-        cached = self._stats.get(lang)
+        cached = self._stats.get((lang, game))
         if cached is not None and cached[0] == key:
             return cached[1]
         games = [s for s in (self.summary(table, info, lang) for info in reversed(infos))
                  if s is not None]
-        text = json.dumps(stats(games), ensure_ascii=False).encode()
-        self._stats[lang] = (key, text)
+        text = json.dumps({"game": game, **stats(games)}, ensure_ascii=False).encode()
+        self._stats[(lang, game)] = (key, text)
         return text
 
 
@@ -80,8 +81,11 @@ def _summarise(table: Any, info: GameInfo, lang: str) -> Summary | None:
     if record is None:
         return None
     view = record.pack.view(record, lang)
-    return {"id": info.id, "game": info.game, "started": info.started,
-            "over": bool(view.get("over")), "problem": problem,
+    over = bool(view.get("over"))
+    events = table.history(info.id) if over else []
+    return {"id": info.id, "game": info.game, "started": info.started, "over": over,
+            "finished": events[-1].at if events else "",  # when the last move ended it
+            "problem": problem,
             "players": [p["name"] for p in view.get("players", [])],
             "scores": view.get("scores", [])}
 
@@ -116,7 +120,7 @@ def csv_lines(games: list[Summary]) -> Iterator[str]:
     for g in games:
         for score in g["scores"]:
             writer.writerow({**score, "game_id": g["id"], "game": g["game"],
-                             "started": g["started"], "finished": int(g["over"])})
+                             "started": g["started"], "finished": g["finished"]})
         yield out.getvalue()
         out.seek(0)
         out.truncate()

@@ -63,7 +63,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if args.script == "-":
                 print(f"ok {line_no}", flush=True)
     if table.record is None:
-        if not table.problem:
+        if not table.problem and status == 0:  # a refused 'players' line said why already
             print("kotd: no game: the script has no 'players' line", file=sys.stderr)
         return 2
     view = table.pack.view(table.record, "en")

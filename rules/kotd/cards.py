@@ -39,6 +39,20 @@ def _bad(message: str) -> CardDataError:
     return CardDataError("broken", "{message}", message=message)
 
 
+ARTICLES = ("The ", "Der ", "Die ", "Das ")
+"""The articles some names are printed with ("The hypnotist", "Der Hypnotiseur")."""
+
+
+def bare_name(card: Card, lang: str = "en") -> str:
+    """The card's name in ``lang`` without the article printed on it, for sentences that
+    bring their own ("takes the hypnotist", "die Karte Hypnotiseur")."""
+    name = card.name.get(lang) or card.name["en"]
+    for article in ARTICLES:
+        if name.startswith(article):
+            return name[len(article):]
+    return name
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """One card of the box.

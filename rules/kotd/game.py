@@ -33,7 +33,7 @@ from rules.actions import Action, Fix, Players, Rolled, Undo
 from rules.dice import Roll
 from rules.errors import RuleError, UnknownCardError
 from rules.kotd.actions import Claim, Draw, Give, Penalty, Row
-from rules.kotd.cards import Box, Card, load_box
+from rules.kotd.cards import Box, Card, bare_name, load_box
 
 Phase = Literal["setup", "rolling", "give", "draw", "over"]
 T = TypeVar("T")
@@ -312,9 +312,12 @@ def _claim(state: GameState, claim: Claim) -> GameState:
     card = box.card(cid)
     verdict = card.check(state.roll)
     if not verdict.satisfied:
-        raise RuleError("not_satisfied", "the roll {roll} does not satisfy {card} ({rule}): "
-                        "{missing} dice missing", roll=str(state.roll), card=card.id,
-                        rule=card.describe(), missing=verdict.missing)
+        raise RuleError("not_satisfied", "the roll {roll} does not satisfy the {card} ({rule}): "
+                        "{missing} dice missing", roll=str(state.roll), card=bare_name(card),
+                        rule=card.requirement.describe() if card.requirement else "",
+                        card_de=bare_name(card, "de"),
+                        rule_de=card.requirement.describe("de") if card.requirement else "",
+                        missing=verdict.missing)
     before = state.kingdoms[state.current]
     pile, row, villages, taken = _take(state, before, slot, state.row, state.villages,
                                        claim.village)

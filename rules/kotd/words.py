@@ -15,7 +15,7 @@ from typing import Any
 from rules.actions import Action, Fix, Players, Rolled, Undo
 from rules.errors import KotdError
 from rules.kotd.actions import Claim, Draw, Give, Penalty, Row
-from rules.kotd.cards import Box, Card
+from rules.kotd.cards import Box, Card, bare_name
 from rules.kotd.game import GameState
 
 WORDS: dict[str, dict[str, str]] = {
@@ -43,7 +43,7 @@ WORDS: dict[str, dict[str, str]] = {
         "row": "Die erste Auslage liegt",
         "rolled": "{player}: Wurf {n} von {most}, Summe {sum}",
         "fix": "Würfel {position} korrigiert auf {die}",
-        "claim": "{player} nimmt {cards}",
+        "claim": "{player} nimmt: {cards}",
         "give": "{player} verschenkt: {dragon} an {to}",
         "penalty": "{player} nimmt einen Schurken ({points}); {card} verlässt die Auslage",
         "draw": "{card} kommt auf Platz {slot}",
@@ -67,7 +67,8 @@ def _w(lang: str) -> dict[str, str]:
 
 
 def _name(card: Card, lang: str) -> str:
-    return card.name.get(lang) or card.name["en"]
+    """The name as sentences use it: without a printed article ("the {name}" brings one)."""
+    return bare_name(card, lang)
 
 
 def _card(box: Box, cid: str, lang: str) -> str:

@@ -52,7 +52,9 @@ class Capacity:
     ``bound[v]``: further dice that can show v if they are among the ``budget`` dice that
     bounded abilities change. ``total``: dice there could be. ``max_sum``: the largest
     sum there could be. ``parity_need[p]``: bounded changes needed so that every die has
-    parity p (p = 0 even, 1 odd), or None if impossible.
+    parity p (p = 0 even, 1 odd), or None if impossible. ``parity_budget``: how many dice
+    the bounded changes can turn to the other parity (a pip move keeps the sum, so it turns
+    an even number of dice); None: ``budget``.
     """
 
     free: Counts
@@ -61,6 +63,7 @@ class Capacity:
     total: int
     max_sum: int
     parity_need: tuple[int | None, int | None]
+    parity_budget: int | None = None
 
 
 class Cost:
@@ -170,7 +173,8 @@ class Parity(Cost):
 
     def possible(self, cap: Capacity) -> bool:
         need = cap.parity_need[self.rest]
-        return need is not None and need <= cap.budget
+        budget = cap.budget if cap.parity_budget is None else cap.parity_budget
+        return need is not None and need <= budget
 
     def describe(self, lang: str = "en") -> str:
         if lang == "de":

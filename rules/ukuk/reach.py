@@ -27,11 +27,12 @@ order of card uses and set-aside steps, and replays every plan through the game.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from rules.ukuk.abilities import Ability, Add, CopyAside, Values
+from rules.ukuk.abilities import Ability, Add, CopyAside, Share, Values
 from rules.ukuk.costs import VALUES, Capacity, Cost, Counts
 
 MAX_DICE = 15
@@ -144,13 +145,19 @@ def _sums(options: Sequence[frozenset[int]]) -> frozenset[int]:
 
 @dataclass(frozen=True, slots=True)
 class _Powers:
-    """What a set of unused cards can do to one die of each value (see capacity)."""
+    """What a set of unused cards can do to one die of each value (see capacity); every
+    tuple is by value 1-6 (index 0 unused)."""
 
-    free: tuple[frozenset[int], ...]  # by value 1-6 (index 0 unused)
-    bound: tuple[frozenset[int], ...]
+    free: tuple[tuple[int, ...], ...]  # numbers a die can show without a bounded change
+    bound: tuple[tuple[int, ...], ...]  # further numbers with one
     budget: int
+    parity_budget: int  # dice the bounded cards can turn to the other parity
     brought: tuple[int, ...]  # values of dice the cards bring in (fixed numbers)
     wild: int  # dice brought in that may show anything (the Königin)
+    top: tuple[int, ...]  # the highest free number
+    gain: tuple[int, ...]  # what a bounded change adds to that at best
+    parity: tuple[tuple[bool, bool], ...]  # per parity p: a free number has parity p
+    bound_parity: tuple[tuple[bool, bool], ...]  # ... a number with a bounded change has
 
 
 @lru_cache(maxsize=4096)
@@ -162,19 +169,28 @@ def _powers(abilities: tuple[Ability, ...]) -> _Powers:
     budget = sum(a.touches or 0 for a in bounded)
     anything = budget > 0 and any(a.steps is None for a in bounded)
     bound_steps = _sums([a.steps for a in bounded if a.steps is not None]) - {0}
-    free: list[frozenset[int]] = [frozenset()]
-    bound: list[frozenset[int]] = [frozenset()]
+    free: list[tuple[int, ...]] = [()]
+    bound: list[tuple[int, ...]] = [()]
     for x in VALUES:
         f = frozenset(x + i for i in inc if x + i <= 6)
         if anything:
             b = frozenset(VALUES) - f
         else:
             b = frozenset(x + i + s for i in inc for s in bound_steps if x + i + s <= 6) - f
-        free.append(f)
-        bound.append(b)
+        free.append(tuple(sorted(f)))
+        bound.append(tuple(sorted(b)))
     extra = [a.value for a in abilities if isinstance(a, Add)]
-    return _Powers(tuple(free), tuple(bound), budget,
-                   tuple(v for v in extra if v is not None), sum(v is None for v in extra))
+    top = tuple(max(f, default=0) for f in free)
+    gain = tuple(max(max(b, default=0) - t, 0) for b, t in zip(bound, top, strict=True))
+    def parities(values: Sequence[int]) -> tuple[bool, bool]:
+        return (any(v % 2 == 0 for v in values), any(v % 2 == 1 for v in values))
+
+    # a pip move (Share) keeps the sum, so it turns an even number of dice's parity
+    parity_budget = sum((a.touches or 0) // 2 * 2 if isinstance(a, Share) else a.touches or 0
+                        for a in bounded)
+    return _Powers(tuple(free), tuple(bound), budget, parity_budget,
+                   tuple(v for v in extra if v is not None), sum(v is None for v in extra),
+                   top, gain, tuple(map(parities, free)), tuple(map(parities, bound)))
 
 
 def capacity(active: Counts, aside: Counts, abilities: Sequence[Ability]) -> Capacity:
@@ -186,7 +202,10 @@ def capacity(active: Counts, aside: Counts, abilities: Sequence[Ability]) -> Cap
     Alchemist 3); a die they touch may show anything (only the Dienstmagd: what it adds).
     Cards that bring in a die add one die each (the Königin's shows anything).
     """
-    pw = _powers(tuple(abilities))
+    return _capacity_of(active, aside, _powers(tuple(abilities)))
+
+
+def _capacity_of(active: Counts, aside: Counts, pw: _Powers) -> Capacity:
     dice = list(active)
     for v in pw.brought:
         dice[v] += 1
@@ -194,35 +213,34 @@ def capacity(active: Counts, aside: Counts, abilities: Sequence[Ability]) -> Cap
     bound = [0] * 7
     gains: list[int] = []
     max_sum = sum(v * aside[v] for v in VALUES) + 6 * pw.wild
-    parity_need: list[int | None] = [
-        None if any(aside[v] for v in VALUES if v % 2 != p) else 0 for p in (0, 1)]
+    odd_aside = aside[1] or aside[3] or aside[5]
+    even_aside = aside[2] or aside[4] or aside[6]
+    parity_need: list[int | None] = [None if odd_aside else 0, None if even_aside else 0]
     for x in VALUES:
         n = dice[x]
         if not n:
             continue
-        f, b = pw.free[x], pw.bound[x]
-        for v in f:
+        for v in pw.free[x]:
             free[v] += n
-        for v in b:
+        for v in pw.bound[x]:
             bound[v] += n
-        top = max(f)
-        max_sum += top * n
-        if b and max(b) > top:
-            gains += [max(b) - top] * n
+        max_sum += pw.top[x] * n
+        if pw.gain[x]:
+            gains += [pw.gain[x]] * n
         if active[x]:  # brought-in dice may be left out, so they never spoil parity
+            fp, bp = pw.parity[x], pw.bound_parity[x]
             for p in (0, 1):
                 need = parity_need[p]
-                if need is None or any(v % 2 == p for v in f):
+                if need is None or fp[p]:
                     continue
-                parity_need[p] = (need + active[x] if any(v % 2 == p for v in b)
-                                  else None)
+                parity_need[p] = need + active[x] if bp[p] else None
     for v in VALUES:
         free[v] += aside[v] + pw.wild
     gains.sort(reverse=True)
     max_sum += sum(gains[:pw.budget])
     total = sum(active) + len(pw.brought) + pw.wild + sum(aside)
     return Capacity(tuple(free), tuple(bound), pw.budget, total, max_sum,
-                    (parity_need[0], parity_need[1]))
+                    (parity_need[0], parity_need[1]), pw.parity_budget)
 
 
 # ---- the search -------------------------------------------------------------------------
@@ -238,28 +256,68 @@ def _without(k: int, bit: int) -> int:
     return x & ((1 << (1 << k)) - 1)
 
 
-@lru_cache(maxsize=64)
-def _met_table(costs: tuple[Cost, ...]) -> dict[int, int]:
-    """A growing table: dice (as a code) -> bitmask of the costs they meet."""
-    return {}
+class _Met:
+    """Which costs a dice result meets, shared by every search of the process.
 
+    Each cost gets a bit the first time a search wants it; ``mask(code)`` is the bitmask of
+    the known costs the dice ``code`` meets, computed once per result (a result is at most
+    :data:`MAX_DICE` dice, so the table stays small) and extended when new costs appear.
+    """
 
-def _met_mask(table: dict[int, int], costs: tuple[Cost, ...], code: int) -> int:
-    mask = table.get(code)
-    if mask is None:
+    def __init__(self) -> None:
+        self.costs: list[Cost] = []
+        self.bits: dict[Cost, int] = {}
+        self.table: dict[int, tuple[int, int]] = {}
+        self.lock = threading.Lock()
+
+    def bit(self, cost: Cost) -> int:
+        with self.lock:
+            b = self.bits.get(cost)
+            if b is None:
+                b = self.bits[cost] = len(self.costs)
+                self.costs.append(cost)
+            return b
+
+    def mask(self, code: int) -> int:
+        known = len(self.costs)
+        entry = self.table.get(code)
+        if entry is not None and entry[1] == known:
+            return entry[0]
+        mask, start = entry if entry is not None else (0, 0)
         c = counts(code)
-        mask = sum(1 << i for i, cost in enumerate(costs) if cost.met(c))
-        table[code] = mask
-    return mask
+        for b in range(start, known):
+            if self.costs[b].met(c):
+                mask |= 1 << b
+        self.table[code] = (mask, known)
+        return mask
+
+
+_MET = _Met()
 
 
 def reach(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ability],
           wanted: Mapping[str, Cost]) -> dict[str, Plan]:
     """For each wanted card (id -> cost) that the dice can reach without luck, the
     shortest plan; ``unused`` are the player's court cards not used yet this round
-    (id -> ability; cards whose use is luck are ignored)."""
+    (id -> ability; cards whose use is luck are ignored).
+
+    The same question again (the page's view in another language, a new camera status)
+    is answered from a small memo: plans are immutable."""
     if len(active) + len(aside) + sum(isinstance(a, Add) for a in unused.values()) > MAX_DICE:
         raise ValueError(f"the reach is planned for at most {MAX_DICE} dice")
+    return dict(_remembered(tuple(sorted(active)), tuple(sorted(aside)),
+                            tuple(sorted(unused.items())), tuple(sorted(wanted.items()))))
+
+
+@lru_cache(maxsize=256)
+def _remembered(active: Values, aside: Values, unused: tuple[tuple[str, Ability], ...],
+                wanted: tuple[tuple[str, Cost], ...]) -> tuple[tuple[str, Plan], ...]:
+    return tuple(_search(active, aside, dict(unused), dict(wanted)).items())
+
+
+def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ability],
+            wanted: Mapping[str, Cost]) -> dict[str, Plan]:
+    """:func:`reach` without the memo."""
     cards = sorted(((cid, a) for cid, a in unused.items() if a.deterministic),
                    key=lambda item: (not isinstance(item[1], Add), item[0]))
     names = [cid for cid, _ in cards]
@@ -272,27 +330,31 @@ def reach(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Abil
               for i in range(k)]
 
     targets = [(cid, cost) for cid, cost in sorted(wanted.items()) if cost.dice_cost]
-    costs = tuple(cost for _, cost in targets)
-    table = _met_table(costs)
-    table_get = table.get
+    by_bit: dict[int, list[int]] = {}  # a cost's bit -> the targets that cost it
+    for i, (_, cost) in enumerate(targets):
+        by_bit.setdefault(_MET.bit(cost), []).append(i)
+    costs = [(b, targets[ix[0]][1]) for b, ix in sorted(by_bit.items())]
+    known = len(_MET.costs)
+    met_get, met_mask = _MET.table.get, _MET.mask
     a0, s0 = encode(active), encode(aside)
     x0 = a0 | (s0 << 24)
-    want = (1 << len(costs)) - 1
     cap0 = _capacity(a0, s0, tuple(abilities))
-    want &= sum(1 << i for i, cost in enumerate(costs) if cost.possible(cap0))
+    want = sum(1 << b for b, cost in costs if cost.possible(cap0))
     found: dict[int, tuple[int, int, int]] = {}  # target index -> (depth, position, mask)
 
     def record(mask: int, depth: int, x: int, used: int) -> int:
-        for i in range(len(costs)):
-            if mask >> i & 1:
-                found[i] = (depth, x, used)
+        for b, ix in by_bit.items():
+            if mask >> b & 1:
+                for i in ix:
+                    found[i] = (depth, x, used)
         return mask
 
-    hit = _met_mask(table, costs, a0 + s0) & want
+    hit = met_mask(a0 + s0) & want
     want &= ~record(hit, 0, x0, 0)
     layers: list[dict[int, int]] = [{x0: 1}]
     parents: list[dict[int, list[tuple[int, int]]]] = [{}]
     possible_cache: dict[tuple[int, int, int], bool] = {}
+    powers: dict[int, _Powers] = {}  # live cards (a bitmask) -> what they can do
     depth = 0
     while want and layers[-1]:
         layer = layers[-1]
@@ -307,8 +369,11 @@ def reach(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Abil
             key = (x, live_mask, want)
             ok = possible_cache.get(key)
             if ok is None:
-                cap = _capacity(x & _LOW, x >> 24, tuple(abilities[i] for i in live))
-                ok = any(cost.possible(cap) for i, cost in enumerate(costs) if want >> i & 1)
+                pw = powers.get(live_mask)
+                if pw is None:
+                    pw = powers[live_mask] = _powers(tuple(abilities[i] for i in live))
+                cap = _capacity_of(counts(x & _LOW), counts(x >> 24), pw)
+                ok = any(cost.possible(cap) for b, cost in costs if want >> b & 1)
                 possible_cache[key] = ok
             if not ok:
                 continue
@@ -330,9 +395,9 @@ def reach(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Abil
                     if old is None:
                         nxt[y] = new_sets
                         par[y] = [(x, i)]
-                        met = table_get((y & _LOW) + (y >> 24))
-                        hit = (_met_mask(table, costs, (y & _LOW) + (y >> 24))
-                               if met is None else met)
+                        code = (y & _LOW) + (y >> 24)
+                        met = met_get(code)
+                        hit = met[0] if met is not None and met[1] == known else met_mask(code)
                         if hit & want:
                             low_set = new_sets & -new_sets
                             want &= ~record(hit & want, depth + 1, y,
@@ -384,7 +449,13 @@ def _capacity(active: int, aside: int, abilities: tuple[Ability, ...]) -> Capaci
     return capacity(counts(active), counts(aside), abilities)
 
 
+def forget_answers() -> None:
+    """Forget the memo of whole answers (the move tables stay warm)."""
+    _remembered.cache_clear()
+
+
 def clear_caches() -> None:
     """Forget every memoised move table (for benchmarks of a cold start)."""
-    for f in (_after, _after_copy, _met_table, _capacity, _powers):
+    for f in (_after, _after_copy, _capacity, _powers, _remembered):
         f.cache_clear()
+    _MET.table.clear()

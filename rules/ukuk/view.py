@@ -45,6 +45,36 @@ def plan_text(court: Court, plan: Plan, goal: str, lang: str = "en") -> str:
     return f"{steps} ⇒ {goal}" if steps else f"⇒ {goal}"
 
 
+PLAN_WORDS = {
+    "en": {"use": "use your {card} ({what})", "brings": "it brings in a {value}",
+           "aside": "set {dice} aside", "then": ", then ",
+           "buy": "set every die aside: that buys the {goal}",
+           "bid": "set every die aside: that makes the bid {goal}"},
+    "de": {"use": "setze die Karte {card} ein ({what})", "brings": "sie bringt eine {value}",
+           "aside": "lege {dice} heraus", "then": ", dann ",
+           "buy": "lege alle Würfel heraus: das kauft die Karte {goal}",
+           "bid": "lege alle Würfel heraus: das ergibt das Gebot {goal}"},
+}
+
+
+def plan_said(court: Court, plan: Plan, goal: str, lang: str = "en",
+              bid: bool = False) -> str:
+    """The plan as a person says it: "Use your Handwerker (it brings in a 1), then set
+    every die aside: that buys the Wachmann." (every step, the set-aside to buy last)."""
+    w = PLAN_WORDS.get(lang, PLAN_WORDS["en"])
+    clauses = []
+    for step in plan.steps:
+        if step.card is None:
+            clauses.append(w["aside"].format(dice=_dice(step.before)))
+            continue
+        what = (w["brings"].format(value=_dice(step.after)) if not step.before
+                else f"{_dice(step.before)} → {_dice(step.after)}")
+        clauses.append(w["use"].format(card=court.card(step.card).label("de"), what=what))
+    clauses.append(w["bid" if bid else "buy"].format(goal=goal))
+    text = w["then"].join(clauses)
+    return text[:1].upper() + text[1:] + "."
+
+
 def _card(state: GameState, card: CourtCard, lang: str) -> dict[str, Any]:
     return {
         "id": card.id, "row": card.row, "name": card_name(card, lang),
@@ -92,6 +122,7 @@ def reach_view(state: GameState, lang: str = "en") -> list[dict[str, Any]]:
                        "text": step_text(state.court, s, lang), "action": s.action}
                       for s in plan.steps],
             "text": plan_text(state.court, plan, goal, lang),
+            "said": plan_said(state.court, plan, goal, lang, bid=cid == "bid"),
         })
     return out
 

@@ -17,7 +17,13 @@
 
   const $ = (id) => document.getElementById(id);
 
+  // a template with its {names} filled; with n = 1 the singular KEY_1 (or, for KEY_n, the
+  // key's stem + _1) where the page has one ("1 card", not "1 cards")
   function fmt(key, vars) {
+    if (vars && vars.n === 1) {
+      const one = S[key + "_1"] || S[key.replace(/_n$/, "") + "_1"];
+      if (one) key = key + "_1" in S ? key + "_1" : key.replace(/_n$/, "") + "_1";
+    }
     return (S[key] || key).replace(/\{(\w+)\}/g, (_, k) => (vars && k in vars ? vars[k] : ""));
   }
 
@@ -261,19 +267,28 @@
 
   function die(d, attrs) {
     const a = attrs || {};
-    const cls = "die " + (d.color ? "c-" + d.color : "c-none") + (a.extra ? " " + a.extra : "");
+    const plain = !d.color;  // an ordinary die (Um Krone und Kragen): drawn with pips
+    const cls = "die " + (plain ? "c-none pips" : "c-" + d.color) + (a.extra ? " " + a.extra : "");
     return h(a.onclick ? "button" : "span",
       { class: cls, onclick: a.onclick, disabled: a.disabled,
-        "aria-label": a.pos ? dieLabel(d, a.pos) : `${d.value} ${d.color ? S[d.color] || d.color : ""}`,
-        role: a.onclick ? null : "img", dataset: Object.assign({}, a.dataset, a.pos ? { n: a.pos } : {}) },
-      String(d.value));  // the die's number on the page is drawn by CSS (data-n)
+        "aria-label": a.label || (a.pos ? dieLabel(d, a.pos) : `${d.value} ${d.color ? S[d.color] || d.color : ""}`.trim()),
+        role: a.onclick ? null : "img", "aria-pressed": a.pressed === undefined ? null : String(!!a.pressed),
+        dataset: Object.assign({}, a.dataset, a.pos ? { n: a.pos } : {}) },
+      plain ? pips(d.value) : String(d.value));  // the die's place is drawn by CSS (data-n)
   }
 
-  // What a card still lacks, in the card's own terms ("5 too many" for "sum ≤ 12" at 17).
+  // the pips of an ordinary die's face, laid out by CSS (.pips.v1 ... .v6)
+  function pips(value) {
+    return h("span", { class: "face v" + value, "aria-hidden": "true" },
+      Array.from({ length: value }, () => h("span", { class: "pip" })));
+  }
+
+  // What a card still lacks, in the card's own terms ("sum 17, needs ≤ 12": the sum now
+  // and what the card asks).
   function missingText(c, sum) {
     const r = c.requirement || {};
-    if (r.type === "sum_at_most" && sum > r.total) return fmt("sum_over", { n: sum - r.total });
-    if (r.type === "sum_at_least" && sum < r.total) return fmt("sum_under", { n: r.total - sum });
+    if (r.type === "sum_at_most" && sum > r.total) return fmt("sum_over", { sum, total: r.total });
+    if (r.type === "sum_at_least" && sum < r.total) return fmt("sum_under", { sum, total: r.total });
     return c.missing === 1 ? S.dice_short_1 : fmt("dice_short_n", { n: c.missing });
   }
 
@@ -383,7 +398,7 @@
     fix.held = !!held;
     fix.position = position;
     fix.value = d.value;
-    fix.color = d.color ? d.color[0] : "r";
+    fix.color = d.color ? d.color[0] : "";  // "": an ordinary die, no colour to choose
     $("fix-title").textContent = fmt("fix_die", { n: position });
     drawFix();
     $("fix-dialog").showModal();
@@ -394,6 +409,8 @@
       class: "choice" + (v === fix.value ? " on" : ""), "aria-pressed": v === fix.value ? "true" : "false",
       onclick: () => { fix.value = v; drawFix(); },
     }, String(v))));
+    $("fix-colors").hidden = !fix.color;
+    if (!fix.color) { fill($("fix-colors")); return; }
     fill($("fix-colors"), [["r", "red"], ["g", "green"], ["b", "blue"]].map(([l, name]) => h("button", {
       class: "choice die c-" + name + (l === fix.color ? " on" : ""), "aria-label": S[name] || name,
       "aria-pressed": l === fix.color ? "true" : "false",
@@ -477,21 +494,28 @@
       fill(el, h("p", { class: "tl-main" }, h("span", { class: "tl-who" }, icon("crown"), S.game_over)));
       return;
     }
+    // "Ann's turn": on a phone the name alone (the words around it hide), so the top line
+    // stays one line
+    const [before, after] = (S.turn_of || "{player}").split("{player}");
     const who = h("span", { class: "tl-who", id: "whose-turn" }, dot(playerColor(s, s.current_player)),
-      fmt("turn_of", { player: s.current_player }));
+      before ? h("span", { class: "tl-words" }, before) : null, s.current_player,
+      after ? h("span", { class: "tl-words" }, after) : null);
     let roll;
     if (s.phase === "rolling") {
       roll = h("span", { class: "roll-count", id: "roll-count" },
-        s.rolls_used ? fmt("roll_n_of", { n: s.rolls_used, max: s.max_rolls }) : S.no_roll_yet);
+        !s.rolls_used ? S.no_roll_yet
+          : fmt(s.max_rolls === 4 ? "roll_n_of_elf" : "roll_n_of", { n: s.rolls_used, max: s.max_rolls }));
     } else {
       roll = h("span", { class: "roll-count phase", id: "roll-count" }, S["phase_" + s.phase] || s.phase);
     }
     let fits = null;
     if (s.phase === "rolling" && s.dice) {
       const n = s.claimable.length;
-      fits = h("span", { class: "fits" + (n ? " some" : ""), id: "fits" },
-        n ? (n === 1 ? S.fits_one : fmt("fits_n", { n }))
-          : (rollsLeft(s) ? S.fits_none : S.fits_none_last),
+      fits = h("span", { class: "fits" + (n ? " some" : ""), id: "fits",
+        "aria-label": n ? (n === 1 ? S.fits_one : fmt("fits_n", { n })) : null },
+      n ? h("span", { class: "fits-words" }, n === 1 ? S.fits_one : fmt("fits_n", { n }))
+        : (rollsLeft(s) ? S.fits_none : S.fits_none_last),
+      n ? icon("check", "fits-icon") : null,
         s.claimable.map((slot) => h("a", {
           class: "jump", href: "#slot-" + slot, dataset: { jump: slot },
           "aria-label": fmt("jump_slot", { n: slot }),
@@ -502,8 +526,8 @@
           },
         }, String(slot))));
     }
-    fill(el, h("p", { class: "tl-main" }, who, roll,
-      s.extra_turn ? h("span", { class: "badge" }, S.extra_turn) : null), fits);
+    fill(el, h("p", { class: "tl-main" }, who, roll),
+      s.extra_turn ? h("span", { class: "badge", id: "extra-turn" }, S.extra_turn_why) : null, fits);
   }
 
   function renderStrip(s) {
@@ -578,7 +602,11 @@
           class: "big choice-wide", disabled: !K.canAct, dataset: { give: p }, onclick: () => act("give " + p),
         }, dot(playerColor(s, p)), p))));
     } else if (q.ask === "penalty") {
-      fill(el, h("p", { class: "q-text" }, icon("scoundrel"), fmt("penalty_q", { player: s.current_player })),
+      // the penalty's second effect is said before it happens: the rightmost citizen goes
+      const last = s.row.length && s.row[s.row.length - 1].card;
+      fill(el, h("p", { class: "q-text" }, icon("scoundrel"), last
+        ? fmt("penalty_q_row", { player: s.current_player, card: card(last.id).name })
+        : fmt("penalty_q", { player: s.current_player })),
         penaltyButtons(q.choices, "big choice penalty"));
     } else if (q.ask === "draw") {
       const box = h("div", { class: "picker", id: "draw-picker" });
@@ -645,7 +673,8 @@
     }));
     if (held.why === "check") {
       fill(el, h("p", { class: "q-text" }, icon("alert"),
-        fmt("held_check", { dice: unsure.join(", "), player: held.player })),
+        fmt(unsure.length > 1 ? "held_check_n" : "held_check",
+          { dice: list(unsure.map(String)), player: held.player })),
       h("div", { class: "dice held-dice" }, dice),
       h("button", { class: "big", id: "held-confirm", disabled: !K.canAct,
         onclick: () => sendHeld({ confirm: true }) }, icon("check"), " ", S.held_right));
@@ -671,10 +700,24 @@
       unsure.length && rolling ? h("span", { class: "warning" }, icon("alert"), fmt("check_die", { dice: unsure.join(", ") })) : null,
       dice && dice.warning ? h("span", { class: "warning" }, icon("alert"), S.warning + " " +
         (dice.clash ? fmt("haba_clash", { dice: dice.clash.dice.join(", "), pair: dice.clash.pair }) : dice.warning)) : null);
+    fill($("camera"), cameraNodes(s));
+    const eye = s.eye || {};
+    // the simulated tray's throw button sits in the thumb zone while the player may roll
+    const thumb = $("thumb");
+    // not while the table checks a held die: a new throw would replace that roll
+    const checking = s.held && s.held.why === "check";
+    const canThrow = eye.camera === "simulated" && s.phase === "rolling" && !s.over && !checking;
+    thumb.hidden = !canThrow;
+    document.body.classList.toggle("has-thumb", canThrow);
+    $("throw").disabled = !(K.canAct && canThrow && rollsLeft(s) > 0);
+  }
+
+  // the camera's status, its live view and the re-read button (every game's page)
+  function cameraNodes(s) {
     const eye = s.eye || {};
     const playing = s.phase !== "none" && !s.over;
     const seeing = eye.seeing ? fmt("seeing_" + eye.seeing, { n: eye.dice_seen, dice: eye.dice_wanted || (K.cards && K.cards.dice) || 6 }) : "";
-    fill($("camera"),
+    return [
       h("span", { class: "cam cam-" + eye.camera, id: "camera-status" },
         icon("camera"), S["camera_" + eye.camera] || eye.camera,
         seeing && S["seeing_" + eye.seeing] ? " · " + seeing : ""),
@@ -685,15 +728,7 @@
       playing && eye.camera !== "none" ? h("button", { class: "small secondary", id: "photo-button",
         onclick: openLiveView }, icon("camera"), " ", S.picture) : null,
       playing && eye.camera !== "none" ? h("button", { class: "small secondary", id: "reread", disabled: !K.canAct,
-        onclick: () => post("/api/reread") }, S.reread) : null);
-    // the simulated tray's throw button sits in the thumb zone while the player may roll
-    const thumb = $("thumb");
-    // not while the table checks a held die: a new throw would replace that roll
-    const checking = s.held && s.held.why === "check";
-    const canThrow = eye.camera === "simulated" && s.phase === "rolling" && !s.over && !checking;
-    thumb.hidden = !canThrow;
-    document.body.classList.toggle("has-thumb", canThrow);
-    $("throw").disabled = !(K.canAct && canThrow && rollsLeft(s) > 0);
+        onclick: () => post("/api/reread") }, S.reread) : null];
   }
 
   // ---- the live camera view: a few pictures a second, each die labelled by its number --------
@@ -862,10 +897,10 @@
           onclick: () => act("claim " + slot.slot + " no-village"),
         }, S.claim_no_village) : null,
         claimable && c.kind === "hypnotist" && s.row[i + 1] && s.row[i + 1].card
-          ? h("button", {
+          ? [h("p", { class: "bonus-hint muted" }, S.bonus_hint), h("button", {
             class: "leave", disabled: !K.canAct, dataset: { leave: "bonus" },
             onclick: () => act("claim " + slot.slot + " no-bonus"),
-          }, S.claim_no_bonus) : null));
+          }, S.claim_no_bonus)] : null));
     }));
   }
 
@@ -972,7 +1007,7 @@
     if (s.version === statsVersion && s.game_id === K.statsGame) return;
     statsVersion = s.version; K.statsGame = s.game_id;
     try {
-      const st = await getJSON("/api/stats?lang=" + LANG);
+      const st = await getJSON("/api/stats?lang=" + LANG + "&game=" + encodeURIComponent(s.game || "kotd"));
       if (!st.players.length) { fill($("stats"), h("p", { class: "muted" }, S.no_history)); return; }
       fill($("stats"), h("table", { class: "stats-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, S.player_col), h("th", { scope: "col" }, S.stats_games),
@@ -1151,7 +1186,8 @@
   // Other games draw their own table and scoreboard with the page's helpers.
   const GAMES = window.KOTD_GAMES || {};
   const CTX = { $, h, fill, fmt, icon, toast, act, post, getJSON, dot, playerColor, minus, list,
-    S, K, LANG, shared: sharedControls, stats: renderStats };
+    S, K, LANG, shared: sharedControls, stats: renderStats, die, held: renderHeld,
+    camera: cameraNodes };
   const INIT = { table: initTable, setup: initSetup };
 
   function render(s, fromStream) {

@@ -7,14 +7,20 @@
   const GAMES = window.KOTD_GAMES = window.KOTD_GAMES || {};
   const ui = { picked: [], use: null, throwing: [], busy: false };
 
+  // an ordinary die drawn with pips (app.js's die); data-n is its number, for tests and CSS
   function dieFace(C, value, attrs) {
     const a = attrs || {};
-    return C.h(a.onclick ? "button" : "span", {
-      class: "die c-none" + (a.extra ? " " + a.extra : ""), onclick: a.onclick,
-      disabled: a.disabled, role: a.onclick ? null : "img",
-      "aria-pressed": a.pressed === undefined ? null : String(!!a.pressed),
-      "aria-label": a.label || String(value), dataset: Object.assign({ n: value }, a.dataset || {}),
-    }, String(value));
+    return C.die({ value, color: null }, {
+      onclick: a.onclick, disabled: a.disabled, pressed: a.pressed, extra: a.extra,
+      label: a.label || String(value), dataset: Object.assign({ n: value }, a.dataset || {}),
+    });
+  }
+
+  // The dice of the turn changed (a throw, a set-aside, a card used, another turn): what was
+  // selected no longer means the same dice, so the selection clears.
+  function diceKey(s) {
+    const d = s.dice || {};
+    return [s.game_id, s.turn, d.throws, (d.active || []).join(","), (d.aside || []).join(",")].join("|");
   }
 
   // ---- the turn's dice ----------------------------------------------------------------
@@ -39,7 +45,14 @@
     const d = s.dice;
     ui.picked = ui.picked.filter((i) => i < d.active.length);
     const parts = [];
-    if (d.throws === 0) {
+    const checking = s.held && s.held.why === "check";
+    if (d.throws === 0 && s.round > 1 && s.order && s.order[0] === s.current_player && !s.final) {
+      // the last player of a round starts the next: say why the same player goes again
+      parts.push(h("p", { class: "u-hint", id: "u-twice" }, fmt("u_start_twice", { player: s.current_player })));
+    }
+    if (checking) {
+      parts.push(h("p", { class: "u-hand", id: "u-held" }, fmt("u_held", { player: s.held.player })));
+    } else if (d.throws === 0) {
       parts.push(h("p", { class: "u-hand", id: "u-hand" },
         fmt("u_hand", { player: s.current_player, n: d.hand + d.active.length })));
     }
@@ -69,7 +82,8 @@
       }, S.u_all_aside));
     }
     if (canThrow(s)) {
-      if (s.eye && s.eye.simulated) {
+      // not while the table checks a held throw: a new throw would replace it
+      if (s.eye && s.eye.simulated && !checking) {
         buttons.push(h("button", { class: "big throw", id: "u-throw", disabled: !C.K.canAct,
           onclick: () => C.post("/api/throw") }, S.throw_dice));
       }
@@ -77,6 +91,7 @@
         onclick: () => openThrow(C, s) }, fmt("u_enter_throw", { n: throwCount(s) })));
     }
     parts.push(h("div", { class: "u-buttons" }, buttons));
+    parts.push(h("div", { class: "camera u-camera", id: "u-camera" }, C.camera(s)));
     return h("section", { class: "u-dice", id: "u-dice", "aria-label": S.dice }, parts);
   }
 
@@ -186,17 +201,19 @@
     if (s.over || !s.dice.throws || s.dice.hand) return null;
     const now = s.reach.filter((r) => r.uses === 0);
     const later = s.reach.filter((r) => r.uses > 0);
+    const me = s.players.find((p) => p.name === s.current_player);
+    const owns = me && me.cards.length;
     return h("section", { class: "u-reach", id: "u-reach" },
-      h("h2", {}, S.u_reach),
+      h("h2", {}, S.u_reach_plain),
       !s.dice.done && now.length
         ? h("p", { class: "u-now", id: "u-now" }, fmt("u_now", { cards: now.map((r) => r.name).join(", ") }))
         : null,
       later.length ? h("ol", { class: "u-plans" }, later.map((r) => h("li", { dataset: { reach: r.card } },
-        h("span", { class: "u-plan" }, h("strong", {}, r.name), " · ", fmt(r.uses === 1 ? "u_use_1" : "u_use_n", { n: r.uses }),
-          h("br"), r.text),
+        h("span", { class: "u-plan" }, h("strong", {}, r.name), h("br"), r.said),
         h("button", { class: "small", dataset: { plan: r.card }, disabled: !C.K.canAct,
           onclick: () => runPlan(C, r) }, S.u_do_it))))
-        : h("p", { class: "muted" }, s.unused.length ? S.u_reach_none : S.u_reach_no_cards));
+        : h("p", { class: "muted" }, !owns ? S.u_reach_none_owned
+          : (s.unused.length ? S.u_reach_none : S.u_reach_no_cards)));
   }
 
   async function runPlan(C, plan) {
@@ -226,12 +243,15 @@
     if (s.phase === "none") { fill(el); el.hidden = true; return; }
     el.hidden = false;
     if (s.over) { fill(el, h("p", { class: "tl-main" }, h("span", { class: "tl-who" }, C.icon("crown"), S.game_over))); return; }
+    // as King of the Dice's top line: on a phone the name alone, so it stays one line
+    const [before, after] = (S.turn_of || "{player}").split("{player}");
     fill(el, h("p", { class: "tl-main" },
       h("span", { class: "tl-who", id: "whose-turn" }, C.dot(C.playerColor(s, s.current_player)),
-        fmt("turn_of", { player: s.current_player })),
+        before ? h("span", { class: "tl-words" }, before) : null, s.current_player,
+        after ? h("span", { class: "tl-words" }, after) : null),
       h("span", { class: "roll-count", id: "roll-count" }, fmt("u_round", { n: s.round }),
-        s.dice.throws ? " · " + fmt("u_throw_n", { n: s.dice.throws }) : ""),
-      s.final ? h("span", { class: "badge" }, S.u_final) : null));
+        s.dice.throws ? " · " + fmt("u_throw_n", { n: s.dice.throws }) : "")),
+    s.final ? h("span", { class: "badge" }, S.u_final) : null);
   }
 
   function strip(C, s) {
@@ -269,7 +289,8 @@
     strip(C, s);
     const area = C.$("court-game");
     area.hidden = false;
-    if (old && (old.game_id !== s.game_id || old.turn !== s.turn)) ui.picked = [];
+    if (old && diceKey(old) !== diceKey(s)) ui.picked = [];
+    C.held(s);  // a throw the camera is unsure of: shown with confirm and fix (app.js)
     C.fill(area, overSection(C, s),
       s.phase === "none" || s.over ? null : diceSection(C, s),
       s.phase === "none" || s.over ? null : cardsSection(C, s),

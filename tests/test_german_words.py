@@ -1,0 +1,204 @@
+"""Everything the German page can say, said in German, for both games: every word of the
+page (each template filled, with one and with several), every refusal the rules meet
+(King of the Dice's by a brute force over played positions, Um Krone und Kragen's by the
+brute force of tests/test_ukuk_refusals.py), every sentence of two whole games as they
+are played and as the history tells them, and the view's prose (card labels, costs,
+abilities, the reach, why the game ended). Each text must hold no English word and no
+broken German (an article before a name that brings its own, "1 Karten", a word said
+twice, a template left unfilled)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import string
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from gamebot import choose
+from test_ukuk_game import ANN_FAILS, lines
+from test_ukuk_game import GAME as UKUK_GAME
+from test_ukuk_refusals import refusals as ukuk_refusals
+from webkit import TOKEN, new_app, new_table
+
+from rules.errors import KotdError
+from rules.games import game_pack
+from rules.store import EventStore
+from rules.table import Table
+from web.i18n import ERRORS, STRINGS, say_error
+
+AUTH = {"X-Table-Token": TOKEN}
+ENGLISH = frozenset("""the and or of to is are not no with from left sum turn turns player players
+takes took take gives gave comes came roll rolls rolled dice card cards set aside buy
+bought bid throw throws threw court round rounds tied points point penalty scoundrel village
+row slot taken back holds wins final first last more needed too many few fits camera
+check please tap correct right wrong new game over yet then each every any only one
+two three your you can cannot must needs said goes keeps""".split())  # noqa: SIM905
+"""English words that are no German word (so never "die", "in", "also", "man" ...)."""
+PLURAL_NOUNS = ("Karten", "Würfe", "Aktionen", "Punkte", "Runden", "Minuspunkte", "Züge",
+                "Strafkarten", "Hofleute", "Orte", "Bürger-Karten")
+ARTICLE_NAMES = re.compile(r"\b(der|die|das|den|dem|des|ein|eine|einen|nimmt|Die Karte)\s+"
+                           r"(Der|Die|Das)\s+[A-ZÄÖÜ]")
+QUOTED = re.compile(r"„[^“]*“|\"[^\"]*\"|'[^']*'|«[^»]*»")
+"""Words in quotes are what to type (action words), not prose."""
+PROSE = {"last_said", "said", "ended_by", "label", "cost", "ability", "text", "name",
+         "de"}
+"""The view's keys whose strings the page shows as words (``de``: a card's German text)."""
+NOT_SHOWN = {"message", "warning", "tie_break", "last", "english", "en"}
+"""Strings the German page does not show (the camera's English note, the HABA clash's
+English warning and the tie-break's English words are said from templates instead;
+``last`` is the rules' log line; ``english``: the refusal's English for the log)."""
+
+
+def problems(text: str) -> list[str]:
+    """What is wrong with one German text (empty when nothing is)."""
+    found = []
+    prose = QUOTED.sub(" ", text)
+    words = re.findall(r"[A-Za-zÄÖÜäöüß]+", prose)
+    english = sorted({w for w in words if w.lower() in ENGLISH and w not in ("Die",)})
+    if english:
+        found.append(f"English {english}")
+    for noun in PLURAL_NOUNS:
+        if re.search(rf"(?<![\d.,]){1}\s+{noun}\b", prose) or re.search(
+                rf"\bein(e|en)?\s+{noun}\b", prose):
+            found.append(f"singular with plural {noun!r}")
+    if ARTICLE_NAMES.search(prose):
+        found.append("an article before a name that has its own")
+    lowered = [w.lower() for w in words]
+    for a, b in itertools.pairwise(lowered):
+        if a == b and len(a) > 3:
+            found.append(f"{a!r} said twice")
+    for first, second in zip(prose.split(":"), prose.split(":")[1:], strict=False):
+        head = re.findall(r"[A-Za-zÄÖÜäöüß]+$", first.strip())
+        if head and second.split()[:1] == head:
+            found.append(f"{head[0]!r} said twice across a colon")
+    if re.search(r"\{\w*\}", text):
+        found.append("a template left unfilled")
+    return found
+
+
+# ---- the page's own words -----------------------------------------------------------------
+
+def fmt(key: str, n: int) -> str:
+    """What app.js's fmt says for ``key`` with n = ``n`` (the singular key where there is
+    one) and every other name filled with a German-neutral sample."""
+    strings = STRINGS["de"]
+    if n == 1:
+        stem = re.sub(r"_n$", "", key) + "_1"
+        key = key + "_1" if key + "_1" in strings else (stem if stem in strings else key)
+        key = {"fits_n": "fits_one"}.get(key, key)  # the page says S.fits_one itself
+    names = {name for _, name, _, _ in string.Formatter().parse(strings[key]) if name}
+    sample = {name: "Ann" if name in ("player", "winner", "other", "name") else "3"
+              for name in names}
+    sample["n"] = str(n)
+    return strings[key].format(**sample)
+
+
+def test_every_word_of_the_page_is_german() -> None:
+    wrong = {}
+    for key in STRINGS["de"]:
+        for n in (1, 2):
+            text = fmt(key, n)
+            if problems(text):
+                wrong[(key, n)] = (text, problems(text))
+    assert wrong == {}
+
+
+def test_the_checks_find_english_and_broken_german() -> None:
+    """The checks themselves: each finds what the issue found on the page."""
+    assert problems("Ben takes the The hypnotist")
+    assert problems("Ben nimmt Der Hypnotiseur (Summe ≤ 12)")
+    assert problems("Gleichstand: Gleichstand bei 13 Punkten")
+    assert problems("1 Karten")
+    assert problems("Der Wurf 6r erfüllt hypnotist (The hypnotist: sum ≤ 12) nicht.")
+    assert problems("Würfel {n}")
+    assert problems("Ben nimmt: Hypnotiseur (Summe ≤ 12)") == []
+    assert problems("Sag „bid“, um zu bieten.") == []  # a word to type is not prose
+
+
+# ---- refusals ------------------------------------------------------------------------------
+
+KOTD_LINES = ["claim 1", "claim 9", "claim 2 no-bonus", "penalty -2", "penalty -9", "give Ann",
+              "give Zed", "draw elf-4", "draw nothing", "fix 1 5r", "fix 9 5r", "roll 1r 2g",
+              "roll 1r 1g 1b 2r 2g 3b", "row snob-even hypnotist gnome-3green orc-3 fairy-2r2g",
+              "undo", "players Ann", "players Ann ann", "bid", "claim", "roll 7r 1g 1b 2r 2g 3b"]
+
+
+def kotd_refusals() -> Iterator[KotdError]:
+    """Every refusal of KOTD_LINES in every position of a few played games."""
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game_pack("kotd").new_game(("Ann", "Ben", "Cem"))
+        pack = game_pack("kotd")
+        for _ in range(60):
+            if state.phase == "over":
+                break
+            for line in KOTD_LINES:
+                try:
+                    pack.apply(state, pack.parse_action(line))
+                except KotdError as err:
+                    yield err
+            state = pack.apply(state, pack.parse_action(choose(state, rng)))
+
+
+@pytest.mark.parametrize("game", ["kotd", "ukuk"])
+def test_every_refusal_is_german(game: str) -> None:
+    met = list(kotd_refusals()) if game == "kotd" else ukuk_refusals()
+    codes = Counter(err.code for err in met)
+    assert len(codes) > 15  # the brute force meets refusals at all
+    wrong = {}
+    for err in met:
+        german = say_error(err.code, err.params, err.message, "de")
+        if err.code not in ERRORS["de"] or problems(german):
+            wrong[err.code] = (german, problems(german))
+    assert wrong == {}
+
+
+# ---- two whole games: the sentences, the history, the view -------------------------------
+
+def prose(view: Any, key: str = "") -> Iterator[str]:
+    if isinstance(view, dict):
+        for k, v in view.items():
+            if k not in NOT_SHOWN:
+                yield from prose(v, k)
+    elif isinstance(view, list):
+        for v in view:
+            yield from prose(v, key)
+    elif isinstance(view, str) and key in PROSE:
+        yield view
+
+
+def play(client: FlaskClient, table: Table, next_line: Any, most: int) -> set[str]:
+    said: set[str] = set(prose(client.get("/api/state?lang=de").get_json()))
+    for _ in range(most):
+        state = table.state
+        if client.get("/api/state").get_json()["over"]:
+            break
+        r = client.post("/api/action?lang=de", json={"action": next_line(state)},
+                        headers=AUTH)
+        assert r.status_code == 200, r.get_json()
+        said |= set(prose(r.get_json()))
+    assert client.get("/api/state").get_json()["over"]  # the whole game, to its end
+    said |= {e["said"] for e in client.get("/api/history?lang=de").get_json()["events"]}
+    client.post("/api/action?lang=de", json={"action": "undo"}, headers=AUTH)
+    said |= {e["said"] for e in client.get("/api/history?lang=de").get_json()["events"]}
+    return said
+
+
+def test_two_whole_games_are_told_in_german(tmp_path: Path) -> None:
+    (tmp_path / "k").mkdir()
+    kotd = new_table(tmp_path / "k", "players Ann Ben Cem")
+    rng = random.Random(5)
+    said = play(new_app(kotd).test_client(), kotd, lambda s: choose(s, rng), 3000)
+    (tmp_path / "u").mkdir()
+    ukuk = Table(EventStore(tmp_path / "u" / "kotd.sqlite3"), game_pack("ukuk"))
+    script = iter(lines(UKUK_GAME + ANN_FAILS))  # court cards used, the King, the final round
+    said |= play(new_app(ukuk).test_client(), ukuk, lambda s: next(script), 3000)
+    assert len(said) > 200 and any(text.startswith("Zurückgenommen") for text in said)
+    wrong = {text: problems(text) for text in said if problems(text)}
+    assert wrong == {}
