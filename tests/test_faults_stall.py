@@ -162,8 +162,10 @@ def replayed(table: Table, lang: str = "en") -> list[dict]:
         record, problem = table.past(info.id)
         assert record is not None
         view = record.pack.view(record, lang)
-        out.append({"id": info.id, "game": info.game, "started": info.started,
-                    "over": bool(view.get("over")), "problem": problem,
+        over = bool(view.get("over"))
+        out.append({"id": info.id, "game": info.game, "started": info.started, "over": over,
+                    "finished": table.history(info.id)[-1].at if over else "",
+                    "problem": problem,
                     "players": [p["name"] for p in view["players"]],
                     "scores": view["scores"]})
     return out
@@ -173,10 +175,12 @@ def test_stats_are_what_a_replay_of_every_game_says_and_follow_new_actions(many:
                                                                           ) -> None:
     client = new_app(many).test_client()
     assert client.get("/api/stats").get_json() == json.loads(json.dumps(
-        stats_of(replayed(many))))
+        {"game": "kotd", **stats_of(replayed(many))}))
     many.act(many.parse("claim 2"))  # the current game changes: its summary follows
     fresh = client.get("/api/stats").get_json()
-    assert fresh == json.loads(json.dumps(stats_of(replayed(many))))
+    assert fresh == json.loads(json.dumps({"game": "kotd", **stats_of(replayed(many))}))
+    assert client.get("/api/stats?game=ukuk").get_json()["players"] == []  # per game
+    assert client.get("/api/stats?game=nope").status_code == 400
     assert fresh["games"][-1]["totals"] != {}
 
 

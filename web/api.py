@@ -253,8 +253,8 @@ def stats() -> Any:
     context = shared(current_app)
     game = request.args.get("game") or context.table.pack.id
     if game not in GAMES:
-        raise UsageError("unknown_game", "unknown game {game!r} (known: {known})", game=game,
-                         known=", ".join(GAMES))
+        return _refused(UsageError("unknown_game", "unknown game {game!r} (known: {known})",
+                                   game=game, known=", ".join(GAMES)))
     return Response(context.summaries.stats_json(context.table, api_lang(request), game),
                     mimetype="application/json")
 
