@@ -74,4 +74,50 @@ def seen(faces: Sequence[Face], tops: dict[tuple[int, int], float] | None = None
     return Seen(tuple(out), middle)
 
 
-__all__ = ["COLORS", "MIDDLE", "MODEL", "belief", "face", "seen", "seen_face"]
+
+
+class FakeNets:
+    """Stand-ins for the finder and pip reader (:class:`vision.habanet.HabaNet`) and the pair
+    network, on a grey frame where each face is a square of its own grey level: the finder
+    sees ``finds`` (down to each call's least peak), the pip reader reads a face by the grey
+    at its crop's middle (``reads``: per face, P(not a die), P(1..6)), the pair network
+    answers ``pair`` for every pair."""
+
+    def __init__(self, finds: Sequence[FoundFace], reads: Sequence[Sequence[float]],
+                 farther: Sequence[FoundFace] = (), closer: Sequence[FoundFace] = (),
+                 pair: Sequence[float] = (0.0, 0.0, 1.0)) -> None:
+        import cv2
+        self.finds, self.farther, self.closer = list(finds), list(farther), list(closer)
+        self.reads = {30 + 10 * k: np.array(r, np.float32) for k, r in enumerate(reads)}
+        self.pair = np.array(pair, np.float32)
+        self.asked: list[str] = []
+        self.frame = np.full((960, 1280, 3), 10, np.uint8)
+        for k, f in enumerate([*self.finds, *self.farther, *self.closer]):
+            h = f.side / 2
+            (x, y) = f.center
+            cv2.rectangle(self.frame, (round(x - h / 3), round(y - h / 3)),
+                          (round(x + h / 3), round(y + h / 3)), (30 + 10 * k,) * 3, -1)
+
+    def find(self, frame: np.ndarray, min_peak: float = 0.3, dice: float | None = None
+             ) -> list[FoundFace]:
+        self.asked.append(f"find {min_peak}")
+        return [f for f in self.finds if f.found >= min_peak]
+
+    def find_farther(self, frame: np.ndarray) -> list[FoundFace]:
+        self.asked.append("farther")
+        return list(self.farther)
+
+    def find_closer(self, frame: np.ndarray, side: float) -> list[FoundFace]:
+        self.asked.append("closer")
+        return list(self.closer)
+
+    def read(self, crops: list[np.ndarray]) -> np.ndarray:
+        none = np.array([1.0, 0, 0, 0, 0, 0, 0], np.float32)
+        return np.array([self.reads.get(int(c[24, 24, 0]), none) for c in crops]
+                        ).reshape(-1, 7)
+
+    def chances(self, pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        return np.tile(self.pair, (len(pairs), 1))
+
+
+__all__ = ["COLORS", "MIDDLE", "MODEL", "FakeNets", "belief", "face", "seen", "seen_face"]

@@ -11,10 +11,10 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from habakit import COLORS, MODEL, belief, face, seen
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from habakit import COLORS, MODEL, belief, face, seen
 from rules.dice import Color
 from vision.choose import CLIP, POOL, TERMS, UNSEEN, chances, choices, terms, weigh
 from vision.consistency import Belief, layout_chances
