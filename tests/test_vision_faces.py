@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from habakit import FakeNets
+
 from rules.dice import Color
 from vision.faces import see
 from vision.habanet import FoundFace

@@ -87,14 +87,14 @@ def collect(frames: list[tuple[str, int]], at_most: int) -> list[Case]:
     for n, (name, i) in enumerate(frames):
         path = CACHE / name / f"{i:05d}.pickle"
         if path.exists():
-            out += pickle.loads(path.read_bytes())
+            out += [Case(*c) for c in pickle.loads(path.read_bytes())]
             continue
         img, truth, _ = frame(name, i)
         with net.one_frame(img):
             cases = [Case(see(img, net, palette, count, pairs, 1.0), truth, count, told)
                      for count, told in ((len(truth), True), (at_most, False))]
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(pickle.dumps(cases))
+        path.write_bytes(pickle.dumps([(c.seen, c.truth, c.count, c.told) for c in cases]))
         out += cases
         if n % 100 == 99:
             print(f"  read {n + 1} of {len(frames)} frames", flush=True)

@@ -11,8 +11,8 @@ tuning frames (``tools/fit_haba_reader.py``, :mod:`vision.doubt` loads them):
   ratio): the dice of a box are all one size, a side seen at a slant is smaller;
 * ``pair``: of every two faces beside each other, the log of the pair network's chance of
   what the choice says of them (one is a die's top and the other not, or neither or both);
-* ``inward``: of two faces beside each other, one chosen and one not, how much more the chosen one lies towards the middle of the
-  frame than the one left out (a die's side shows towards the middle);
+* ``inward``: of two faces beside each other, one chosen and one not, how much more the
+  chosen one lies towards the middle of the frame (a die's side shows towards the middle);
 * ``side``: chosen faces that lie where a neighbour's side shows;
 * ``box``: the log-chance that the chosen faces' readings obey the box's layouts
   (:func:`vision.consistency.obeying`);

@@ -180,16 +180,22 @@ def _with_splits(frame: np.ndarray, net: HabaNet, faces: list[Face], count: int 
     return faces + _faces(frame, net, palette, temperature, [(s, "split") for s in split])
 
 
+def _surest(face: Face, temperature: float) -> float:
+    """The pip reader's own chance of the face's likeliest value (its belief untempered)."""
+    raw = np.power(np.maximum(face.belief.value, 1e-12), temperature)
+    return float(raw.max() / raw.sum())
+
+
 def _neighbours(frame: np.ndarray, faces: list[Face], pair_net: PairNet | None,
-                middle: tuple[float, float]) -> list[Face]:
-    """``faces`` with the pair network's answers about each face beside them, and the
-    faces beside which they lie as their side would."""
+                middle: tuple[float, float], temperature: float) -> list[Face]:
+    """``faces`` with the pair network's answers about each face beside them (told the pip
+    reader's own chances), and the faces beside which they lie as their side would."""
     near = [(a, b) for a, b in combinations(range(len(faces)), 2)
             if beside(faces[a].found, faces[b].found)
             and not one_place(faces[a].found, faces[b].found)]
     answers: dict[tuple[int, int], float] = {}
     if pair_net is not None and near:
-        looks = [look(frame, f.found, f.is_die, float(f.belief.value.max())) for f in faces]
+        looks = [look(frame, f.found, f.is_die, _surest(f, temperature)) for f in faces]
         ordered = near + [(b, a) for a, b in near]
         chances = pair_net.chances([pair_input(frame, looks[a], looks[b], middle)
                                     for a, b in ordered])
@@ -214,7 +220,7 @@ def see(frame: np.ndarray, net: HabaNet, palette: Palette, count: int | None,
     faces = _faces(frame, net, palette, temperature, _finds(frame, net, count))
     faces = _with_splits(frame, net, faces, count, palette, temperature)
     middle = (frame.shape[1] / 2, frame.shape[0] / 2)
-    return Seen(tuple(_neighbours(frame, faces, pair_net, middle)), middle)
+    return Seen(tuple(_neighbours(frame, faces, pair_net, middle, temperature)), middle)
 
 
 def crop(frame: np.ndarray, face: Face) -> np.ndarray:
