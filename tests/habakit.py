@@ -8,8 +8,10 @@ behaviour do not change when the shipped model is fitted again.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -21,6 +23,9 @@ from vision.faces import Face, Neighbour, Seen, lies_as_side
 from vision.habanet import FoundFace
 from vision.palette import Palette
 from vision.reader import SeenFace
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from haba_sets import HELD_OUT, frame
 
 COLORS = Palette.default().colors
 MIDDLE = (640.0, 480.0)
@@ -120,4 +125,5 @@ class FakeNets:
         return np.tile(self.pair, (len(pairs), 1))
 
 
-__all__ = ["COLORS", "MIDDLE", "MODEL", "FakeNets", "belief", "face", "seen", "seen_face"]
+__all__ = ["COLORS", "HELD_OUT", "MIDDLE", "MODEL", "FakeNets", "belief", "face", "frame",
+           "seen", "seen_face"]

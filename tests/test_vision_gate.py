@@ -8,14 +8,9 @@ network fitted again or a renderer changed needs no test edited; the full judgin
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import cv2
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from haba_sets import frame
+from habakit import frame
 
 from vision.reader import Decider, read_dice
 from vision.render.score import score_frame
