@@ -81,6 +81,9 @@ def main() -> None:
     parser.add_argument("--at-most", type=int, default=load_box().dice,
                         help="with --no-count: at most this many dice lie in view (default: "
                              "the box's dice, 6, as `kotd read`; 0: no limit)")
+    parser.add_argument("--decider", choices=["model", "rules"], default=None,
+                        help="what decides the dice: the fitted model or the hand-set rules "
+                             "(default: vision.reader.DECIDER)")
     parser.add_argument("--show", type=int, default=0, help="print the first N wrong frames")
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -98,8 +101,9 @@ def main() -> None:
     shown = 0
     for i, img, truth, scene in frames(args.set, args.frames, args.start, args.workers):
         t, c = time.perf_counter(), time.thread_time()
-        readings = (read_dice(img, at_most=args.at_most or None) if args.no_count
-                    else read_dice(img, thrown=len(truth)))
+        readings = (read_dice(img, at_most=args.at_most or None, decider=args.decider)
+                    if args.no_count else read_dice(img, thrown=len(truth),
+                                                    decider=args.decider))
         times.append(time.perf_counter() - t)
         cpu.append(time.thread_time() - c)
         cpu_by_size[f"{img.shape[1]}x{img.shape[0]}"].append(cpu[-1])
@@ -129,7 +133,8 @@ def main() -> None:
     print(f"set {args.set}, frames {args.start}..{args.start + args.frames - 1}; "
           f"held-out families: {HELD_OUT}; reader "
           + (f"not told how many dice were thrown (at most {args.at_most or 'any'})"
-             if args.no_count else "told how many dice were thrown"))
+             if args.no_count else "told how many dice were thrown")
+          + f"; decided by {args.decider or 'the default'}")
     print(f"read time per {img.shape[1]}x{img.shape[0]} frame, one thread: CPU time median "
           f"{1000 * cpu[len(cpu) // 2]:.1f} ms, p95 {1000 * cpu[int(0.95 * len(cpu))]:.1f} ms;"
           f" wall time median {1000 * times[len(times) // 2]:.1f} ms (the machine is shared)")

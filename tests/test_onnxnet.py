@@ -60,21 +60,20 @@ def test_both_runtimes_read_haba_frames_alike() -> None:
     """Tuning frames of the HABA reader (every table family it is tuned on, the closer look
     on small dice included): the same faces found to 1e-3 px, pip probabilities to 1e-4,
     and every die read the same."""
+    from habakit import frame
+
     from vision.habanet import HabaNet, face_crop
-    from vision.render import random_conditions, render_tray, scene_for
 
     fast, slow = HabaNet(use="onnxruntime"), HabaNet(use="opencv")
     assert (fast.runtime, slow.runtime) == ("onnxruntime", "opencv")
     dice = 0
     for i in range(12):
-        rng = np.random.default_rng(100_000 + i)
-        cond = random_conditions(rng, {"table": ("cloth", "stone"), "light": ("warm",)})
-        frame, _ = render_tray(scene_for(rng, cond), rng)
-        a, b = fast.find(frame), slow.find(frame)
+        img, _, _ = frame("tune", i)
+        a, b = fast.find(img), slow.find(img)
         assert len(a) == len(b)
         for f, g in zip(a, b, strict=True):
             assert np.allclose(f.center, g.center, atol=1e-3) and abs(f.side - g.side) < 1e-3
-        crops = [face_crop(frame, f.center, f.side, f.angle) for f in a]
+        crops = [face_crop(img, f.center, f.side, f.angle) for f in a]
         assert np.abs(fast.read(crops) - slow.read(crops)).max() < 1e-4
         dice += len(a)
     assert dice >= 60

@@ -8,9 +8,9 @@ import math
 import cv2
 import numpy as np
 import pytest
+from habakit import seen_face as _seen
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_vision_reader import _seen, _steep_frame, _tune_frame
 
 from vision.habanet import FoundFace
 from vision.onnxnet import runtime
@@ -22,8 +22,7 @@ from vision.pairnet import (
     pair_numbers,
 )
 from vision.palette import Palette
-from vision.reader import DOUBT, PAIR_SURE, choose, read_dice
-from vision.render.score import score_frame
+from vision.reader import DOUBT, PAIR_SURE, choose
 
 
 def _face(x: float, y: float, side: float, found: float = 0.9) -> FoundFace:
@@ -68,19 +67,6 @@ def test_the_joint_crop_lays_face_a_left_and_face_b_right(turn: float, gap: floa
     assert (right[..., 0] - right[..., 2]).mean() > 10
 
 
-@pytest.mark.parametrize("i", [24, 51, 185])
-def test_a_leaning_die_s_side_read_surely_is_put_in_doubt(i: int) -> None:
-    """Frames of steeply leaning dice in which the reader without the pair network reads a
-    die's risen side surely, its top seen so steeply that it is missed or called "not a
-    die": silently wrong. The pair network, shown that face and the faces beside it, takes
-    it for a side (``SIDE_CATCH``): the frame asks the table instead."""
-    frame, truth = _steep_frame(i)
-    alone = score_frame(read_dice(frame, thrown=len(truth), pair_net=False), truth)
-    assert alone.silent
-    s = score_frame(read_dice(frame, thrown=len(truth)), truth)
-    assert s.asks and not s.silent and s.wrong_sure == 0
-
-
 def test_a_rival_choice_the_pair_network_settles_is_no_rival() -> None:
     """A leaning die's two faces, nearly as likely as each other to be a die, one too many:
     the surer is kept, in doubt (the count cannot tell the top from the face tipped up).
@@ -110,18 +96,6 @@ def test_a_rival_choice_the_pair_network_settles_is_no_rival() -> None:
     assert blind.face == top.face and blind.is_die == DOUBT
 
 
-@pytest.mark.parametrize("i", [42, 105])
-def test_a_rival_choice_the_pair_network_settles_is_no_rival_on_a_real_frame(i: int) -> None:
-    """Tuning frames in which the count's choice among more faces than dice kept every die's
-    top but left one in doubt, a face beside it nearly as likely a die: read right either
-    way, but only with the pair network is the table not asked."""
-    frame, truth = _tune_frame(i)
-    alone = score_frame(read_dice(frame, thrown=len(truth), pair_net=False), truth)
-    assert alone.right and alone.asks
-    s = score_frame(read_dice(frame, thrown=len(truth)), truth)
-    assert s.right and not s.asks
-
-
 @pytest.mark.skipif(runtime() != "onnxruntime", reason="ONNX Runtime has no wheel here")
 def test_onnx_runtime_and_opencv_give_the_same_chances() -> None:
     """The pair network's one input holds the crop and, in a fourth channel, its numbers (so
@@ -135,40 +109,3 @@ def test_onnx_runtime_and_opencv_give_the_same_chances() -> None:
     assert np.allclose(a, b, atol=1e-5)
 
 
-def test_a_camera_array_filled_again_is_read_afresh() -> None:
-    """One reading keeps what it has seen of its frame (the finder's looks, each face's turn
-    and reading, a shrunk copy) and forgets it afterwards: a camera that fills the same array
-    with the next frame gets that frame's reading, the same as from a fresh array."""
-    first, _ = _tune_frame(105)
-    second, truth = _steep_frame(24)
-    buffer = first.copy()
-    read_dice(buffer, thrown=6)
-    buffer[...] = second
-    again = read_dice(buffer, thrown=len(truth))
-    fresh = read_dice(second.copy(), thrown=len(truth))
-    assert [(r.value, r.color, r.center, r.confidence) for r in again] == \
-        [(r.value, r.color, r.center, r.confidence) for r in fresh]
-
-
-def test_a_face_s_look_is_measured_on_the_crop_cut_to_read_it() -> None:
-    """Within one reading, the pair network's look at a face on its own is measured on the
-    crop cut to read that face, not on one cut again; a look outside any reading cuts its
-    own, and sees the same."""
-    from vision.habanet import crop_of, default_net, read_faces
-    from vision.pairnet import look
-
-    net = default_net()
-    assert net is not None
-    frame, _ = _tune_frame(105)
-    with net.one_frame(frame):
-        faces = net.find(frame)
-        crops, probs = read_faces(net, frame, faces)
-        assert len(faces) >= 2
-        assert all(crop_of(frame, f) is c for f, c in zip(faces, crops, strict=True))
-        inside = [look(frame, f, 1.0 - float(p[0]), float(p[1:].max()))
-                  for f, p in zip(faces, probs, strict=True)]
-    assert crop_of(frame, faces[0]) is not crops[0]
-    assert np.array_equal(crop_of(frame, faces[0]), crops[0])
-    outside = [look(frame, f, 1.0 - float(p[0]), float(p[1:].max()))
-               for f, p in zip(faces, probs, strict=True)]
-    assert inside == outside

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from habakit import seen_face as _seen
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_vision_reader import _seen, _steep_frame, _tune_frame
 
 from vision.reader import (
     COUNT_ODDS,
@@ -18,10 +18,8 @@ from vision.reader import (
     TOO_BIG,
     SeenFace,
     counted,
-    read_dice,
 )
 from vision.reading import HABA_CONFIDENT
-from vision.render.score import score_frame
 
 SIDE = 60.0
 """The side of every face but the doubted one (``_seen``'s)."""
@@ -76,42 +74,3 @@ def test_two_doubted_faces_or_none_are_left_as_they_are() -> None:
     assert counted(none, None) == none
 
 
-@pytest.mark.parametrize("i", [729, 826, 869])
-def test_a_die_on_a_table_of_its_own_colour_is_settled_by_the_count(i: int) -> None:
-    """Tuning frames of a die on a table of its own colour, touching or leaning on another: a
-    green die on green felt (826, 869), a red one on a pink table that only the second look
-    for a die missed finds (729). The pip reader calls it a die only at 0.51-0.56, though it
-    reads its value and colour surely. Told six were thrown, with five sure faces besides it,
-    the count settles it: read right and the table is not asked. Not told (as ``kotd
-    read``), fewer dice may have been thrown: the table is asked (729: five dice read)."""
-    frame, truth = _tune_frame(i)
-    told = score_frame(read_dice(frame, thrown=len(truth)), truth)
-    assert told.right and not told.asks
-    alone = score_frame(read_dice(frame, at_most=6), truth)
-    assert alone.asks and not alone.silent and alone.wrong_sure == 0
-
-
-@pytest.mark.parametrize("i", [158, 991])
-def test_the_one_face_left_to_take_back_is_settled_by_the_count(i: int) -> None:
-    """Tuning frames read with five faces of six dice: the sixth face was judged a
-    neighbour's side by its size beside it (991: a flat die; 158: a die partly under
-    another), the only face left to take back. Taken back, it is in doubt; told six were
-    thrown, with five sure faces besides it, a die's size and no face beside it the top to
-    the pair network, the count settles it: read right and the table is not asked. Not told,
-    five dice are read and the table is asked."""
-    frame, truth = _tune_frame(i)
-    told = read_dice(frame, thrown=6)
-    s = score_frame(told, truth)
-    assert len(told) == 6 and s.right and not s.asks
-    alone = read_dice(frame)
-    assert len(alone) == 5 and score_frame(alone, truth).asks
-
-
-def test_a_leaning_die_s_side_is_not_settled_by_the_count() -> None:
-    """A steep-set frame whose sixth face is a leaning die's risen side (its top missed), a
-    die's size and called a die at 0.68: the pair network takes the face beside it for the
-    top and it not, so the count leaves it in doubt and the table is asked, not silently
-    wrong."""
-    frame, truth = _steep_frame(378)
-    s = score_frame(read_dice(frame, thrown=len(truth)), truth)
-    assert s.asks and not s.silent and s.wrong_sure == 0

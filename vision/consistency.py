@@ -119,6 +119,22 @@ def most_probable(beliefs: Sequence[Belief], colors: Sequence[Color],
     return out
 
 
+def reading_chance(beliefs: Sequence[Belief], colors: Sequence[Color],
+                   layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
+                   per_pair: int = PER_PAIR) -> float:
+    """The chance of :func:`most_probable`'s reading of all dice together (every die right at
+    once), among the readings that obey the box; each die on its own when none does."""
+    options, kept, weighed = _weigh(beliefs, colors, layouts, per_pair)
+    if not options:
+        return 1.0
+    share = float(np.prod(kept))
+    if weighed is None or float(weighed[1].sum()) <= 0:
+        return share * float(np.prod([o[0][2] / max(sum(x[2] for x in o), 1e-12)
+                                      for o in options]))
+    p = weighed[1]
+    return float(p.max() / p.sum()) * share
+
+
 def one_die(a: Belief, b: Belief, colors: Sequence[Color],
             layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS) -> float:
     """The chance that faces read as ``a`` and ``b`` are two faces of one die, as far as
@@ -181,4 +197,4 @@ def agreement(beliefs: Sequence[Belief], colors: Sequence[Color],
 
 
 __all__ = ["Belief", "Decision", "agreement", "layout_chances", "most_probable", "obeying",
-           "one_die"]
+           "one_die", "reading_chance"]

@@ -38,6 +38,7 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
+from vision.choose import weigh
 from vision.consistency import (
     Belief,
     Decision,
@@ -48,7 +49,9 @@ from vision.consistency import (
 )
 from vision.dicenet import FoundDie
 from vision.dicenet import default_net as default_standard_net
+from vision.doubt import decide, default_model
 from vision.facecolor import face_chroma
+from vision.faces import see
 from vision.habanet import (
     CROP,
     CROP_MARGIN,
@@ -73,6 +76,9 @@ from vision.palette import Palette
 from vision.reading import HABA_CONFIDENT, DieReading
 
 Kind = Literal["haba", "standard"]
+Decider = Literal["model", "rules"]
+DECIDER: Decider = "rules"
+"""Which decides the HABA dice by default (:func:`read_dice`)."""
 
 NOT_A_DIE = 0.5
 """A face the pip reader calls "not a die" at least this surely is dropped."""
@@ -834,7 +840,8 @@ def doubt_sides(frame: np.ndarray, readings: list[DieReading], net: HabaNet,
 
 def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = None,
               thrown: int | None = None, at_most: int | None = None,
-              pair_net: PairNet | Literal[False] | None = None) -> list[DieReading]:
+              pair_net: PairNet | Literal[False] | None = None,
+              decider: Decider | None = None) -> list[DieReading]:
     """Read every die in a BGR ``frame`` (any size; the die size is measured from it).
 
     ``kind="haba"`` finds HABA faces and names their colour with ``palette`` (default:
@@ -845,6 +852,9 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
     ``pair_net``: which of two faces beside each other is a die's top (:mod:`vision.pairnet`;
     default: the shipped one; False: none), for the count's choice and to doubt a sure
     reading that may be a die's side (:func:`doubt_sides`).
+    ``decider``: which decides the HABA dice (default :data:`DECIDER`): ``"model"``, the
+    fitted model (:mod:`vision.faces`, :mod:`vision.choose`, :mod:`vision.doubt`), or
+    ``"rules"``, this module's hand-set rules.
     """
     if kind == "standard":
         _check(frame)
@@ -856,6 +866,8 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
     palette = palette or Palette.default()
     pairs = _pair_net(pair_net)
     haba = default_haba_net()
+    if (decider or DECIDER) == "model":
+        return _read_by_model(frame, palette, thrown, at_most, pairs, haba)
     with haba.one_frame(frame) if haba is not None else nullcontext():
         seen = see_faces(frame, palette, thrown=thrown, at_most=at_most,
                          pair_net=pairs or False)
@@ -867,6 +879,22 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
         if pairs is None or haba is None:
             return readings
         return doubt_sides(frame, readings, haba, pairs)
+
+
+def _read_by_model(frame: np.ndarray, palette: Palette, thrown: int | None,
+                   at_most: int | None, pairs: PairNet | None, haba: HabaNet | None
+                   ) -> list[DieReading]:
+    """The HABA dice as the fitted model reads them (:mod:`vision.doubt`)."""
+    _check(frame)
+    if haba is None:
+        raise OSError("the HABA dice networks are missing from vision/models/: reinstall "
+                      "kotd, or make them with tools/train_haba_net.py")
+    model = default_model()
+    count = thrown if thrown is not None else at_most
+    with haba.one_frame(frame):
+        seen = see(frame, haba, palette, count, pairs, model.temperature)
+    weighed = weigh(seen, count, thrown is not None, palette.colors)
+    return list(decide(seen, weighed, model, palette).dice)
 
 
 # the reader's two networks too: the benchmarks swap them for others

@@ -1,0 +1,247 @@
+"""The fitted reader's decision layer on synthetic faces: each term of a choice's
+log-probability, the choices weighed, and the one doubt rule (``vision.choose``,
+``vision.doubt``). No frame is rendered and no fitted number is pinned: the tests use
+``habakit.MODEL``, weights of the signs the physics gives."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from itertools import combinations
+
+import numpy as np
+import pytest
+from habakit import COLORS, MODEL, belief, face, seen
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.dice import Color
+from vision.choose import CLIP, POOL, TERMS, UNSEEN, chances, choices, terms, weigh
+from vision.consistency import Belief, layout_chances
+from vision.doubt import MODEL_TOML, ReaderModel, decide, default_model
+from vision.faces import apart, lies_as_side, one_place
+from vision.habanet import FoundFace
+from vision.palette import Palette
+
+PALETTE = Palette.default()
+T = {name: k for k, name in enumerate(TERMS)}
+
+
+def _layouts(s):
+    return [layout_chances(f.belief, COLORS) for f in s.faces]
+
+
+def _read(s, count: int | None, told: bool, model: ReaderModel = MODEL):
+    return decide(s, weigh(s, count, told, COLORS), model, PALETTE)
+
+
+def _row(x: float, n: int, gap: float = 200.0) -> list:
+    """``n`` sure faces in a row, two of each layout (A: red 2, B: red 3, C: red 1...)."""
+    dice = [(2, Color.RED), (5, Color.RED), (3, Color.RED), (4, Color.RED), (1, Color.RED),
+            (6, Color.RED)]
+    return [face(x + gap * k, value=v, color=c, b=belief(v, c, 0.999, 0.999))
+            for k, (v, c) in enumerate(dice[:n])]
+
+
+_spots = st.lists(st.tuples(st.integers(0, 6), st.integers(0, 2), st.floats(0.05, 0.99)),
+                  min_size=0, max_size=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(_spots, st.integers(0, 7), st.booleans())
+def test_every_choice_is_one_die_per_place_within_the_count(spots, count: int, told: bool
+                                                           ) -> None:
+    """Brute force over every set of pooled faces: the choices are exactly those with no two
+    faces in one place, of ``count`` down to UNSEEN fewer when told, of at most ``count``
+    when not; faces beyond the POOL most die-like are never chosen."""
+    faces = [face(100.0 + 25.0 * x, 100.0 + 25.0 * y, is_die=d) for x, y, d in spots]
+    s = seen(faces)
+    got = set(choices(s, count, told))
+    pooled = sorted(sorted(range(len(faces)), key=lambda k: 1 - faces[k].is_die)[:POOL])
+    most = min(count, len(pooled))
+    least = max(0, most - UNSEEN) if told else 0
+    expected = {c for n in range(least, most + 1) for c in combinations(pooled, n)
+                if not any(one_place(faces[a].found, faces[b].found)
+                           for a, b in combinations(c, 2))}
+    assert got == expected
+
+
+def test_the_pip_reader_and_finder_terms_are_log_odds_of_the_faces_chosen() -> None:
+    s = seen([face(100, is_die=0.9, found=0.5), face(400, is_die=0.2, found=0.8)])
+    row = terms(s, (0, 1), True, _layouts(s))
+    assert row[T["pips"]] == pytest.approx(math.log(9) + math.log(0.25))
+    assert row[T["finder"]] == pytest.approx(math.log(4))
+    assert row[T["dice_told"]] == 2 and row[T["dice_free"]] == 0
+    sure = seen([face(100, is_die=1.0)])
+    assert terms(sure, (0,), False, _layouts(sure))[T["pips"]] == CLIP
+
+
+def test_the_size_term_is_nought_for_dice_of_one_size_and_grows_with_the_odd_one() -> None:
+    even = seen([face(100), face(300), face(500)])
+    odd = seen([face(100), face(300), face(500, side=36.0)])
+    assert terms(even, (0, 1, 2), True, _layouts(even))[T["size"]] == 0
+    assert terms(odd, (0, 1, 2), True, _layouts(odd))[T["size"]] == pytest.approx(
+        math.log(0.6) ** 2)
+
+
+@given(st.floats(0.01, 0.99), st.floats(0, 1), st.floats(-300, 300), st.floats(-300, 300))
+def test_the_pair_and_inward_terms_change_sign_with_the_face_kept(
+        top: float, rest: float, mx: float, my: float) -> None:
+    """Of two faces beside each other, keeping one and leaving out the other scores the log
+    of the pair network's chance of that, and how much further inward the kept one lies;
+    the two ways differ by the network's log-odds, and the inward term changes sign.
+    Keeping both or neither scores the network's "neither or both"."""
+    under = (1 - top) * rest
+    s = seen([face(600, 480), face(650, 470)], {(0, 1): top, (1, 0): under},
+             middle=(640 + mx, 480 + my))
+    a, b = terms(s, (0,), True, _layouts(s)), terms(s, (1,), True, _layouts(s))
+    assert a[T["inward"]] == pytest.approx(-b[T["inward"]], abs=1e-9)
+    assert a[T["pair"]] == pytest.approx(max(math.log(top), -CLIP))
+    assert b[T["pair"]] == pytest.approx(max(math.log(max(under, 1e-12)), -CLIP))
+    for chosen in ((0, 1), ()):
+        both = terms(s, chosen, True, _layouts(s))
+        assert both[T["pair"]] == pytest.approx(max(math.log(max(1 - top - under, 1e-12)),
+                                                    -CLIP))
+        assert both[T["inward"]] == 0
+
+
+def test_the_inward_term_marks_the_face_towards_the_middle() -> None:
+    """Far out on the right, of two faces side by side the left one lies towards the middle:
+    keeping it scores a positive ``inward`` term (a die's side shows towards the middle)."""
+    s = seen([face(1100, 480), face(1160, 480)], {(0, 1): 0.5, (1, 0): 0.5})
+    assert terms(s, (0,), True, _layouts(s))[T["inward"]] > 1.5
+
+
+def test_a_face_lying_as_another_s_side_is_marked() -> None:
+    top, side = face(300, side=60.0), face(335, side=40.0)
+    assert lies_as_side(side.found, top.found) and not lies_as_side(top.found, side.found)
+    s = seen([top, side])
+    assert s.faces[1].side_of == (0,) and s.faces[0].side_of == ()
+    assert terms(s, (1,), True, _layouts(s))[T["side"]] == 1
+    assert terms(s, (0,), True, _layouts(s))[T["side"]] == 0
+
+
+@pytest.mark.parametrize(("values", "obeys"), [((2, 6), True), ((2, 6, 1), False)])
+def test_the_box_term_rules_out_three_dice_of_one_layout(values: tuple[int, ...],
+                                                         obeys: bool) -> None:
+    """Red 2, green 6 and green 1 are all layout A's: two dice of it obey the box, three
+    never do."""
+    colors = {2: Color.RED, 6: Color.GREEN, 1: Color.GREEN}
+    s = seen([face(100 + 200 * k, value=v, color=colors[v], b=belief(v, colors[v], 1.0, 1.0))
+              for k, v in enumerate(values)])
+    box = terms(s, tuple(range(len(values))), True, _layouts(s))[T["box"]]
+    assert (box == pytest.approx(0, abs=1e-9)) == obeys
+    assert obeys or box == -2 * CLIP
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-3, 3), min_size=len(TERMS), max_size=len(TERMS)),
+       st.lists(st.floats(0.05, 0.99), min_size=1, max_size=7), st.integers(1, 6))
+def test_chances_are_a_distribution_ordered_by_the_weighed_terms(weights, dies, count) -> None:
+    s = seen([face(100 + 150 * k, is_die=d) for k, d in enumerate(dies)])
+    w = weigh(s, count, True, COLORS)
+    p = chances(w, np.array(weights))
+    assert p.sum() == pytest.approx(1) and (p >= 0).all()
+    logp = w.terms @ np.array(weights)
+    assert int(np.argmax(p)) == int(np.argmax(logp))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 6), st.sampled_from(COLORS), st.floats(0.3, 1.0),
+                          st.floats(0.3, 1.0), st.floats(0.05, 0.99)), min_size=1, max_size=7),
+       st.floats(0.05, 0.95), st.integers(1, 6), st.booleans())
+def test_the_table_is_asked_exactly_when_the_reading_is_less_likely_than_the_threshold(
+        spec, threshold: float, count: int, told: bool) -> None:
+    """The one doubt rule: some die is marked unsure if and only if the reading's
+    probability is below the threshold; no die is surer than its own evidence allows and
+    none less sure than the reading."""
+    faces = [face(100 + 150 * k, is_die=d, b=belief(v, c, vs, cs))
+             for k, (v, c, vs, cs, d) in enumerate(spec)]
+    reading = _read(seen(faces), count, told, replace(MODEL, threshold=threshold))
+    asks = any(not d.confident for d in reading.dice)
+    assert asks == (reading.chance < threshold and bool(reading.dice))
+    for d in reading.dice:
+        assert d.confidence >= min(reading.chance, threshold) - 1e-9 or not d.confident
+        assert d.confidence <= 1
+
+
+def test_a_die_s_side_is_never_read_as_its_top() -> None:
+    """A die's top and, beside it, a smaller face where its side shows, the pip reader
+    taking both for dice and the pair network calling the top the top: told one die or
+    not, the top is read, surely."""
+    top = face(900, 480, value=3, color=Color.RED, b=belief(3, Color.RED, 0.999, 0.999))
+    side = face(870, 480, value=5, color=Color.GREEN, side=42.0, is_die=0.95)
+    s = seen([top, side], {(0, 1): 0.9, (1, 0): 0.05})
+    for count, told in ((1, True), (6, False)):
+        reading = _read(s, count, told)
+        assert [d.center for d in reading.dice] == [top.found.center]
+        assert reading.dice[0].confident
+
+
+def test_a_leaning_die_s_two_faces_alike_ask() -> None:
+    """Two faces of one leaning die, as big and as die-like as each other, the pair network
+    torn, near the middle of the frame: whichever is read, the table is asked."""
+    s = seen([face(610, 480, value=3), face(670, 480, value=5, color=Color.GREEN)],
+             {(0, 1): 0.45, (1, 0): 0.45})
+    reading = _read(s, 1, True)
+    assert len(reading.dice) == 1 and not reading.dice[0].confident
+
+
+def test_a_face_torn_between_two_values_asks_and_is_the_die_marked() -> None:
+    """A red 3 or 5 beside a sure red 2: the box allows both (layouts B and A), so the
+    table is asked about that die and no other. Beside two dice of layout A, a red 5 would
+    be a third: the box reads it a 3, surely."""
+    torn = Belief(np.array([0.0, 0.0, 0.5, 0.0, 0.5, 0.0]), belief(3, Color.RED).color)
+    faces = [*_row(100, 1), face(900, b=torn)]
+    reading = _read(seen(faces), 2, True)
+    unsure = [d for d in reading.dice if not d.confident]
+    assert [d.center for d in unsure] == [faces[1].found.center]
+    settled = _read(seen([*_row(100, 2), face(900, b=torn)]), 3, True)
+    assert all(d.confident for d in settled.dice)
+    assert [d.value for d in settled.dice if d.center == (900, 100.0)] == [3]
+
+
+def test_the_box_settles_a_face_torn_between_two_colours() -> None:
+    """Two sure dice of layout A (red 2, green 6) and a 1 torn between green (layout A:
+    a third die of it) and red (layout C): the box reads it red, surely."""
+    a2 = face(100, value=2, color=Color.RED, b=belief(2, Color.RED, 0.999, 0.999))
+    a6 = face(300, value=6, color=Color.GREEN, b=belief(6, Color.GREEN, 0.999, 0.999))
+    colors = np.array([0.5 if c in (Color.GREEN, Color.RED) else 0.0 for c in COLORS])
+    torn = face(500, b=Belief(belief(1, Color.RED, 0.999).value, colors))
+    reading = _read(seen([a2, a6, torn]), 3, True)
+    third = [d for d in reading.dice if d.center == torn.found.center]
+    assert third[0].color is Color.RED and all(d.confident for d in reading.dice)
+
+
+def test_told_the_count_a_faint_die_is_read_not_told_it_is_left_out() -> None:
+    """Five sure dice and a sixth face the pip reader calls a die only at 0.1: told six were
+    thrown, the count takes it (six dice read); not told, five are read."""
+    faces = [*_row(100, 5), face(1100, value=6, is_die=0.1)]
+    s = seen(faces)
+    assert len(_read(s, 6, True).dice) == 6
+    assert len(_read(s, 6, False).dice) == 5
+
+
+def test_nothing_to_choose_reads_no_dice() -> None:
+    reading = _read(seen([]), 6, True)
+    assert reading.dice == () and reading.chance == 1.0
+
+
+def test_apart_keeps_the_surer_of_two_finds_in_one_place() -> None:
+    sure, faint = FoundFace((100, 100), 60, 0, 0.9), FoundFace((120, 100), 60, 0, 0.4)
+    far = FoundFace((200, 100), 60, 0, 0.3)
+    assert apart([faint, far, sure]) == [sure, far]
+    assert apart([faint], [sure]) == []
+
+
+def test_the_model_file_reads_back_what_it_wrote_and_names_its_fit() -> None:
+    model = replace(MODEL, fitted_by="tools/fit_haba_reader.py tune:0-9", date="2026-11-28")
+    back = ReaderModel.from_toml(model.to_toml())
+    assert np.allclose(back.weights, model.weights) and back.threshold == model.threshold
+    assert back.fitted_by == model.fitted_by and back.date == model.date
+    shipped = default_model()
+    assert shipped.fitted_by.startswith("tools/fit_haba_reader.py ") and shipped.date
+    assert "stress:" not in shipped.fitted_by and 0 < shipped.threshold <= 1
+    assert MODEL_TOML.is_file()
+    with pytest.raises(ValueError, match="fit it again"):
+        ReaderModel.from_toml('threshold = 0.5\ntemperature = 1.0\n[weights]\npips = 1.0\n')

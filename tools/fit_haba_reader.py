@@ -1,0 +1,226 @@
+"""Fit the HABA reader's model and rewrite ``vision/models/haba_reader.toml``.
+
+    .venv/bin/python tools/fit_haba_reader.py tune:0-799 steep:0-299 [--silent-cost 20]
+
+On tuning frames only (``benchmarks/haba_sets.py``: never ``stress``, the judging set), each
+frame read twice, told the count and not told (at most the box's dice):
+
+1. every candidate face with its evidence (:func:`vision.faces.see`, kept in
+   ``.cache/haba-reader`` per frame and networks);
+2. the pip reader's temperature, by likelihood of the true values of faces on dice;
+3. the weights of :data:`vision.choose.TERMS`, by likelihood of the true choice of faces
+   (a conditional logit over each frame's choices; convex, Newton's method);
+4. the threshold of :mod:`vision.doubt`'s one doubt rule: the one that asks least, a frame
+   silently wrong costing ``--silent-cost`` frames asking.
+
+It prints the tuning frames' figures at the chosen threshold and writes the data file with
+the command and the date.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import math
+import pickle
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from haba_sets import RENDERER, SETS, frame  # noqa: E402
+
+from rules.kotd.cards import load_box  # noqa: E402
+from vision.choose import TERMS, Weighed, weigh  # noqa: E402
+from vision.consistency import Belief  # noqa: E402
+from vision.doubt import MODEL_TOML, ReaderModel, decide  # noqa: E402
+from vision.faces import Seen, see  # noqa: E402
+from vision.habanet import MODELS, default_net  # noqa: E402
+from vision.pairnet import default_pair_net  # noqa: E402
+from vision.palette import Palette  # noqa: E402
+from vision.render.scene import TruthDie  # noqa: E402
+from vision.render.score import score_frame  # noqa: E402
+
+NETS = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(MODELS.glob("*.onnx")))
+                    ).hexdigest()[:10]
+CACHE = ROOT / ".cache" / "haba-reader" / f"{RENDERER}-{NETS}"
+RIDGE = 1.0
+"""The weights' L2 penalty (a prior that keeps an unused term near 0)."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One frame read one way: its faces (pip reader untempered), truth, and the count."""
+
+    seen: Seen
+    truth: list[TruthDie]
+    count: int | None
+    told: bool
+
+
+def spans(texts: list[str]) -> list[tuple[str, int]]:
+    """``set:first-last`` arguments as (set, frame) pairs; the judging set is refused."""
+    out = []
+    for text in texts:
+        name, _, rng = text.partition(":")
+        if name not in SETS or name == "stress":
+            raise SystemExit(f"{name!r}: fit on tuning sets only ({', '.join(SETS)} less "
+                             "stress)")
+        first, _, last = rng.partition("-")
+        out += [(name, i) for i in range(int(first), int(last or first) + 1)]
+    return out
+
+
+def collect(frames: list[tuple[str, int]], at_most: int) -> list[Case]:
+    """Both readings of every frame, from the cache or made afresh."""
+    net, pairs, palette = default_net(), default_pair_net(), Palette.default()
+    if net is None:
+        raise SystemExit("the HABA networks are missing")
+    out = []
+    for n, (name, i) in enumerate(frames):
+        path = CACHE / name / f"{i:05d}.pickle"
+        if path.exists():
+            out += [Case(*c) for c in pickle.loads(path.read_bytes())]
+            continue
+        img, truth, _ = frame(name, i)
+        with net.one_frame(img):
+            cases = [Case(see(img, net, palette, count, pairs, 1.0), truth, count, told)
+                     for count, told in ((len(truth), True), (at_most, False))]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(pickle.dumps([(c.seen, c.truth, c.count, c.told) for c in cases]))
+        out += cases
+        if n % 100 == 99:
+            print(f"  read {n + 1} of {len(frames)} frames", flush=True)
+    return out
+
+
+def on_dice(case: Case) -> dict[int, TruthDie]:
+    """The faces on a die's top: each die's nearest face within half a die."""
+    out: dict[int, TruthDie] = {}
+    for t in case.truth:
+        near = [(math.dist(f.found.center, t.center), k) for k, f in enumerate(case.seen.faces)
+                if k not in out]
+        if near and min(near)[0] < 0.5 * t.size:
+            out[min(near)[1]] = t
+    return out
+
+
+def fit_temperature(cases: list[Case]) -> float:
+    """The pip reader's temperature, by likelihood of the true values."""
+    rows = [(case.seen.faces[k].belief.value, t.value) for case in cases if case.told
+            for k, t in on_dice(case).items()]
+    best, best_nll = 1.0, math.inf
+    for temp in np.exp(np.linspace(math.log(0.05), math.log(3.0), 60)):
+        nll = 0.0
+        for v, truth in rows:
+            p = np.power(np.maximum(v, 1e-12), 1 / temp)
+            nll -= math.log(max(float(p[truth - 1] / p.sum()), 1e-12))
+        if nll < best_nll:
+            best, best_nll = float(temp), nll
+    return best
+
+
+def tempered(seen: Seen, temperature: float) -> Seen:
+    """``seen`` with the pip reader's value chances at ``temperature``."""
+    def one(b: Belief) -> Belief:
+        v = np.power(np.maximum(b.value, 1e-12), 1 / temperature)
+        return Belief(v / v.sum(), b.color)
+    return replace(seen, faces=tuple(replace(f, belief=one(f.belief)) for f in seen.faces))
+
+
+def fit_weights(weighed: list[Weighed], truths: list[int | None]) -> np.ndarray:
+    """The weights that make the true choices likeliest (conditional logit, ridge)."""
+    data = [(w.terms, y) for w, y in zip(weighed, truths, strict=True)
+            if y is not None and len(w.choices) > 1]
+    weights = np.zeros(len(TERMS))
+    for _ in range(30):
+        grad, hess = -RIDGE * weights, -RIDGE * np.eye(len(TERMS))
+        for terms, y in data:
+            logp = terms @ weights
+            p = np.exp(logp - logp.max())
+            p /= p.sum()
+            mean = p @ terms
+            grad += terms[y] - mean
+            hess -= (terms * p[:, None]).T @ terms - np.outer(mean, mean)
+        step = np.linalg.solve(hess, grad)
+        weights -= step
+        if float(np.abs(step).max()) < 1e-6:
+            break
+    return weights
+
+
+def outcomes(cases: list[Case], weighed: list[Weighed], model: ReaderModel,
+             palette: Palette) -> list[tuple[float, bool, bool, int]]:
+    """Per case: the reading's probability, whether it reads as many dice as the truth,
+    whether it is right, and its readings on no die."""
+    out = []
+    for case, w in zip(cases, weighed, strict=True):
+        reading = decide(case.seen, w, model, palette)
+        s = score_frame(list(reading.dice), case.truth)
+        out.append((reading.chance, len(reading.dice) == len(case.truth), s.right, s.false))
+    return out
+
+
+def fit_threshold(rows: list[tuple[float, bool, bool, int]], cost: float) -> float:
+    """The threshold that asks least, a silently wrong frame costing ``cost`` asks."""
+    def loss(t: float) -> float:
+        asks = sum(c < t or not n for c, n, _, _ in rows)
+        silent = sum(c >= t and n and not r for c, n, r, _ in rows)
+        return asks + cost * silent
+    options = sorted({0.0, *(min(c + 1e-6, 1.0) for c, _, _, _ in rows)})
+    return min(options, key=lambda t: (loss(t), t))
+
+
+def figures(label: str, rows: list[tuple[float, bool, bool, int]], t: float) -> None:
+    asks = sum(c < t or not n for c, n, _, _ in rows)
+    silent = sum(c >= t and n and not r for c, n, r, _ in rows)
+    right = sum(r for _, _, r, _ in rows)
+    false = sum(f for _, _, _, f in rows)
+    print(f"{label}: frames {len(rows)}, right {right}, asking {asks}, silently wrong "
+          f"{silent}, readings on no die {false}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("frames", nargs="+", help="tuning frames, as set:first-last")
+    parser.add_argument("--silent-cost", type=float, default=20.0)
+    parser.add_argument("--out", type=Path, default=MODEL_TOML)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    palette = Palette.default()
+    cases = collect(spans(args.frames), load_box().dice)
+    temperature = fit_temperature(cases)
+    cases = [replace(c, seen=tempered(c.seen, temperature)) for c in cases]
+    weighed = [weigh(c.seen, c.count, c.told, palette.colors) for c in cases]
+    truths = []
+    for c, w in zip(cases, weighed, strict=True):
+        true = tuple(sorted(on_dice(c)))
+        truths.append(w.choices.index(true) if true in w.choices else None)
+    weights = fit_weights(weighed, truths)
+    model = ReaderModel(weights, 0.0, temperature)
+    rows = outcomes(cases, weighed, model, palette)
+    threshold = fit_threshold(rows, args.silent_cost)
+    command = "tools/fit_haba_reader.py " + " ".join(sys.argv[1:])
+    model = replace(model, threshold=threshold, fitted_by=command,
+                    date=datetime.date.today().isoformat())
+    print(f"temperature {temperature:.3f}; weights "
+          + ", ".join(f"{t} {w:.3f}" for t, w in zip(TERMS, weights, strict=True))
+          + f"; threshold {threshold:.4f}; true choice among the choices in "
+          f"{sum(y is not None for y in truths)} of {len(cases)}")
+    figures("told the count", [r for r, c in zip(rows, cases, strict=True) if c.told],
+            threshold)
+    figures("not told", [r for r, c in zip(rows, cases, strict=True) if not c.told],
+            threshold)
+    args.out.write_text(model.to_toml(), encoding="utf-8")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

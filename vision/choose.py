@@ -1,0 +1,157 @@
+"""Choosing: which of a frame's candidate faces are the dice, weighed by one log-linear model.
+
+A *choice* is a set of candidate faces (:class:`vision.faces.Face`) taken for the dice'
+tops, no two in one place. Its log-probability is, up to the frame's normaliser, the sum of
+a few terms (:data:`TERMS`), each a log-likelihood or a count, times a weight fitted on the
+tuning frames (``tools/fit_haba_reader.py``, :mod:`vision.doubt` loads them):
+
+* ``pips``: the pip reader's log-odds that each chosen face is a die's top;
+* ``finder``: the finder's log-odds of each chosen face's peak;
+* ``size``: how far each chosen face's size is from the chosen faces' median (squared log
+  ratio): the dice of a box are all one size, a side seen at a slant is smaller;
+* ``pair``: of every two faces beside each other, the log of the pair network's chance of
+  what the choice says of them (one is a die's top and the other not, or neither or both);
+* ``inward``: of two faces beside each other, one chosen and one not, how much more the
+  chosen one lies towards the middle of the frame (a die's side shows towards the middle);
+* ``side``: chosen faces that lie where a neighbour's side shows;
+* ``box``: the log-chance that the chosen faces' readings obey the box's layouts
+  (:func:`vision.consistency.obeying`);
+* ``dice_told`` / ``dice_free``: how many faces are chosen, told the count or not (the count:
+  told, a choice may leave out at most :data:`UNSEEN` dice, which makes the table ask).
+
+Faces beyond the :data:`POOL` most die-like are not chosen among.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from rules.dice import Color
+from vision.consistency import layout_chances, obeying
+from vision.faces import Face, Seen, one_place
+
+TERMS = ("pips", "finder", "size", "pair", "inward", "side", "box", "dice_told",
+         "dice_free")
+"""The terms of a choice's log-probability, in the order of :attr:`Weighed.terms`."""
+POOL = 10
+"""The most candidate faces chosen among (the most die-like by the pip reader)."""
+UNSEEN = 2
+"""Told the count, the most dice a choice may leave unseen."""
+CLIP = 8.0
+"""Log-odds are clipped to ±this: no one network's answer is ever certain."""
+OUT_FROM_MIDDLE = 4.0
+"""Faces' sides from the middle of the frame at which the ``inward`` term counts fully."""
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """A frame's choices and, per choice, its terms (:data:`TERMS`)."""
+
+    choices: tuple[tuple[int, ...], ...]
+    terms: np.ndarray
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return max(-CLIP, min(CLIP, math.log(p / (1 - p))))
+
+
+def pool(seen: Seen) -> list[int]:
+    """The faces chosen among: the :data:`POOL` most die-like, in the frame's order."""
+    order = sorted(range(len(seen.faces)), key=lambda k: seen.faces[k].not_die)
+    return sorted(order[:POOL])
+
+
+def choices(seen: Seen, count: int | None, told: bool) -> Iterator[tuple[int, ...]]:
+    """Every choice of pooled faces, no two in one place: of ``count`` faces down to
+    :data:`UNSEEN` fewer when ``told``, of at most ``count`` when not (any when None)."""
+    pooled = pool(seen)
+    most = len(pooled) if count is None else min(count, len(pooled))
+    least = max(0, most - UNSEEN) if told else 0
+    clash = {(a, b) for a, b in combinations(pooled, 2)
+             if one_place(seen.faces[a].found, seen.faces[b].found)}
+    for n in range(least, most + 1):
+        for chosen in combinations(pooled, n):
+            if not any(p in clash for p in combinations(chosen, 2)):
+                yield chosen
+
+
+def inward(face: Face, other: Face, middle: tuple[float, float]) -> float:
+    """How much ``face`` lies from ``other`` towards the middle of the frame: the cosine of
+    the angle between the two directions, weighed by how far out ``other`` lies
+    (:data:`OUT_FROM_MIDDLE`)."""
+    (ox, oy), (fx, fy) = other.found.center, face.found.center
+    to_face, to_middle = (fx - ox, fy - oy), (middle[0] - ox, middle[1] - oy)
+    far = math.hypot(*to_middle)
+    norm = math.hypot(*to_face) * far
+    if norm <= 0:
+        return 0.0
+    cos = (to_face[0] * to_middle[0] + to_face[1] * to_middle[1]) / norm
+    return cos * min(far / (OUT_FROM_MIDDLE * other.found.side), 1.0)
+
+
+def _pair_terms(seen: Seen, chosen: Sequence[int]) -> tuple[float, float]:
+    """The ``pair`` and ``inward`` terms of a choice: per two faces beside each other, the
+    log of the pair network's chance of what the choice says of them (one is a die's top
+    and the other not, or neither or both are), and how much further inward the one chosen
+    lies than the one left out."""
+    pair = side_in = 0.0
+    for k, face in enumerate(seen.faces):
+        for n in face.neighbours:
+            if n.index < k:
+                continue
+            mine, theirs = k in chosen, n.index in chosen
+            answer = n.top if mine and not theirs else n.under if theirs and not mine \
+                else 1.0 - n.top - n.under
+            pair += max(math.log(max(answer, 1e-12)), -CLIP)
+            if mine != theirs:
+                kept, out = (face, seen.faces[n.index]) if mine else (seen.faces[n.index], face)
+                side_in += inward(kept, out, seen.middle) - inward(out, kept, seen.middle)
+    return pair, side_in
+
+
+def terms(seen: Seen, chosen: Sequence[int], told: bool, layouts: Sequence[np.ndarray]
+          ) -> np.ndarray:
+    """A choice's terms (:data:`TERMS`); ``layouts``: each face's
+    :func:`vision.consistency.layout_chances`."""
+    faces = [seen.faces[k] for k in chosen]
+    sides = [f.found.side for f in faces]
+    median = float(np.median(sides)) if sides else 1.0
+    pair, side_in = _pair_terms(seen, chosen)
+    box = obeying([layouts[k] for k in chosen])
+    return np.array([
+        sum(_logit(f.is_die) for f in faces),
+        sum(_logit(f.found.found) for f in faces),
+        sum(math.log(s / median) ** 2 for s in sides),
+        pair, side_in,
+        sum(bool(f.side_of) for f in faces),
+        max(math.log(max(box, 1e-12)), -2 * CLIP),
+        len(faces) if told else 0.0,
+        0.0 if told else len(faces)])
+
+
+def weigh(seen: Seen, count: int | None, told: bool, colors: Sequence[Color]) -> Weighed:
+    """Every choice of the frame's faces with its terms."""
+    layouts = [layout_chances(f.belief, colors) for f in seen.faces]
+    chosen = tuple(choices(seen, count, told))
+    rows = [terms(seen, c, told, layouts) for c in chosen]
+    return Weighed(chosen, np.array(rows).reshape(len(chosen), len(TERMS)))
+
+
+def chances(weighed: Weighed, weights: np.ndarray) -> np.ndarray:
+    """Each choice's probability under the model's ``weights`` (one per term)."""
+    if not weighed.choices:
+        return np.zeros(0)
+    logp = weighed.terms @ weights
+    p = np.exp(logp - logp.max())
+    out: np.ndarray = p / p.sum()
+    return out
+
+
+__all__ = ["POOL", "TERMS", "UNSEEN", "Weighed", "chances", "choices", "inward", "pool",
+           "terms", "weigh"]
