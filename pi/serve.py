@@ -21,6 +21,7 @@ import numpy as np
 from pi.config import Config
 from rules.actions import Action
 from rules.errors import KotdError
+from rules.pack import GamePack
 from rules.table import Snapshot
 from vision.strip import AsideStrip
 
@@ -177,18 +178,16 @@ class Assistant:
         self.table.report_eye(self.eye.status())
         self.refresh_panel(self.table.snapshot)
 
-    def _take(self, slot: int) -> Any:
-        """The panel's confirm for the game played: by the game's state where it needs it."""
-        pack = self.pack
-        take_in = getattr(pack, "take_in", None)
-        return take_in(self.table.state, slot) if take_in else pack.take(slot)
+    def _take(self, slot: int) -> Action:
+        """The panel's confirm for the game played now, in its state."""
+        return self.pack.take_in(self.table.state, slot)
 
-    def _take_leaving(self, slot: int) -> Any:
-        leaving = getattr(self.pack, "take_leaving", None)
-        return leaving(slot) if leaving else self._take(slot)
+    def _take_leaving(self, slot: int) -> Action:
+        """The panel's long press on confirm for the game played now."""
+        return self.pack.take_leaving(self.table.state, slot)
 
     @property
-    def pack(self) -> Any:
+    def pack(self) -> GamePack[Any]:
         """The game the table plays now (it may switch: ``game ukuk``)."""
         return self.table.pack
 
