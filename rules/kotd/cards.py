@@ -7,17 +7,15 @@ colours, effects and requirements. Nothing else in the product knows a card by h
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from rules.dice import Color
-from rules.errors import DataError, KotdError, UnknownCardError
-from rules.inputs import read_text
+from rules.errors import DataError, UnknownCardError
+from rules.inputs import packaged_data_file, read_data_file
 from rules.kotd.requirements import Requirement, RequirementError, Verdict, from_dict
 
 CITIZEN_KINDS = (
@@ -289,25 +287,9 @@ def load_box(path: str | Path | None = None) -> Box:
     """Read a box's cards from a TOML file (default: the King of the Dice box)."""
     if path is None:
         return _default_box()
-    path = Path(path)
-    try:
-        text = read_text(path, what="the card data")
-    except OSError as err:
-        raise _bad(f"{path}: cannot read the card data: {err.strerror}") from None
-    except KotdError as err:  # too large, or not UTF-8
-        raise _bad(str(err)) from None
-    return _parse_text(text, str(path))
-
-
-def _parse_text(text: str, source: str) -> Box:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise _bad(f"{source}: not valid TOML: {err}") from None
-    return parse_box(data, source)
+    return parse_box(read_data_file(path, "the card data", _bad), str(path))
 
 
 @cache
 def _default_box() -> Box:
-    text = resources.files("rules.kotd").joinpath("data", DEFAULT_BOX_FILE).read_text("utf-8")
-    return _parse_text(text, DEFAULT_BOX_FILE)
+    return parse_box(packaged_data_file("rules.kotd", DEFAULT_BOX_FILE, _bad), DEFAULT_BOX_FILE)
