@@ -16,17 +16,16 @@ from the same renderer the dice-reader tests use (:mod:`vision.render`), so the 
 
 from __future__ import annotations
 
-import importlib
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
 from pi.frames import CameraError
 from rules.dice import Die, Roll, haba_pair, haba_roll_problem
+from vision import render_standard
 from vision.render import TrayScene, random_scene, render_motion, render_tray
 from vision.strip import AsideStrip
 
@@ -149,13 +148,6 @@ class SimulatedTray:
     def _settle_ordinary(self, throw: OrdinaryThrow, dice: Sequence[Die] | None) -> None:
         """Plain white dice on a light tray: ``throw.count`` thrown (``dice`` or random) in
         the play area, ``throw.aside`` in the strip (left out without a strip)."""
-        try:  # issue 16's renderer of ordinary dice
-            render: Any = importlib.import_module("vision.render_standard")
-        except ImportError:  # pragma: no cover - until the ordinary-dice renderer is there
-            # an empty tray: the camera sees no dice and the page takes the throw by hand
-            self._frame = np.full((self.height, self.width, 3), 222, np.uint8)
-            self._scene, self._ordinary_values, self.truth = None, (), []
-            return
         values = [d.value for d in (dice or ())][:throw.count]
         values += [int(v) for v in self.rng.integers(1, 7, throw.count - len(values))]
         size = 0.075 * min(self.width, self.height)
@@ -191,11 +183,12 @@ class SimulatedTray:
             where += [(v, strip_box) for v in throw.aside]
         for v, box in where:
             dx, dy = spot(box)
-            drawn.append(render.OrdinaryDie(v, dx, dy, render.PLAIN,
-                                            float(self.rng.uniform(0, 90))))
-        scene = render.OrdinaryScene(tuple(drawn), size, self.width, self.height,
-                                     table_bgr=render.LIGHT_TRAY, shadows=0.3, noise=1.0)
-        frame, truth = render.render_ordinary(scene, self.rng)
+            drawn.append(render_standard.OrdinaryDie(v, dx, dy, render_standard.PLAIN,
+                                                     float(self.rng.uniform(0, 90))))
+        scene = render_standard.OrdinaryScene(tuple(drawn), size, self.width, self.height,
+                                              table_bgr=render_standard.LIGHT_TRAY,
+                                              shadows=0.3, noise=1.0)
+        frame, truth = render_standard.render_ordinary(scene, self.rng)
         self.truth = [(t.value, t.center) for t in truth]
         self._scene = None
         self._ordinary_values = tuple(values)

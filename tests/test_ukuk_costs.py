@@ -167,11 +167,11 @@ def test_broken_court_files_name_the_card(tmp_path):
         load_court(tmp_path / "missing.toml")
     big = tmp_path / "big.toml"
     big.write_text("#" * (2 << 20) + "\n", encoding="utf-8")
-    with pytest.raises(CourtDataError, match="big.toml.*larger than 1 MiB"):
+    with pytest.raises(CourtDataError, match=r"big\.toml.*larger than 1 MiB"):
         load_court(big)
     latin = tmp_path / "latin.toml"
     latin.write_bytes(b"# K\xf6nig\n")
-    with pytest.raises(CourtDataError, match="latin.toml: not UTF-8"):
+    with pytest.raises(CourtDataError, match=r"latin\.toml: not UTF-8"):
         load_court(latin)
 
 
