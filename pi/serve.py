@@ -14,14 +14,15 @@ import secrets
 import threading
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from pi.config import Config
 from rules.actions import Action
 from rules.errors import KotdError
-from rules.pack import GamePack
+from rules.games import game_pack
+from rules.pack import DiceSpec, GamePack
 from rules.table import Snapshot
 from vision.strip import AsideStrip
 
@@ -59,16 +60,21 @@ def _cannot(message: str) -> StartError:
     return StartError("cannot", "{message}", message=message)
 
 
-def make_reader(config: Config, colored: Callable[[], bool] = lambda: True
+def kotd_dice() -> DiceSpec:
+    """The dice a reader reads when no game is named: King of the Dice's."""
+    return game_pack("kotd").dice
+
+
+def make_reader(config: Config, dice: Callable[[], DiceSpec] = kotd_dice
                 ) -> DiceReader:
     """The dice reader for the tray: HABA or standard dice, with the calibrated palette.
 
-    ``colored`` says whether the game played now reads face colours; a game of ordinary
-    dice (Um Krone und Kragen) is always read as standard dice.
+    ``dice`` describes the dice of the game played now: a game of ordinary dice (Um Krone
+    und Kragen) is always read as standard dice; coloured dice are read with their look.
 
     A palette named in the config must exist and be readable; without one, the palette
-    calibrated into the data dir is used, else the box's colours (also when the data dir's
-    palette was made by an older kotd: calibrating is an option, never a must).
+    calibrated into the data dir is used, else the game's dice colours (also when the data
+    dir's palette was made by an older kotd: calibrating is an option, never a must).
     """
     from vision.palette import OutdatedPalette, Palette
 
@@ -80,14 +86,14 @@ def make_reader(config: Config, colored: Callable[[], bool] = lambda: True
     except OutdatedPalette as err:
         if config.palette is not None:
             raise _cannot(f"palette file {err}") from None
-        log.warning("%s; reading with the box's colours", err)
+        log.warning("%s; reading with the game's dice colours", err)
         palette = None
     except (OSError, ValueError) as err:
         raise _cannot(f"palette file {palette_path}: {err}") from None
     if palette is not None:
         log.info("colour palette from %s", palette_path)
 
-    return DiceReader(config, palette, colored)
+    return DiceReader(config, palette, dice)
 
 
 class DiceReader:
@@ -95,24 +101,33 @@ class DiceReader:
     new palette from a frame (``vision.palette.calibrate``), saves it and uses it."""
 
     def __init__(self, config: Config, palette: Any,
-                 colored: Callable[[], bool] = lambda: True) -> None:
+                 dice: Callable[[], DiceSpec] = kotd_dice) -> None:
         self.config = config
         self.palette = palette
-        self.colored = colored
+        self.dice = dice
+
+    def _palette(self) -> Any:  # -> vision.palette.Palette
+        """The calibrated palette, else the palette of the game's dice as it describes them."""
+        from vision.palette import Palette
+
+        if self.palette is not None:
+            return self.palette
+        look = self.dice().look
+        return Palette.default() if look is None else Palette.of_look(look)
 
     def __call__(self, frame: np.ndarray, thrown: int | None = None) -> Sequence[Any]:
         """The dice in ``frame``; ``thrown``: how many the game expects (None: not known)."""
         from vision.reader import read_dice
 
-        kind: Literal["haba", "standard"] = (
-            "standard" if self.config.dice == "standard" or not self.colored() else "haba")
-        return read_dice(frame, kind=kind, palette=self.palette, thrown=thrown)
+        if self.config.dice == "standard" or not self.dice().colored:
+            return read_dice(frame, kind="standard", thrown=thrown)
+        return read_dice(frame, kind="haba", palette=self._palette(), thrown=thrown)
 
     def calibrate(self, frame: np.ndarray) -> None:
         from vision.calibrate import calibrate
 
         try:
-            palette = calibrate(frame)
+            palette = calibrate(frame, base=self._palette())
         except ValueError as err:
             raise StartError("calibrate", "calibration failed: {why}", why=str(err)) from None
         path = self.config.palette_path
@@ -136,7 +151,6 @@ class Assistant:
         from pi.eye import Eye
         from pi.panel import Panel, make_pin_factory
         from pi.sources import make_source
-        from rules.games import game_pack
         from rules.store import EventStore
         from rules.table import Table
         from web import create_app
@@ -151,7 +165,7 @@ class Assistant:
         if hasattr(source, "ordinary"):  # the simulated tray throws the game's dice
             source.ordinary = self._sim_throw
         self.source = source
-        reader = make_reader(config, lambda: self.pack.dice.colored)
+        reader = make_reader(config, lambda: self.pack.dice)
         strip = None if config.strip == "none" else AsideStrip.parse(config.strip)
         detector = RollDetector(
             reader, dice=self.dice_wanted,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rules.actions import Action, Seen
+from rules.dice import DiceLook
 
 if TYPE_CHECKING:
     from rules.record import GameRecord
@@ -31,11 +32,13 @@ class DiceSpec:
 
     ``count``: dice in every roll, or None when it changes during a game (the state then
     says how many the camera should see: :meth:`GamePack.dice_in_play`). ``colored``: HABA
-    dice whose faces have colours that the rules read.
+    dice whose faces have colours that the rules read. ``look``: what coloured dice look
+    like, handed to the dice reader by whoever composes the table (None: ordinary dice).
     """
 
     count: int | None
     colored: bool
+    look: DiceLook | None = None
 
 
 @dataclass(frozen=True, slots=True)

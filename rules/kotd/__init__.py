@@ -41,7 +41,7 @@ class KingOfTheDice:
 
     @property
     def dice(self) -> DiceSpec:
-        return DiceSpec(self.box.dice, colored=True)
+        return DiceSpec(self.box.dice, colored=True, look=self.box.look)
 
     def parse_action(self, line: str) -> Action:
         return parse_action(line, self.box.dice)
