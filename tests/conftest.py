@@ -84,3 +84,18 @@ def app(table: Table, eye: FakeEye) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+SHARED_SCOPES = frozenset({"module", "package", "class"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under ``make test`` (pytest-xdist, ``--dist loadgroup``) the tests of a file that
+    share a fixture set up once per module (a browser, the Pi venv, a served page) run in
+    one worker, so it is set up once; every other test may go to either worker, so no
+    long file holds one worker alone at the end."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info is not None else ()
+        if any(str(d.scope) in SHARED_SCOPES for chain in defs for d in chain):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
