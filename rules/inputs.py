@@ -3,7 +3,8 @@
 A card data file, a game script or a line on standard input is small; ``/dev/zero``, a
 wrong file or a pipe that never ends is not. Everything the command line reads goes
 through here, reads at most a little over its limit, and refuses the rest in one line
-(:class:`InputTooLarge`) instead of growing without bound.
+(:class:`InputTooLarge`) instead of growing without bound. A game's data file (its cards)
+is read by :func:`read_data_file`, the one loader of every pack.
 """
 
 from __future__ import annotations

@@ -500,7 +500,6 @@ class Table:
     def _hold(self, held: Held | None) -> Snapshot:
         return self._set(replace(self._snapshot, version=self._next_version(), held=held))
 
-
     def _release(self) -> None:
         """After an action: a roll held for a question enters the game once the next turn
         has begun and the rules take it (checked first if a die is unsure)."""
