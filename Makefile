@@ -28,7 +28,7 @@ typecheck: $(STAMP)
 
 test: $(STAMP) lint typecheck
 	./tools/ensure-chromium.sh
-	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadgroup
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_check.py

@@ -26,6 +26,7 @@ from rules.actions import Seen
 from rules.errors import KotdError, UsageError
 from rules.store import SaveError
 from rules.table import Camera, EyeStatus
+from vision.annotate import annotate
 
 log = logging.getLogger(__name__)
 
@@ -193,13 +194,7 @@ class Eye:
         frame = self.detector.last_frame
         if frame is None:
             return None
-        readings = self.detector.last_readings
-        try:
-            from vision.annotate import annotate
-
-            picture = annotate(frame, readings)
-        except ImportError:  # pragma: no cover - vision without annotate
-            picture = frame
+        picture = annotate(frame, self.detector.last_readings)
         ok, data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return data.tobytes() if ok else None
 

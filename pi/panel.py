@@ -77,8 +77,9 @@ class Panel:
         takes the selected slot (the game pack's, King of the Dice's ``claim`` by default)."""
         self.pins = pins
         self._act = act
-        self._take = take or game_pack("kotd").take
-        self._take_leaving = take_leaving or game_pack("kotd").take_leaving  # type: ignore[attr-defined]
+        kotd = game_pack("kotd")
+        self._take = take or (lambda slot: kotd.take_in(None, slot))
+        self._take_leaving = take_leaving or (lambda slot: kotd.take_leaving(None, slot))
         self._confirm_held = confirm_held
         self._reread = reread
         self.factory = factory

@@ -21,6 +21,8 @@ import numpy as np
 from pi.config import Config
 from rules.actions import Action
 from rules.errors import KotdError
+from rules.games import game_pack
+from rules.pack import DiceSpec, GamePack
 from rules.table import Snapshot
 from vision.strip import AsideStrip
 
@@ -62,16 +64,21 @@ def _cannot(message: str) -> StartError:
     return StartError("cannot", "{message}", message=message)
 
 
-def make_reader(config: Config, colored: Callable[[], bool] = lambda: True
+def kotd_dice() -> DiceSpec:
+    """The dice a reader reads when no game is named: King of the Dice's."""
+    return game_pack("kotd").dice
+
+
+def make_reader(config: Config, dice: Callable[[], DiceSpec] = kotd_dice
                 ) -> DiceReader:
     """The dice reader for the tray: HABA or standard dice, with the calibrated palette.
 
-    ``colored`` says whether the game played now reads face colours; a game of ordinary
-    dice (Um Krone und Kragen) is always read as standard dice.
+    ``dice`` describes the dice of the game played now: a game of ordinary dice (Um Krone
+    und Kragen) is always read as standard dice; coloured dice are read with their look.
 
     A palette named in the config must exist and be readable; without one, the palette
-    calibrated into the data dir is used, else the box's colours (also when the data dir's
-    palette was made by an older kotd: calibrating is an option, never a must).
+    calibrated into the data dir is used, else the game's dice colours (also when the data
+    dir's palette was made by an older kotd: calibrating is an option, never a must).
     """
     from vision.palette import OutdatedPalette, Palette
 
@@ -83,13 +90,13 @@ def make_reader(config: Config, colored: Callable[[], bool] = lambda: True
     except OutdatedPalette as err:
         if config.palette is not None:
             raise _cannot(f"palette file {err}") from None
-        log.warning("%s; reading with the box's colours", err)
+        log.warning("%s; reading with the game's dice colours", err)
         palette = None
     except (OSError, ValueError) as err:
         raise _cannot(f"palette file {palette_path}: {err}") from None
     if palette is not None:
         log.info("colour palette from %s", palette_path)
-    return DiceReader(config, palette, colored, _kept_tray(config))
+    return DiceReader(config, palette, dice, _kept_tray(config))
 
 
 def _kept_tray(config: Config) -> Any:  # -> vision.tray.Tray | None
@@ -116,11 +123,20 @@ class DiceReader:
     saves it and uses it; :meth:`keep_tray` keeps (or forgets) the tray."""
 
     def __init__(self, config: Config, palette: Any,
-                 colored: Callable[[], bool] = lambda: True, tray: Any = None) -> None:
+                 dice: Callable[[], DiceSpec] = kotd_dice, tray: Any = None) -> None:
         self.config = config
         self.palette = palette
-        self.colored = colored
+        self.dice = dice
         self.tray = tray
+
+    def _palette(self) -> Any:  # -> vision.palette.Palette
+        """The calibrated palette, else the palette of the game's dice as it describes them."""
+        from vision.palette import Palette
+
+        if self.palette is not None:
+            return self.palette
+        look = self.dice().look
+        return Palette.default() if look is None else Palette.of_look(look)
 
     def __call__(self, frame: np.ndarray, thrown: int | None = None) -> Sequence[Any]:
         """The dice in ``frame``; ``thrown``: how many the game expects (None: not known)."""
@@ -128,11 +144,12 @@ class DiceReader:
         from vision.tray import read_in_tray
 
         kind: Literal["haba", "standard"] = (
-            "standard" if self.config.dice == "standard" or not self.colored() else "haba")
+            "standard" if self.config.dice == "standard" or not self.dice().colored else "haba")
+        palette = self._palette() if kind == "haba" else None
         tray = self.tray
         if tray is None:
-            return read_dice(frame, kind=kind, palette=self.palette, thrown=thrown)
-        return read_in_tray(lambda f: read_dice(f, kind=kind, palette=self.palette,
+            return read_dice(frame, kind=kind, palette=palette, thrown=thrown)
+        return read_in_tray(lambda f: read_dice(f, kind=kind, palette=palette,
                                                 thrown=thrown), frame, tray)
 
     def keep_tray(self, tray: Any) -> None:
@@ -159,7 +176,7 @@ class DiceReader:
         if self.tray is not None:
             frame = self.tray.fitted(frame.shape[1], frame.shape[0]).rectify(frame)
         try:
-            palette = calibrate(frame)
+            palette = calibrate(frame, base=self._palette())
         except ValueError as err:
             raise StartError("calibrate", "calibration failed: {why}", why=str(err)) from None
         path = self.config.palette_path
@@ -183,7 +200,6 @@ class Assistant:
         from pi.eye import Eye
         from pi.panel import Panel, make_pin_factory
         from pi.sources import make_source
-        from rules.games import game_pack
         from rules.store import EventStore
         from rules.table import Table
         from web import create_app
@@ -200,7 +216,7 @@ class Assistant:
         if hasattr(source, "ordinary"):  # the simulated tray throws the game's dice
             source.ordinary = self._sim_throw
         self.source = source
-        reader = make_reader(config, lambda: self.pack.dice.colored)
+        reader = make_reader(config, lambda: self.pack.dice)
         strip = None if config.strip == "none" else AsideStrip.parse(config.strip)
         detector = RollDetector(
             reader, dice=self.dice_wanted,
@@ -229,18 +245,16 @@ class Assistant:
         self.table.report_eye(self.eye.status())
         self.refresh_panel(self.table.snapshot)
 
-    def _take(self, slot: int) -> Any:
-        """The panel's confirm for the game played: by the game's state where it needs it."""
-        pack = self.pack
-        take_in = getattr(pack, "take_in", None)
-        return take_in(self.table.state, slot) if take_in else pack.take(slot)
+    def _take(self, slot: int) -> Action:
+        """The panel's confirm for the game played now, in its state."""
+        return self.pack.take_in(self.table.state, slot)
 
-    def _take_leaving(self, slot: int) -> Any:
-        leaving = getattr(self.pack, "take_leaving", None)
-        return leaving(slot) if leaving else self._take(slot)
+    def _take_leaving(self, slot: int) -> Action:
+        """The panel's long press on confirm for the game played now."""
+        return self.pack.take_leaving(self.table.state, slot)
 
     @property
-    def pack(self) -> Any:
+    def pack(self) -> GamePack[Any]:
         """The game the table plays now (it may switch: ``game ukuk``)."""
         return self.table.pack
 

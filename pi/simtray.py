@@ -20,17 +20,16 @@ from the same renderer the dice-reader tests use (:mod:`vision.render`), so the 
 
 from __future__ import annotations
 
-import importlib
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 
 from pi.frames import CameraError
 from rules.dice import Die, Roll, haba_pair, haba_roll_problem
+from vision import render_standard
 from vision.render import TrayScene, random_scene, render_motion, render_tray
 from vision.strip import AsideStrip
 
@@ -193,11 +192,6 @@ class SimulatedTray:
                          rng: np.random.Generator) -> _Landed:
         """Plain white dice on a light tray: ``throw.count`` thrown (``dice`` or random) in
         the play area, ``throw.aside`` in the strip (left out without a strip)."""
-        try:  # issue 16's renderer of ordinary dice
-            render: Any = importlib.import_module("vision.render_standard")
-        except ImportError:  # pragma: no cover - until the ordinary-dice renderer is there
-            # an empty tray: the camera sees no dice and the page takes the throw by hand
-            return _Landed(np.full((self.height, self.width, 3), 222, np.uint8), None)
         values = [d.value for d in (dice or ())][:throw.count]
         values += [int(v) for v in rng.integers(1, 7, throw.count - len(values))]
         size = 0.075 * min(self.width, self.height)
@@ -233,11 +227,12 @@ class SimulatedTray:
             where += [(v, strip_box) for v in throw.aside]
         for v, box in where:
             dx, dy = spot(box)
-            drawn.append(render.OrdinaryDie(v, dx, dy, render.PLAIN,
-                                            float(rng.uniform(0, 90))))
-        scene = render.OrdinaryScene(tuple(drawn), size, self.width, self.height,
-                                     table_bgr=render.LIGHT_TRAY, shadows=0.3, noise=1.0)
-        frame, truth = render.render_ordinary(scene, rng)
+            drawn.append(render_standard.OrdinaryDie(v, dx, dy, render_standard.PLAIN,
+                                                     float(rng.uniform(0, 90))))
+        scene = render_standard.OrdinaryScene(tuple(drawn), size, self.width, self.height,
+                                              table_bgr=render_standard.LIGHT_TRAY,
+                                              shadows=0.3, noise=1.0)
+        frame, truth = render_standard.render_ordinary(scene, rng)
         return _Landed(frame, None, tuple(values), [(t.value, t.center) for t in truth])
 
 

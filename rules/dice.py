@@ -9,7 +9,7 @@ no colour (``"3 3 5 1 6 2"``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -139,6 +139,21 @@ HABA_LAYOUTS: dict[str, dict[int, Color]] = {
     "C": {1: Color.RED, 2: Color.BLUE, 3: Color.GREEN, 4: Color.GREEN, 5: Color.BLUE, 6: Color.RED},
 }
 """Face colour of each value for the three HABA dice pairs (two dice of each pair)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceLook:
+    """What coloured dice look like to a camera: each face colour's paint and the pips'
+    colour, ``#rrggbb`` under white light (sRGB, as a camera sees them). A game pack hands
+    it to the dice reader through its :class:`rules.pack.DiceSpec`."""
+
+    paint: Mapping[Color, str]
+    pips: str
+
+
+HABA_LOOK = DiceLook({Color.RED: "#c42a30", Color.GREEN: "#2e9640", Color.BLUE: "#1c5cb0"},
+                     "#eedeb2")
+"""HABA's wooden dice: each face painted one colour, the pips left a light cream."""
 
 
 def haba_pair(die: Die) -> str | None:

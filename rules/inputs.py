@@ -3,18 +3,21 @@
 A card data file, a game script or a line on standard input is small; ``/dev/zero``, a
 wrong file or a pipe that never ends is not. Everything the command line reads goes
 through here, reads at most a little over its limit, and refuses the rest in one line
-(:class:`InputTooLarge`) instead of growing without bound.
+(:class:`InputTooLarge`) instead of growing without bound. A game's data file (its cards)
+is read by :func:`read_data_file`, the one loader of every pack.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import tomllib
 from collections.abc import Callable, Iterator
+from importlib import resources
 from pathlib import Path
-from typing import BinaryIO, TextIO, TypeVar
+from typing import Any, BinaryIO, TextIO, TypeVar
 
-from rules.errors import UnknownCardError, UsageError
+from rules.errors import DataError, KotdError, UnknownCardError, UsageError
 
 T = TypeVar("T")
 
@@ -84,6 +87,35 @@ def read_text(path: str | Path, limit: int = MAX_TEXT_BYTES, what: str = "the fi
     except UnicodeDecodeError as err:
         raise UsageError("input.not_utf8", "{path}: not UTF-8 text (byte {byte})",
                          path=str(path), byte=err.start + 1) from None
+
+
+def read_data_file(path: str | Path, what: str,
+                   error: Callable[[str], DataError]) -> dict[str, Any]:
+    """A game's TOML data file (its cards), at most :data:`MAX_TEXT_BYTES`: the one loader
+    of every pack. A file that cannot be read, is too large, is not UTF-8 or not TOML
+    raises ``error(message)``, the message naming the file."""
+    try:
+        text = read_text(path, what=what)
+    except OSError as err:
+        raise error(f"{path}: cannot read {what}: {err.strerror}") from None
+    except KotdError as err:  # too large, or not UTF-8
+        raise error(str(err)) from None
+    return parse_data(text, str(path), error)
+
+
+def packaged_data_file(package: str, name: str,
+                       error: Callable[[str], DataError]) -> dict[str, Any]:
+    """A pack's own data file ``<package>/data/<name>``, parsed as :func:`read_data_file`."""
+    text = resources.files(package).joinpath("data", name).read_text("utf-8")
+    return parse_data(text, name, error)
+
+
+def parse_data(text: str, source: str, error: Callable[[str], DataError]) -> dict[str, Any]:
+    """TOML text as a dict; ``error`` names ``source`` when it is not valid TOML."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise error(f"{source}: not valid TOML: {err}") from None
 
 
 def bounded_lines(stream: TextIO, max_chars: int = MAX_LINE_CHARS,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rules.actions import Action, Seen
+from rules.dice import DiceLook
 
 if TYPE_CHECKING:
     from rules.record import GameRecord
@@ -31,11 +32,29 @@ class DiceSpec:
 
     ``count``: dice in every roll, or None when it changes during a game (the state then
     says how many the camera should see: :meth:`GamePack.dice_in_play`). ``colored``: HABA
-    dice whose faces have colours that the rules read.
+    dice whose faces have colours that the rules read. ``look``: what coloured dice look
+    like, handed to the dice reader by whoever composes the table (None: ordinary dice).
     """
 
     count: int | None
     colored: bool
+    look: DiceLook | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a game stands, as the table needs it to hold and release a seen roll.
+
+    ``over``: the game has ended (the camera's rolls mean nothing). ``turn``: the turn's
+    number, rising through the game. ``player``: whose turn it is. ``next_player``: who
+    throws next once the open question is answered (the next seat, or the same player when
+    the game gives an extra turn).
+    """
+
+    over: bool
+    turn: int
+    player: str
+    next_player: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +105,21 @@ class GamePack(Protocol[S]):
     def lights(self, state: S | None) -> Lights:
         """What the panel's LEDs show for ``state`` (None: no game)."""
 
-    def take(self, slot: int) -> Action:
-        """The action that takes the card in ``slot`` (the panel's confirm button). A pack
-        whose slots depend on the game may also have ``take_in(state, slot)``, which the
-        panel then uses."""
+    def progress(self, state: S) -> Progress:
+        """Where the game ``state`` stands: over or not, turn, whose turn, who is next."""
+
+    def take_in(self, state: S | None, slot: int) -> Action:
+        """The action that takes the card of the panel's LED ``slot`` (1-based) in
+        ``state`` (the panel's confirm button)."""
+
+    def take_leaving(self, state: S | None, slot: int) -> Action:
+        """The panel's long press on confirm: take the card of ``slot`` but leave what the
+        game lets a player leave (King of the Dice: the village and the bonus card); a
+        game with nothing to leave takes as :meth:`take_in` does."""
+
+    def narrate(self, lines: list[str], lang: str) -> list[str]:
+        """A stored game's action lines as one sentence each for the players, in
+        ``lang`` (the history page)."""
 
     def catalogue(self, lang: str) -> dict[str, Any]:
         """Every card of the box with its name and rule in ``lang`` (the page's pickers)."""

@@ -403,7 +403,8 @@ class Table:
                 raise RuleError("no_game", "no game yet: start one with 'players NAME NAME "
                                 "...'")
             state = current.state
-            if getattr(state, "phase", None) == "over":
+            progress = self.pack.progress(state)
+            if progress.over:
                 return current
             actions = _meaning(self.pack.seen(state, seen))
             if not actions:
@@ -414,11 +415,11 @@ class Table:
             except KotdError as err:
                 if not err.code.startswith(HOLD_CODES):
                     raise
-                snapshot = self._hold(Held(seen, "question", self._next_player(state),
-                                           getattr(state, "turn", None)))
+                snapshot = self._hold(Held(seen, "question", progress.next_player,
+                                           progress.turn))
             else:
                 if seen.unsure:
-                    snapshot = self._hold(Held(seen, "check", self._player(state)))
+                    snapshot = self._hold(Held(seen, "check", progress.player))
                 else:
                     try:
                         for action in actions:
@@ -499,8 +500,8 @@ class Table:
         except KotdError as err:
             if not err.code.startswith(HOLD_CODES):
                 raise
-            return self._hold(Held(seen, "question", self._next_player(state),
-                                   getattr(state, "turn", None)))
+            progress = self.pack.progress(state)
+            return self._hold(Held(seen, "question", progress.next_player, progress.turn))
         for action in actions:
             snapshot = self._apply(action, held=None)
         return snapshot
@@ -513,22 +514,6 @@ class Table:
     def _hold(self, held: Held | None) -> Snapshot:
         return self._set(replace(self._snapshot, version=self._next_version(), held=held))
 
-    @staticmethod
-    def _player(state: Any) -> str:
-        return str(getattr(state, "current_player", "") or "")
-
-    @staticmethod
-    def _next_player(state: Any) -> str:
-        """Who throws next once the open question is answered (King of the Dice: the next
-        seat, or the same player after an extra turn)."""
-        players = getattr(state, "players", None)
-        current = getattr(state, "current", None)
-        if not players or current is None:
-            return Table._player(state)
-        if getattr(state, "extra_turn", False):
-            return str(players[current])
-        return str(players[(current + 1) % len(players)])
-
     def _release(self) -> None:
         """After an action: a roll held for a question enters the game once the next turn
         has begun and the rules take it (checked first if a die is unsure)."""
@@ -536,11 +521,11 @@ class Table:
         if held is None or held.why != "question" or self._snapshot.record is None:
             return
         state = self._snapshot.state
-        if getattr(state, "phase", None) == "over":
+        progress = self.pack.progress(state)
+        if progress.over:
             self._hold(None)
             return
-        turn = getattr(state, "turn", None)
-        if held.after_turn is not None and turn is not None and turn <= held.after_turn:
+        if held.after_turn is not None and progress.turn <= held.after_turn:
             return
         actions = _meaning(self.pack.seen(state, held.seen))
         if not actions:
@@ -550,7 +535,7 @@ class Table:
         except KotdError:
             return  # still not now: it waits
         if held.seen.unsure:
-            self._hold(Held(held.seen, "check", self._player(state)))
+            self._hold(Held(held.seen, "check", progress.player))
         else:
             for action in actions:
                 self._apply(action, held=None)

@@ -9,6 +9,7 @@ file in the test's folder, START played), ``app`` (the page for that table and e
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sys
 import time
@@ -84,3 +85,34 @@ def app(table: Table, eye: FakeEye) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+
+def _files_sharing_a_fixture() -> frozenset[str]:
+    """Test files (as pytest names them) that define a fixture set up once per module,
+    class or package (a browser, the Pi venv, a served page)."""
+    shared = set()
+    for path in Path(__file__).parent.glob("test_*.py"):
+        source = path.read_text(encoding="utf-8")
+        if re.search(r"@pytest\.fixture\(\s*scope=\"(module|class|package)\"", source):
+            shared.add(f"{path.parent.name}/{path.name}")
+    return frozenset(shared)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``make test`` (``-n 2 --dist loadgroup``): the tests of a file that shares a fixture
+    set up once per module run in one worker, so it is set up once; every other test may
+    go to either worker, so no long file holds one worker alone at the end. (pytest-xdist's
+    own ``loadgroup`` reads ``xdist_group`` marks, which it cannot see under pytest 9.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    together = _files_sharing_a_fixture()
+
+    class ByFileWhereShared(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            file = nodeid.split("::", 1)[0]
+            return file if file in together else nodeid
+
+    return ByFileWhereShared(config, log)

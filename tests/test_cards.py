@@ -109,3 +109,22 @@ def test_a_broken_data_file_is_reported_by_card(tmp_path: Path, edit, message) -
     broken.write_text(edit(src.read_text(encoding="utf-8")), encoding="utf-8")
     with pytest.raises(CardDataError, match=message):
         load_box(broken)
+
+
+def test_the_box_describes_its_dice_for_the_camera(tmp_path: Path) -> None:
+    """The box's dice are HABA's unless its data file paints them otherwise; the pack hands
+    that look to whoever composes the table (the dice reader's default palette)."""
+    from rules.dice import HABA_LOOK, Color
+    from rules.kotd import KingOfTheDice
+    from vision.palette import Palette
+
+    assert BOX.look == HABA_LOOK and KingOfTheDice(BOX).dice.look == HABA_LOOK
+    text = (ROOT / "rules/kotd/data/king-of-the-dice.toml").read_text(encoding="utf-8")
+    odd = tmp_path / "odd.toml"
+    odd.write_text(text.replace("[game]", '[dice]\npips = "#ffffff"\npaint = { red = "#ff0000", '
+                                'green = "#00ff00", blue = "#0000ff" }\n\n[game]', 1),
+                   encoding="utf-8")
+    look = KingOfTheDice(load_box(odd)).dice.look
+    assert look is not None and look.pips == "#ffffff" and look.paint[Color.GREEN] == "#00ff00"
+    assert Palette.of_look(look) != Palette.default()
+    assert Palette.of_look(HABA_LOOK) == Palette.default()

@@ -14,11 +14,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from conftest import SHARED
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pi.cli import main
-from tests.conftest import SHARED
 from vision import dicenet
 from vision.dicenet import PIP_CROP, crop_for_pips
 from vision.reader import _from_net, read_dice

@@ -244,9 +244,11 @@ def _no_threads_left():
 
 
 def test_the_running_assistant_reports_what_its_camera_locked(tmp_path: Path) -> None:
+    from conftest import free_port, wait_for
+    from webkit import TOKEN
+
     from pi.doctor import fetch_state
     from pi.serve import Assistant
-    from tests.test_serve import TOKEN, free_port, wait_for
 
     port = free_port()
     config = Config(data_dir=tmp_path, host="127.0.0.1", port=port, token=TOKEN,

@@ -177,6 +177,8 @@ def test_annotate_into_a_read_only_folder_is_an_error(photo: bytes, tmp_path: Pa
 @pytest.mark.parametrize("args", [
     ("check", "--box", "/dev/zero", "--dice", "1r 1g 1b 2r 2g 3b"),
     ("cards", "--box", "/dev/zero"),
+    ("cards", "--game", "ukuk", "--box", "/dev/zero"),
+    ("check", "--game", "ukuk", "--box", "/dev/zero", "--dice", "1 3 3 6"),
     ("play", "--script", "/dev/zero"),
     ("read", "/dev/zero"),
 ])

@@ -1,4 +1,14 @@
-"""The product's modules import in one direction: no circles, and no layer imports upwards.
+"""The product's modules import in one direction: no circles, and exactly the layers that
+ARCHITECTURE.md states ("Dependencies point down only"):
+
+- the core of ``rules`` (its modules outside a game pack) imports only the core, except
+  ``rules.games``, the one list of packs;
+- a game pack (a package under ``rules/``: ``rules.kotd``, ``rules.ukuk``, ...) imports the
+  core and itself, never another pack;
+- ``vision`` imports ``vision`` and, of ``rules``, only ``rules.dice``, ``rules.errors`` and
+  ``rules.inputs`` (never a game pack: the dice's description is handed to it);
+- ``web`` imports ``web`` and the core of ``rules``, never a pack, ``vision`` or ``pi``;
+- ``pi`` (the composition root and the command line) may import all of them.
 
 Every ``import`` counts, also one inside a function (a lazy import hides a circle, it
 does not remove it), but not one only the type checker sees (``if TYPE_CHECKING:``). A
@@ -13,12 +23,33 @@ from pathlib import Path
 from conftest import ROOT
 
 PACKAGES = ("rules", "vision", "pi", "web")
-ALLOWED = {  # who may import whom (the layers of ARCHITECTURE.md)
-    "rules": {"rules"},
-    "vision": {"vision", "rules"},
-    "web": {"web", "rules"},
-    "pi": {"pi", "rules", "vision", "web"},
-}
+PACKS = frozenset(p.name for p in (ROOT / "rules").iterdir() if (p / "__init__.py").is_file())
+"""The game packs: every package under ``rules/``."""
+VISION_USES = frozenset({"rules.dice", "rules.errors", "rules.inputs"})
+
+
+def _layer(module: str) -> str:
+    """``pi``, ``web``, ``vision``, ``rules`` (the core) or ``pack:<id>``."""
+    parts = module.split(".")
+    if parts[0] == "rules" and len(parts) > 1 and parts[1] in PACKS:
+        return f"pack:{parts[1]}"
+    return parts[0]
+
+
+def allowed(importer: str, target: str) -> bool:
+    """May ``importer`` import ``target`` (both product modules)?"""
+    have, want = _layer(importer), _layer(target)
+    if have == "pi" or have == want:
+        return True
+    if have == "rules":
+        return importer == "rules.games" and want.startswith("pack:")
+    if have.startswith("pack:"):
+        return want == "rules"
+    if have == "vision":
+        return target in VISION_USES
+    if have == "web":
+        return want == "rules"
+    return False
 
 
 def _module(path: Path) -> str:
@@ -98,8 +129,25 @@ def test_no_import_circles() -> None:
 
 def test_layers_import_downwards_only() -> None:
     wrong = [f"{a} imports {b}" for a, targets in _graph().items() for b in targets
-             if b.split(".")[0] not in ALLOWED[a.split(".")[0]]]
+             if not allowed(a, b)]
     assert wrong == []
+
+
+def test_the_layer_rules_refuse_what_the_document_forbids() -> None:
+    assert {"kotd", "ukuk"} <= PACKS
+    forbidden = [("vision.palette", "rules.kotd.cards"), ("vision.cli", "rules.games"),
+                 ("vision.reader", "rules.table"), ("rules.table", "rules.kotd"),
+                 ("rules.kotd.view", "rules.ukuk.court"), ("rules.dice", "vision.reading"),
+                 ("web.api", "rules.kotd.view"), ("web.api", "pi.serve"),
+                 ("web.pages", "vision.palette"), ("rules.store", "web.api")]
+    for importer, target in forbidden:
+        assert not allowed(importer, target), (importer, target)
+    fine = [("vision.palette", "rules.dice"), ("vision.imagefile", "rules.inputs"),
+            ("rules.games", "rules.ukuk"), ("rules.ukuk.game", "rules.record"),
+            ("web.api", "rules.games"), ("pi.cli.cards", "rules.kotd.cards"),
+            ("pi.serve", "vision.reader"), ("pi.serve", "web")]
+    for importer, target in fine:
+        assert allowed(importer, target), (importer, target)
 
 
 def test_the_checker_sees_a_lazy_circle() -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED
 
-from tests.conftest import SHARED
 from vision import onnxnet
 from vision.dicenet import FINDER_ONNX, PIPS_ONNX, DiceNet, crop_for_pips
 

@@ -24,8 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-
-from tests.conftest import ROOT, SHARED
+from conftest import ROOT, SHARED
 
 VENV = ROOT / ".venv-pi"
 SYSTEM_PYTHON = Path("/usr/bin/python3")

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import cv2
 import pytest
+from conftest import ROOT
 
 from pi.cli import main
 from pi.kiosk import browser_command, find_browser, kiosk_url, wait_for_assistant
 from pi.photo import take_photo
 from pi.simtray import SimulatedTray
 from rules.errors import UsageError as CliError
-from tests.conftest import ROOT
 
 INSTALL = ROOT / "pi" / "install.sh"
 SHELLCHECK = shutil.which("shellcheck", path=str(Path(sys.executable).parent)) or shutil.which(

@@ -10,10 +10,10 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.conftest import ROOT
 from vision.dicenet import crop_for_pips
 from vision.pipcount import count_pips
 from vision.render_standard import (

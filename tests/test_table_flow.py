@@ -85,6 +85,19 @@ def test_a_throw_while_the_dragon_is_given_waits_for_the_draw_too(table: Table) 
     assert str(table.state.roll) == "1b 2b 3g 4g 5r 6r" and table.state.current == 1
 
 
+def test_a_throw_held_after_an_extra_turn_is_the_same_players(tmp_path: Path) -> None:
+    """The pack says who throws next (``progress``): after the apprentice, the same player."""
+    table = new_table(tmp_path, "players Ann Ben",
+                      "row apprentice-3r3b hypnotist gnome-3green orc-3 fairy-2r2g")
+    table.act(table.parse("roll 6r 6b 5r 5b 4r 4b"))  # three red, three blue
+    table.act(table.parse("claim 1"))  # the apprentice: the row must be refilled
+    table.saw(seen("6r 6g 6b 5r 5g 4b"))  # thrown while the card is drawn
+    held = table.snapshot.held
+    assert held is not None and held.why == "question" and held.player == "Ann"
+    table.act(table.parse("draw elf-4"))
+    assert table.state.current_player == "Ann" and str(table.state.roll) == "6r 6g 6b 5r 5g 4b"
+
+
 def test_a_held_roll_does_not_go_to_the_player_an_undo_brings_back(table: Table) -> None:
     table.act(table.parse("roll " + FITS))
     table.act(table.parse("claim 4"))

@@ -165,6 +165,14 @@ def test_broken_court_files_name_the_card(tmp_path):
         load_court(bad)
     with pytest.raises(CourtDataError, match="cannot read"):
         load_court(tmp_path / "missing.toml")
+    big = tmp_path / "big.toml"
+    big.write_text("#" * (2 << 20) + "\n", encoding="utf-8")
+    with pytest.raises(CourtDataError, match=r"big\.toml.*larger than 1 MiB"):
+        load_court(big)
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b"# K\xf6nig\n")
+    with pytest.raises(CourtDataError, match=r"latin\.toml: not UTF-8"):
+        load_court(latin)
 
 
 def test_optimistic_bound_never_refuses_what_is_met():

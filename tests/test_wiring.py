@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from conftest import ROOT
 
 from pi.config import RESERVED_PINS, SCREEN_PINS, Pins, load_config
 from pi.wiring import BCM_TO_HEADER, GROUND_PINS, HEADER, conflicts, main, update, wires
-from tests.conftest import ROOT
 
 
 def test_hardware_md_shows_the_wiring_of_the_default_pins() -> None:

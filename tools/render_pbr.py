@@ -39,7 +39,6 @@ import json
 import math
 import sys
 import time
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,7 +49,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rules.dice import HABA_LAYOUTS, Color  # noqa: E402
+from rules.dice import HABA_LAYOUTS, HABA_LOOK, Color  # noqa: E402
 
 WIDTH, HEIGHT = 1280, 960
 EDGE = 1.6  # cm: everything is in centimetres
@@ -133,10 +132,9 @@ def luminance(rgb: np.ndarray) -> Any:
 
 
 def dice_colours() -> tuple[dict[Color, np.ndarray], np.ndarray]:
-    """The paint (per colour) and pip colours of the box, linear RGB, from the game's data."""
-    data = tomllib.loads((ROOT / "rules/kotd/data/king-of-the-dice.toml").read_text())["dice"]
-    return ({Color(k): hex_linear(v) for k, v in data["paint"].items()},
-            hex_linear(data["pips"]))
+    """The paint (per colour) and pip colours of HABA's dice, linear RGB (``HABA_LOOK``)."""
+    return ({c: hex_linear(v) for c, v in HABA_LOOK.paint.items()},
+            hex_linear(HABA_LOOK.pips))
 
 
 # ----------------------------------------------------------------------------- noise, textures

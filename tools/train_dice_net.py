@@ -251,8 +251,7 @@ class Finder(nn.Module):
 
 
 PIP_WIDTHS = (24, 48, 64, 96)
-"""Channels of the pip reader's four convolutions (the shipped reader's; narrower ones,
-pruned from it and distilled, read faster and were measured: BENCHMARKS.md)."""
+"""Channels of the pip reader's four convolutions."""
 
 
 class PipNet(nn.Module):

@@ -31,14 +31,16 @@ def measure(frame: np.ndarray, palette: Palette | None = None
     return [(r, by_id[id(r)]) for r in order]
 
 
-def calibrate(frame: np.ndarray, colors: list[Color] | None = None) -> Palette:
+def calibrate(frame: np.ndarray, colors: list[Color] | None = None,
+              base: Palette | None = None) -> Palette:
     """A palette measured from ``frame``; ``colors`` names the faces in reading order
-    (left to right, top to bottom), else each face's colour is taken as read."""
-    faces = measure(frame)
+    (left to right, top to bottom), else each face's colour is taken as read. ``base``:
+    the palette the dice are first read with (default :meth:`Palette.default`)."""
+    faces = measure(frame, base)
     if not faces:
         raise ValueError("no dice found in the calibration frame")
     if colors is not None and len(colors) != len(faces):
         raise ValueError(f"found {len(faces)} dice but {len(colors)} colours were given")
     named = colors if colors is not None else [r.color for r, _ in faces]
     return calibrated([(c, chroma) for c, (_, chroma) in zip(named, faces, strict=True)
-                       if c is not None])
+                       if c is not None], base)

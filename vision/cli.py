@@ -9,9 +9,11 @@ corners (pixels of IMAGE, a frame of the camera) in the data directory, ``--find
 prints the corners found from the tray's edge for you to confirm with ``--tray``,
 ``--clear-tray`` forgets it. ``kotd read --tray x1,y1,...`` reads only that tray.
 
-HABA dice: without ``--thrown`` the reader is told that at most the box's dice (its data
-file's ``dice``, six) lie in the photo, as at the table: a seventh face is a die's side or
-a leaning die's back, and fewer faces are looked at again closer.
+The dice are described by the command line too: ``args.haba_dice_of()`` gives how many
+HABA dice the game's box holds and what they look like (:class:`rules.dice.DiceLook`, the
+default palette). Without ``--thrown`` the reader is told that at most the box's dice (six)
+lie in the photo, as at the table: a seventh face is a die's side or a leaning die's back,
+and fewer faces are looked at again closer.
 """
 
 from __future__ import annotations
@@ -23,7 +25,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rules.dice import DiceLook
 from rules.errors import UsageError
+
+HabaDice = Callable[[], tuple[int, DiceLook]]
+"""How many HABA dice the game's box holds and what they look like (handed down)."""
 
 
 def _data_palette(args: argparse.Namespace) -> Path:
@@ -80,13 +86,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     cal.set_defaults(handler=_calibrate)
 
 
-def _box_dice() -> int:
-    """How many dice the box holds (its data file): no more can lie in the tray."""
-    from rules.kotd.cards import load_box
-
-    return load_box().dice
-
-
 def _load_image(path: str) -> Any:  # -> np.ndarray
     from vision.imagefile import load_image
 
@@ -102,9 +101,17 @@ def _palette(path: Path | None, args: argparse.Namespace) -> Any:  # -> Palette
         if path is not None:
             return Palette.load(path)
         default = _data_palette(args)
-        return Palette.load(default) if default.is_file() else Palette.default()
+        return Palette.load(default) if default.is_file() else _box_palette(args)
     except (OSError, ValueError) as err:
         raise UsageError("palette", "palette: {why}", why=str(err)) from None
+
+
+def _box_palette(args: argparse.Namespace) -> Any:  # -> Palette
+    """The palette of the dice as the game describes them."""
+    from vision.palette import Palette
+
+    haba_dice: HabaDice = args.haba_dice_of
+    return Palette.of_look(haba_dice()[1])
 
 
 def _read(args: argparse.Namespace) -> int:
@@ -119,7 +126,8 @@ def _read(args: argparse.Namespace) -> int:
                          else "at-most")
     palette = _palette(args.palette, args) if args.dice == "haba" else None
     corners: str | None = args.tray
-    at_most = args.at_most or (_box_dice() if args.dice == "haba" and not args.thrown else None)
+    at_most = args.at_most or (args.haba_dice_of()[0] if args.dice == "haba" and not args.thrown
+                               else None)
     status = 0
     if args.annotate:
         try:
@@ -229,7 +237,7 @@ def _calibrate(args: argparse.Namespace) -> int:
                              colors=args.colors) from None
     try:
         frame = _load_image(args.image)
-        palette = calibrate(frame, colors)
+        palette = calibrate(frame, colors, _box_palette(args))
         out = args.out or _data_palette(args)
         palette.save(out)
     except (OSError, ValueError) as err:

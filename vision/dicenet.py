@@ -57,11 +57,7 @@ CROP_MARGIN = 1.15
 MIN_PEAK = 0.4
 """A peak of the finder's map below this is not a die."""
 SURE_READ = 0.98
-"""A pip reading this sure of one class is not read again in other quarter turns. Rather
-high (as the HABA reader's): a die read at 0.9 is still confidently wrong now and then, and
-the four turns' mean is more often unsure of it than one reading (rendered trays: of 144
-leaning dice 3 wrong and confident against 6 at 0.9, of 274 small smoked ones 7 against
-10; the calibration photos read the same; 1.12 times the time a frame, BENCHMARKS.md)."""
+"""A pip reading at least this sure is not read again in its other quarter turns."""
 DOUBT = 0.3
 """The highest confidence of a die whose classical pip count disagrees with the network."""
 

@@ -64,13 +64,10 @@ ZOOM_BUDGET = 0.6
 """The second look costs at most this share of the first look's pixels."""
 WHOLE_ZOOM = 0.6
 """The most a frame is scaled for the finder when small dice are looked for over the whole
-frame (:meth:`HabaNet.find_closer`): 0.6 makes a 40-pixel die 24 finder pixels, and costs
-about three first looks."""
+frame (:meth:`HabaNet.find_closer`)."""
 FAR_ABOVE = 55.0
-"""Faces wider than this many finder pixels (a 183-pixel die in a 1280-pixel frame: a photo
-taken close) are bigger than the finder learnt to see (dice up to 160 pixels, a little more
-where the camera is tilted): it finds them weakly and too small, or only their pips, as
-little dice. Such a frame is looked at from farther."""
+"""Faces wider than this many finder pixels are bigger than the finder learnt to see (dice
+up to about 160 pixels in a 1280-pixel frame): such a frame is looked at from farther."""
 FAR_SIDE = 30.0
 """The look from farther scales the dice to this many finder pixels."""
 FAR_STEPS = (2.0, 4.0)

@@ -5,9 +5,11 @@ brightness removed), so one palette holds under any lamp, white balance and tabl
 are told apart by the chroma's *direction* (its hue): blur, glare and a pip seen smaller
 than it is all make a face look paler, never of another hue; a face too pale to show a
 hue at all is not forced into one (its chances stay even). The
-default comes from the box's data (its ``[dice]`` paint and pips: the colour names and
-their number are the box's, not this module's); ``kotd calibrate`` measures the real dice
-under the table's camera and makes it better, never a must.
+palette of painted dice comes from their description (:class:`rules.dice.DiceLook`: the
+paint and pips, the colour names and their number), which whoever composes the table hands
+down from the game (:meth:`Palette.of_look`); :meth:`Palette.default` is HABA's own dice.
+``kotd calibrate`` measures the real dice under the table's camera and makes it better,
+never a must.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rules.dice import Color
+from rules.dice import HABA_LOOK, Color, DiceLook
 from vision.facecolor import chroma_of
 
 SPREAD = 0.3
@@ -49,8 +51,13 @@ class Palette:
 
     @classmethod
     def default(cls) -> Palette:
-        """The palette of the box's own paint and pips (its data file)."""
-        return _box_palette()
+        """The palette of HABA's dice as they come (:data:`rules.dice.HABA_LOOK`)."""
+        return _haba_palette()
+
+    @classmethod
+    def of_look(cls, look: DiceLook) -> Palette:
+        """The palette of dice that look so (paint and pips under white light)."""
+        return cls.of_paint({c: bgr(v) for c, v in look.paint.items()}, bgr(look.pips))
 
     @classmethod
     def of_paint(cls, paint: Mapping[Color, tuple[float, float, float]],
@@ -139,14 +146,8 @@ def bgr(hex_colour: str) -> tuple[float, float, float]:
 
 
 @cache
-def _box_palette() -> Palette:
-    from rules.kotd.cards import load_box
-
-    box = load_box()
-    if not box.paint or box.pips is None:
-        raise ValueError("the box's data has no [dice] paint and pips: the reader needs "
-                         "them, or a palette from 'kotd calibrate'")
-    return Palette.of_paint({Color(k): bgr(v) for k, v in box.paint.items()}, bgr(box.pips))
+def _haba_palette() -> Palette:
+    return Palette.of_look(HABA_LOOK)
 
 
 def calibrated(faces: list[tuple[Color, np.ndarray]], base: Palette | None = None) -> Palette:

@@ -8,13 +8,10 @@ from dataclasses import dataclass
 from rules.dice import Color, Die, Roll
 
 CONFIDENT = 0.5
-"""Ordinary dice: readings with a confidence below this are flagged (``confident`` is
-False); chosen from the confidence curve in BENCHMARKS.md."""
+"""Ordinary dice: a reading less sure than this is flagged for the table to check."""
 HABA_CONFIDENT = 0.7
-"""HABA dice: a reading less sure than this is flagged. The HABA reader's confidence is the
-calibrated chance that the die is read right (value and colour); on the tuning renders this
-threshold caught 15 of 26 wrong dice for 0.8% of right dice flagged, where 0.9 flagged 5.6%
-(``tools/fit_haba_confidence.py``, BENCHMARKS.md)."""
+"""HABA dice: a reading whose calibrated chance of being right (value and colour) is below
+this is flagged for the table to check."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -169,12 +169,11 @@ def event_dict(event: Event, said: str | None = None) -> dict[str, Any]:
 
 
 def told(events: list[Event], game: str, lang: str) -> list[dict[str, Any]]:
-    """Stored events with the sentence each one says for players (when the pack tells)."""
+    """Stored events with the sentence each one says for players."""
     from rules.games import game_pack
 
     pack = game_pack(game)
-    narrate = getattr(pack, "narrate", None)
-    sentences = narrate([e.action for e in events], lang) if narrate else []
+    sentences = pack.narrate([e.action for e in events], lang)
     return [event_dict(e, sentences[i] if i < len(sentences) else None)
             for i, e in enumerate(events)]
 

@@ -19,7 +19,9 @@ from collections.abc import Sequence
 from pi import backup, doctor, kiosk, photo
 from pi.cli import advise, cards, check, play, score, serve
 from pi.config import default_data_dir
+from rules.dice import HABA_LOOK, DiceLook
 from rules.errors import KotdError
+from rules.games import game_pack
 from rules.store import SaveError
 from vision import cli as vision_cli
 
@@ -37,9 +39,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.register(sub)
-    # the data directory is decided once, by the config's rules, and handed down
-    parser.set_defaults(data_dir_of=default_data_dir)
+    # the data directory is decided once, by the config's rules, and handed down; so is
+    # the description of the HABA dice (King of the Dice's box) for `kotd read`/`calibrate`
+    parser.set_defaults(data_dir_of=default_data_dir, haba_dice_of=_haba_dice)
     return parser
+
+
+def _haba_dice() -> tuple[int, DiceLook]:
+    """How many HABA dice King of the Dice's box holds, and what they look like."""
+    spec = game_pack("kotd").dice
+    return spec.count or 6, spec.look or HABA_LOOK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -19,7 +19,7 @@ from rules.actions import Action, Fix, Rolled, Seen
 from rules.board.actions import Take, parse_action
 from rules.board.deck import Deck, load_deck
 from rules.board.game import THROWS, GameState, apply, new_game
-from rules.pack import DiceSpec, Lights
+from rules.pack import DiceSpec, Lights, Progress
 from rules.record import GameRecord
 
 
@@ -88,14 +88,24 @@ class BoardGame:
                       and c.condition.meets(dice))
         return Lights(t.throws, THROWS, slots, penalty=bool(t.throws) and not slots)
 
-    def take(self, slot: int) -> Action:
-        return Take(slot)
+    def progress(self, state: GameState) -> Progress:
+        """The next seat throws next (the game gives no extra turn)."""
+        following = state.players[(state.current + 1) % len(state.players)].name
+        return Progress(state.over, state.number, state.current_player, following)
 
     def take_in(self, state: GameState | None, slot: int) -> Action:
         """The panel's confirm: take the card of that deck; with nothing met, face down."""
         if state is not None and state.turn.throws and not state.met_by_roll():
             return Take(slot, face_down=True)
         return Take(slot)
+
+    def take_leaving(self, state: GameState | None, slot: int) -> Action:
+        """Nothing to leave in this game: the long press takes as the short one."""
+        return self.take_in(state, slot)
+
+    def narrate(self, lines: list[str], lang: str) -> list[str]:
+        """No sentences yet: the history shows each stored action's words."""
+        return []
 
     def catalogue(self, lang: str) -> dict[str, Any]:
         from rules.board.view import deck_catalogue

@@ -93,6 +93,8 @@ class GameState:
     used_up: tuple[bool, ...] = (False,) * 5
     current: int = 0
     turn: Turn = Turn()
+    number: int = 1
+    """The turn's number in the game, from 1."""
     tiles: int = START_TILES
     supply: tuple[tuple[str, int], ...] = tuple(SUPPLY_GEMS.items())
     over: bool = False
@@ -420,7 +422,7 @@ def _done(state: GameState) -> GameState:
         return replace(state, over=True, turn=Turn(), last=f"{name} is done; no castle tile "
                        "is left: the game ends")
     nxt = (state.current + 1) % len(state.players)
-    return replace(state, current=nxt, turn=Turn(),
+    return replace(state, current=nxt, turn=Turn(), number=state.number + 1,
                    last=f"{name} is done; {state.players[nxt].name} throws")
 
 

@@ -17,7 +17,7 @@ from rules.actions import Action, Fix, Rolled, Seen
 from rules.kotd.actions import Claim, parse_action
 from rules.kotd.cards import Box, load_box
 from rules.kotd.game import GameState, apply, new_game
-from rules.pack import DiceSpec, Lights
+from rules.pack import DiceSpec, Lights, Progress
 from rules.record import GameRecord
 
 
@@ -41,7 +41,7 @@ class KingOfTheDice:
 
     @property
     def dice(self) -> DiceSpec:
-        return DiceSpec(self.box.dice, colored=True)
+        return DiceSpec(self.box.dice, colored=True, look=self.box.look)
 
     def parse_action(self, line: str) -> Action:
         return parse_action(line, self.box.dice)
@@ -89,12 +89,20 @@ class KingOfTheDice:
         return Lights(state.rolls_used, state.max_rolls, slots,
                       penalty=state.roll is not None and not slots and state.rolls_left == 0)
 
-    def take(self, slot: int) -> Action:
+    def progress(self, state: GameState) -> Progress:
+        """After an extra turn (a dragon given away, ...) the same player throws next."""
+        n = len(state.players)
+        following = state.current if state.extra_turn else (state.current + 1) % n
+        return Progress(state.phase == "over", state.turn, state.current_player,
+                        state.players[following])
+
+    def take_in(self, state: GameState | None, slot: int) -> Action:
+        """Claim the citizen in ``slot`` (the slots are the row's, whatever the state)."""
         return Claim(slot)
 
-    def take_leaving(self, slot: int) -> Action:
-        """Take the card in ``slot`` but leave its village card and the hypnotist's bonus
-        card (the panel's long press)."""
+    def take_leaving(self, state: GameState | None, slot: int) -> Action:
+        """Claim the citizen in ``slot`` but leave its village card and the hypnotist's
+        bonus card (the panel's long press)."""
         return Claim(slot, village=False, bonus=False)
 
     def catalogue(self, lang: str) -> dict[str, Any]:

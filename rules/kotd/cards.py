@@ -7,17 +7,15 @@ colours, effects and requirements. Nothing else in the product knows a card by h
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rules.dice import Color
-from rules.errors import DataError, KotdError, UnknownCardError
-from rules.inputs import read_text
+from rules.dice import HABA_LOOK, Color, DiceLook
+from rules.errors import DataError, UnknownCardError
+from rules.inputs import packaged_data_file, read_data_file
 from rules.kotd.requirements import Requirement, RequirementError, Verdict, from_dict
 
 CITIZEN_KINDS = (
@@ -119,13 +117,20 @@ class Box:
     villages: tuple[Card, ...]
     penalties: tuple[Card, ...]
     paint: Mapping[str, str] = field(default_factory=dict)
-    """Each face colour's look under white light (``#rrggbb``), from the ``[dice]`` table."""
+    """Each face colour's look under white light (``#rrggbb``): the ``[dice]`` table's, else
+    HABA's (:data:`rules.dice.HABA_LOOK`)."""
     pips: str | None = None
-    """The pips' colour (``#rrggbb``)."""
+    """The pips' colour (``#rrggbb``), as ``paint``."""
     _by_id: dict[str, Card] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {c.id: c for c in self})
+
+    @property
+    def look(self) -> DiceLook:
+        """What the box's dice look like to the camera (handed to the dice reader)."""
+        return DiceLook({Color(k): v for k, v in self.paint.items()} or HABA_LOOK.paint,
+                        self.pips or HABA_LOOK.pips)
 
     def __iter__(self) -> Iterator[Card]:
         yield from self.citizens
@@ -283,8 +288,9 @@ def _hex(value: Any, where: str) -> str:
     return value.lower()
 
 
-def _dice_look(dice: Any, source: str) -> tuple[dict[str, str], str | None]:
-    """The ``[dice]`` table: the paint of each face colour the cards name, and the pips."""
+def _dice_look(dice: Any, source: str) -> tuple[dict[str, str], str]:
+    """The ``[dice]`` table: the paint of each face colour the cards name, and the pips
+    (HABA's where the table says nothing)."""
     if not isinstance(dice, Mapping):
         raise _bad(f"{source}: [dice] must be a table")
     paint = dice.get("paint", {})
@@ -295,33 +301,18 @@ def _dice_look(dice: Any, source: str) -> tuple[dict[str, str], str | None]:
         raise _bad(f"{source}: [dice] paint names {sorted(paint)}; the cards use "
                    f"{sorted(names)}")
     pips = dice.get("pips")
+    paint = paint or {c.value: v for c, v in HABA_LOOK.paint.items()}
     return ({str(k): _hex(v, f"{source}: [dice] paint.{k}") for k, v in paint.items()},
-            None if pips is None else _hex(pips, f"{source}: [dice] pips"))
+            HABA_LOOK.pips if pips is None else _hex(pips, f"{source}: [dice] pips"))
 
 
 def load_box(path: str | Path | None = None) -> Box:
     """Read a box's cards from a TOML file (default: the King of the Dice box)."""
     if path is None:
         return _default_box()
-    path = Path(path)
-    try:
-        text = read_text(path, what="the card data")
-    except OSError as err:
-        raise _bad(f"{path}: cannot read the card data: {err.strerror}") from None
-    except KotdError as err:  # too large, or not UTF-8
-        raise _bad(str(err)) from None
-    return _parse_text(text, str(path))
-
-
-def _parse_text(text: str, source: str) -> Box:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise _bad(f"{source}: not valid TOML: {err}") from None
-    return parse_box(data, source)
+    return parse_box(read_data_file(path, "the card data", _bad), str(path))
 
 
 @cache
 def _default_box() -> Box:
-    text = resources.files("rules.kotd").joinpath("data", DEFAULT_BOX_FILE).read_text("utf-8")
-    return _parse_text(text, DEFAULT_BOX_FILE)
+    return parse_box(packaged_data_file("rules.kotd", DEFAULT_BOX_FILE, _bad), DEFAULT_BOX_FILE)

@@ -19,7 +19,7 @@ from typing import Any
 
 from rules.actions import Action, Fix, Rolled, Seen
 from rules.dice import Die
-from rules.pack import DiceSpec, Lights
+from rules.pack import DiceSpec, Lights, Progress
 from rules.record import GameRecord
 from rules.ukuk.actions import Bid, Buy, Pass, SetAside, parse_action
 from rules.ukuk.court import Court, load_court
@@ -141,9 +141,10 @@ class UmKroneUndKragen:
         slots = tuple(range(1, min(SLOTS, len(self.buys(state))) + 1))
         return Lights(min(d.throws, 4), 0, slots, penalty=d.done and not slots)
 
-    def take(self, slot: int) -> Action:
-        """Without the game, a slot names no card: the panel uses :meth:`take_in`."""
-        return Buy(f"slot-{slot}")
+    def progress(self, state: GameState) -> Progress:
+        """The next seat throws next (the game gives no extra turn)."""
+        following = state.players[(state.current + 1) % len(state.players)]
+        return Progress(state.over, state.turn, state.current_player, following)
 
     def take_in(self, state: GameState | None, slot: int) -> Action:
         """The panel's confirm: buy the card of that LED; with nothing to buy, pass or bid."""
@@ -155,6 +156,10 @@ class UmKroneUndKragen:
                 return Pass()
             return Buy(cards[min(slot, len(cards)) - 1])
         return Buy("?")
+
+    def take_leaving(self, state: GameState | None, slot: int) -> Action:
+        """Nothing to leave in this game: the long press takes as the short one."""
+        return self.take_in(state, slot)
 
     def catalogue(self, lang: str) -> dict[str, Any]:
         from rules.ukuk.view import court_catalogue

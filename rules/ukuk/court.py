@@ -8,15 +8,14 @@ else in the product knows a court card by heart.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from rules.errors import DataError, UnknownCardError
+from rules.inputs import packaged_data_file, read_data_file
 from rules.ukuk.abilities import Ability, AbilityError, ability_from_dict
 from rules.ukuk.costs import ComesWith, Cost, CostError, cost_from_dict
 
@@ -179,25 +178,10 @@ def load_court(path: str | Path | None = None) -> Court:
     """Read the court from a TOML file (default: the Um Krone und Kragen court)."""
     if path is None:
         return _default_court()
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise CourtDataError(f"{path}: cannot read the court data: {err.strerror}") from None
-    except UnicodeDecodeError as err:
-        raise CourtDataError(f"{path}: not UTF-8 text (byte {err.start + 1})") from None
-    return _parse_text(text, str(path))
-
-
-def _parse_text(text: str, source: str) -> Court:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise CourtDataError(f"{source}: not valid TOML: {err}") from None
-    return parse_court(data, source)
+    return parse_court(read_data_file(path, "the court data", CourtDataError), str(path))
 
 
 @cache
 def _default_court() -> Court:
-    text = resources.files("rules.ukuk").joinpath("data", DEFAULT_COURT_FILE).read_text("utf-8")
-    return _parse_text(text, DEFAULT_COURT_FILE)
+    return parse_court(packaged_data_file("rules.ukuk", DEFAULT_COURT_FILE, CourtDataError),
+                       DEFAULT_COURT_FILE)
