@@ -1,14 +1,18 @@
 """Ordinary dice (``--dice standard``) on real photos: what a player with a bag of dice gets.
 
-Run: .venv/bin/python benchmarks/bench_ordinary.py [--split test|calib|train] [--curve]
-[--pips OTHER.onnx] [--speed-vs A.onnx ...] [--runtime-vs]
+Run: .venv/bin/python benchmarks/bench_ordinary.py [--part judge|tune|train]
+[--source NAME ...] [--conditions] [--curve] [--wrong] [--pips OTHER.onnx]
+[--speed-vs A.onnx ...] [--runtime-vs]
 Single-threaded OpenCV and ONNX Runtime (``KOTD_ONNX=opencv``: OpenCV runs the networks).
 Shared data from $KOTD_SHARED or ../shared next to the repo.
 
-The measure is the byler-dev ``test`` split (held out: never trained or tuned on) and the
-odd-numbered tomitomi crops; ``calib`` (every sixth photo of the ``train`` split, kept out
-of training) is where the confidence threshold is chosen. Figures per die and per photo,
-then per condition, so that weak corners do not hide in the total:
+The measure is each source's ``judge`` part (:func:`dice_data.part_of`: never trained or
+tuned on), read as ``kotd read --dice standard`` reads (not told the count): byler-dev,
+matteo-desk (webcam on a desk), rune55-trays (gamer dice in trays) and the tomitomi crops.
+Per source: value right (of the labelled dice), readings on no die (of all readings),
+frames fully right, frames silently wrong, and one core's time per frame; then a speed
+figure on rendered trays of 20-25 dice. ``tune`` is where the decision is fitted. With
+``--conditions``, figures per condition, so that weak corners do not hide in the total:
 
 * body, measured from the photo: ``dark`` (median L* under 25: black, dark grey, dark
   purple, navy; marbled or not), ``light`` (L* 65 and up with little colour: white,
@@ -42,10 +46,12 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 
 from dice_data import (  # noqa: E402
     ERRATA,
+    PARTS,
+    PHOTO_SOURCES,
+    Part,
     Photo,
-    calibration_split,
-    load_byler,
-    load_tomitomi,
+    load_part,
+    tomitomi_part,
 )
 
 import vision.reader  # noqa: E402
@@ -73,11 +79,13 @@ class Die:
 
 @dataclass
 class Sheet:
-    """One photo: its labelled dice and the readings that matched no die."""
+    """One photo: its labelled dice, the readings that matched no die and one core's time
+    to read it (ms)."""
 
     name: str
     dice: list[Die]
     false: list[DieReading]
+    ms: float = 0.0
 
     @property
     def fully_right(self) -> bool:
@@ -118,7 +126,9 @@ def body_of(image: np.ndarray, box: np.ndarray) -> tuple[str, bool]:
 
 
 def sheet(photo: Photo) -> Sheet:
+    t = time.thread_time()
     readings = read_dice(photo.image, "standard")
+    ms = (time.thread_time() - t) * 1000
     b = photo.boxes
     sides = np.sqrt((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]))
     centres = (photo.boxes[:, :2] + photo.boxes[:, 2:]) / 2
@@ -146,7 +156,7 @@ def sheet(photo: Photo) -> Sheet:
         kind, textured = body_of(photo.image, box)
         dice.append(Die(int(value), match.get(j), kind, textured, float(sides[j]),
                         bool(near.min() < 1.25 * sides[j])))
-    return Sheet(photo.name, dice, false)
+    return Sheet(photo.name, dice, false, ms)
 
 
 def as_read(sheets: list[Sheet]) -> list[Sheet]:
@@ -174,6 +184,8 @@ def summary(sheets: list[Sheet]) -> dict[str, float]:
         "wrong": len(wrong),
         "caught": sum(not r.confident for r in wrong) / max(len(wrong), 1),
         "flagged": sum(_flagged(d) for d in right) / max(len(right), 1),
+        "ms": float(np.median([s.ms for s in sheets])),
+        "ms_p95": float(np.percentile([s.ms for s in sheets], 95)),
     }
 
 
@@ -213,11 +225,11 @@ def curve(sheets: list[Sheet], thresholds: list[float]) -> list[tuple[float, flo
     return out
 
 
-def tomitomi() -> tuple[int, float, float]:
-    """(crops, value right, right ones flagged) on the odd tomitomi crops (held out): the
+def tomitomi(part: Part = "judge") -> tuple[int, float, float]:
+    """(crops, value right, right ones flagged) on the tomitomi crops of ``part``: the
     reading nearest the crop's centre must have the folder's value."""
     n = right = flagged = 0
-    for frame, v in load_tomitomi(1):
+    for frame, v in tomitomi_part(part):
         h, w = frame.shape[:2]
         readings = read_dice(frame, "standard")
         n += 1
@@ -280,10 +292,11 @@ def use_pips(path: Path) -> None:
     vision.reader.default_standard_net = lambda: net  # type: ignore[assignment]
 
 
-def speed(frames: int = 40, dice: int = 15, seed: int = 50000, against: Sequence[Path] = (),
-          runtimes: bool = False) -> dict[str, tuple[float, float]]:
+def speed(frames: int = 40, dice: tuple[int, int] = (20, 25), seed: int = 50000,
+          against: Sequence[Path] = (), runtimes: bool = False
+          ) -> dict[str, tuple[float, float]]:
     """(median, p95) ms of one core's time to read a 1280 x 960 rendered tray of ``dice``
-    ordinary dice (dice 50-110 px). Thread CPU time, not wall time: this machine is
+    (at least, at most) ordinary dice (dice 40-80 px). Thread CPU time, not wall time: this machine is
     shared, and the CPU time is what one core of a quiet machine would take. Readers with
     the pip readers ``against`` read each frame too, in turn with the one in use (the same
     load for all: the fair comparison on a shared machine); keyed by file name, the one in
@@ -295,13 +308,14 @@ def speed(frames: int = 40, dice: int = 15, seed: int = 50000, against: Sequence
     readers = {"in use": in_use, **{p.name: DiceNet(FINDER_ONNX, p) for p in against}}
     if runtimes:
         readers |= {r: DiceNet(FINDER_ONNX, PIPS_ONNX, r) for r in ("opencv", "onnxruntime")}
-    warm, _ = ordinary_tray(np.random.default_rng(seed - 1), dice, 1280, 960)
+    warm, _ = ordinary_tray(np.random.default_rng(seed - 1), dice[1], 1280, 960)
     for net in readers.values():  # warm-up: the first reads of a network set it up
         net.read(warm)
     times: dict[str, list[float]] = {k: [] for k in readers}
     for i in range(frames):
-        frame, _ = ordinary_tray(np.random.default_rng(seed + i), dice, 1280, 960,
-                                 die_size=float(np.random.default_rng(i).uniform(50, 110)))
+        rng = np.random.default_rng(seed + i)
+        frame, _ = ordinary_tray(rng, int(rng.integers(dice[0], dice[1] + 1)), 1280, 960,
+                                 die_size=float(rng.uniform(40, 80)))
         for name, net in readers.items():
             t = time.thread_time()
             net.read(frame)
@@ -309,16 +323,44 @@ def speed(frames: int = 40, dice: int = 15, seed: int = 50000, against: Sequence
     return {k: (float(np.median(v)), float(np.percentile(v, 95))) for k, v in times.items()}
 
 
-def split(name: str) -> list[Photo]:
-    if name == "test":
-        return load_byler("test")
-    train, calib = calibration_split(load_byler("train"))
-    return calib if name == "calib" else train
+def report(source: str, sheets: list[Sheet], part: str) -> None:
+    """Print one source's figures."""
+    s = summary(sheets)
+    print(f"{source} {part}: {s['photos']} photos, {s['dice']} dice: "
+          f"value right {100 * s['value']:.1f}%, readings on no die {100 * s['false']:.2f}%, "
+          f"frames fully right {100 * s['photos_right']:.1f}%, "
+          f"silently wrong {100 * s['silent']:.1f}%, time {s['ms']:.0f} ms "
+          f"(p95 {s['ms_p95']:.0f}; one core)")
+    print(f"  found {100 * s['found']:.1f}%; {s['wrong']} wrong readings, "
+          f"{100 * s['caught']:.0f}% of them flagged; right dice flagged {100 * s['flagged']:.1f}%")
+    fixed = as_read(sheets)
+    if fixed != sheets:
+        c = summary(fixed)
+        print(f"  with {len(ERRATA)} labels read by eye (dice_data.ERRATA): value right "
+              f"{100 * c['value']:.1f}%, photos fully right {100 * c['photos_right']:.1f}%, "
+              f"silently wrong {100 * c['silent']:.1f}%")
+
+
+def show_wrong(sheets: list[Sheet]) -> None:
+    for sh in sheets:
+        for d in sh.dice:
+            if not d.right:
+                got = f"read {d.read.value} ({d.read.confidence:.2f})" if d.read else "missed"
+                print(f"  {sh.name}: {d.value} {got}, {d.body}"
+                      f"{' multi-hued' if d.textured else ''}, {d.side:.0f} px"
+                      f"{', touching' if d.touching else ''}")
+        for r in sh.false:
+            print(f"  {sh.name}: no die, read {r.value} ({r.confidence:.2f}) at "
+                  f"{r.center[0]:.0f},{r.center[1]:.0f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--split", default="test", choices=("test", "calib", "train"))
+    parser.add_argument("--part", default="judge", choices=PARTS)
+    parser.add_argument("--source", nargs="*", default=list(PHOTO_SOURCES),
+                        choices=PHOTO_SOURCES)
+    parser.add_argument("--conditions", action="store_true",
+                        help="figures per body, size and crowding")
     parser.add_argument("--curve", action="store_true", help="print the confidence curve")
     parser.add_argument("--skip", nargs="*", default=[],
                         choices=("tomitomi", "rendered", "speed"))
@@ -335,45 +377,24 @@ def main() -> None:
     cv2.setNumThreads(1)
     if args.pips:
         use_pips(args.pips)
-    sheets = [sheet(p) for p in split(args.split)]
-    s = summary(sheets)
-    print(f"byler-dev {args.split}: {s['photos']} photos, {s['dice']} dice: "
-          f"found {100 * s['found']:.1f}%, false dice {100 * s['false']:.2f}%, "
-          f"value right {100 * s['value']:.1f}%, photos fully right "
-          f"{100 * s['photos_right']:.1f}%, photos silently wrong {100 * s['silent']:.1f}%")
-    print(f"  unsure: {s['wrong']} wrong readings, {100 * s['caught']:.0f}% of them flagged; "
-          f"right dice flagged {100 * s['flagged']:.1f}%")
-    fixed = as_read(sheets)
-    if fixed != sheets:
-        c = summary(fixed)
-        print(f"  with {len(ERRATA)} labels read by eye (dice_data.ERRATA): value right "
-              f"{100 * c['value']:.1f}%, photos fully right {100 * c['photos_right']:.1f}%, "
-              f"silently wrong {100 * c['silent']:.1f}%; {c['wrong']} wrong readings, "
-              f"{100 * c['caught']:.0f}% flagged; right dice flagged {100 * c['flagged']:.1f}%")
-    for name, n, value, flagged in by_condition(sheets):
-        print(f"  {name:38s} {n:4d} dice: value right {100 * value:5.1f}%, "
-              f"right flagged {100 * flagged:4.1f}%")
-    if args.curve:
-        print("  threshold  wrong caught  right flagged  photos silently wrong")
-        for t, caught, flagged, silent in curve(sheets, [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85,
-                                                         0.9, 0.95]):
-            print(f"  {t:9.2f}  {100 * caught:11.0f}%  {100 * flagged:12.1f}%  "
-                  f"{100 * silent:20.1f}%")
-    if args.wrong:
-        for sh in sheets:
-            for d in sh.dice:
-                if not d.right:
-                    got = (f"read {d.read.value} ({d.read.confidence:.2f})" if d.read
-                           else "missed")
-                    print(f"  {sh.name}: {d.value} {got}, {d.body}"
-                          f"{' multi-hued' if d.textured else ''}, {d.side:.0f} px"
-                          f"{', touching' if d.touching else ''}")
-            for r in sh.false:
-                print(f"  {sh.name}: no die, read {r.value} ({r.confidence:.2f}) at "
-                      f"{r.center[0]:.0f},{r.center[1]:.0f}")
+    for source in args.source:
+        sheets = [sheet(p) for p in load_part(source, args.part)]
+        report(source, sheets, args.part)
+        if args.conditions:
+            for name, n, value, flagged in by_condition(sheets):
+                print(f"  {name:38s} {n:4d} dice: value right {100 * value:5.1f}%, "
+                      f"right flagged {100 * flagged:4.1f}%")
+        if args.curve:
+            print("  threshold  wrong caught  right flagged  photos silently wrong")
+            for t, caught, flagged, silent in curve(sheets, [0.3, 0.4, 0.5, 0.6, 0.7, 0.8,
+                                                             0.85, 0.9, 0.95]):
+                print(f"  {t:9.2f}  {100 * caught:11.0f}%  {100 * flagged:12.1f}%  "
+                      f"{100 * silent:20.1f}%")
+        if args.wrong:
+            show_wrong(sheets)
     if "tomitomi" not in args.skip:
-        n, value, flagged = tomitomi()
-        print(f"tomitomi crops (odd, held out): {n} crops: value right {100 * value:.1f}%, "
+        n, value, flagged = tomitomi(args.part)
+        print(f"tomitomi-crops {args.part}: {n} crops: value right {100 * value:.1f}%, "
               f"right flagged {100 * flagged:.1f}%")
     if "rendered" not in args.skip:
         kinds, tray_silent = rendered()
@@ -384,7 +405,7 @@ def main() -> None:
             f"{kind} {100 * share:.1f}%" for kind, share in tray_silent.items()))
     if "speed" not in args.skip:
         for name, (med, p95) in speed(against=args.speed_vs, runtimes=args.runtime_vs).items():
-            print(f"speed, 1280x960 tray of 15 ordinary dice, one core (thread CPU time), "
+            print(f"speed, 1280x960 tray of 20-25 ordinary dice, one core (thread CPU time), "
                   f"{name}: median {med:.1f} ms, p95 {p95:.1f} ms")
 
 
