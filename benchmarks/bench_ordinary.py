@@ -1,7 +1,7 @@
 """Ordinary dice (``--dice standard``) on real photos: what a player with a bag of dice gets.
 
 Run: .venv/bin/python benchmarks/bench_ordinary.py [--part judge|tune|train]
-[--source NAME ...] [--conditions] [--curve] [--wrong] [--pips OTHER.onnx]
+[--source NAME ...] [--conditions] [--curve] [--wrong] [--pips OTHER.onnx] [--finder-size N]
 [--speed-vs A.onnx ...] [--runtime-vs]
 Single-threaded OpenCV and ONNX Runtime (``KOTD_ONNX=opencv``: OpenCV runs the networks).
 Shared data from $KOTD_SHARED or ../shared next to the repo.
@@ -23,9 +23,9 @@ figure on rendered trays of 20-25 dice. ``tune`` is where the decision is fitted
 * crowding: ``touching`` when another die's centre is nearer than 1.25 sides.
 
 A reading matches a labelled die when its centre lies in the label's box or the boxes
-overlap by IoU >= 0.5 (each label once). "Wrong" = a matched die with the wrong value or a
-reading of no die; "silently wrong" = a photo not fully right whose readings were all
-confident.
+overlap by IoU >= 0.5 (each label once, :func:`dice_data.match`). "Wrong" = a matched die
+with the wrong value or a reading of no die; "silently wrong" = a photo not fully right
+whose readings were all confident.
 """
 
 from __future__ import annotations
@@ -53,7 +53,9 @@ from dice_data import (  # noqa: E402
     load_part,
     tomitomi_part,
 )
+from dice_data import match as match_labels  # noqa: E402
 
+import vision.dicenet  # noqa: E402
 import vision.reader  # noqa: E402
 from vision.dicenet import FINDER_ONNX, PIPS_ONNX, DiceNet  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
@@ -101,13 +103,6 @@ def _flagged(die: Die) -> bool:
     return die.read is not None and not die.read.confident
 
 
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def body_of(image: np.ndarray, box: np.ndarray) -> tuple[str, bool]:
     """(``dark`` | ``light`` | ``coloured``, multi-hued) of the die in ``box`` (see the
     module notes), measured on the middle 70% of its box with the pips (the 40% of pixels
@@ -132,23 +127,15 @@ def sheet(photo: Photo) -> Sheet:
     b = photo.boxes
     sides = np.sqrt((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]))
     centres = (photo.boxes[:, :2] + photo.boxes[:, 2:]) / 2
+    boxes = [(min(x for x, _ in r.outline), min(y for _, y in r.outline),
+              max(x for x, _ in r.outline), max(y for _, y in r.outline)) for r in readings]
     match: dict[int, DieReading] = {}
     false = []
-    for r in readings:
-        xs, ys = [p[0] for p in r.outline], [p[1] for p in r.outline]
-        box = (min(xs), min(ys), max(xs), max(ys))
-        best, score = None, 0.0
-        for j, b in enumerate(photo.boxes):
-            if j in match:
-                continue
-            s = _iou(box, b)
-            inside = b[0] <= r.center[0] <= b[2] and b[1] <= r.center[1] <= b[3]
-            if (s >= 0.5 or inside) and max(s, 0.01) > score:
-                best, score = j, max(s, 0.01)
-        if best is None:
+    for r, j in zip(readings, match_labels(photo.boxes, boxes), strict=True):
+        if j is None:
             false.append(r)
         else:
-            match[best] = r
+            match[j] = r
     dice = []
     for j, (box, value) in enumerate(zip(photo.boxes, photo.values, strict=True)):
         near = np.hypot(*(centres - centres[j]).T)
@@ -296,8 +283,8 @@ def speed(frames: int = 40, dice: tuple[int, int] = (20, 25), seed: int = 50000,
           against: Sequence[Path] = (), runtimes: bool = False
           ) -> dict[str, tuple[float, float]]:
     """(median, p95) ms of one core's time to read a 1280 x 960 rendered tray of ``dice``
-    (at least, at most) ordinary dice (dice 40-80 px). Thread CPU time, not wall time: this machine is
-    shared, and the CPU time is what one core of a quiet machine would take. Readers with
+    (at least, at most) ordinary dice (dice 40-80 px). Thread CPU time, not wall time: this
+    machine is shared, and the CPU time is what one core of a quiet machine would take. Readers with
     the pip readers ``against`` read each frame too, in turn with the one in use (the same
     load for all: the fair comparison on a shared machine); keyed by file name, the one in
     use by "in use"; with ``runtimes`` the shipped networks run by OpenCV's DNN module
@@ -367,6 +354,9 @@ def main() -> None:
     parser.add_argument("--wrong", action="store_true", help="list every wrong die")
     parser.add_argument("--pips", type=Path, help="read with this pip reader (ONNX) instead "
                         "of the shipped one")
+    parser.add_argument("--finder-size", type=int,
+                        help="the finder sees the frame this many pixels on its longer side "
+                             "(instead of vision.dicenet.FINDER_SIZE)")
     parser.add_argument("--speed-vs", type=Path, nargs="*", default=[],
                         help="pip readers (ONNX) the speed line also times, frame by frame "
                              "in turn with the one in use")
@@ -377,6 +367,8 @@ def main() -> None:
     cv2.setNumThreads(1)
     if args.pips:
         use_pips(args.pips)
+    if args.finder_size:
+        vision.dicenet.FINDER_SIZE = args.finder_size
     for source in args.source:
         sheets = [sheet(p) for p in load_part(source, args.part)]
         report(source, sheets, args.part)

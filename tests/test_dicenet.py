@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from pi.cli import main
 from tests.conftest import SHARED
 from vision import dicenet
+from vision.dicedecision import fitted
 from vision.dicenet import PIP_CROP, crop_for_pips
 from vision.reader import _from_net, read_dice
 from vision.reading import CONFIDENT
@@ -185,12 +186,12 @@ def test_missing_networks_are_one_clear_error(monkeypatch, tmp_path: Path, capsy
 
 
 def test_two_counts_that_disagree_ask_the_table() -> None:
-    """A die the network reads surely but whose classical pip count says another value is
-    unsure (flagged), one where the count agrees or has no opinion keeps its confidence."""
+    """A die the networks read surely but whose classical pip count says another value is
+    unsure (flagged); one where the count agrees is as the fitted decision says, and
+    confident."""
     box = (10.0, 10.0, 50.0, 50.0)
-    sure = dicenet.FoundDie(box, 5, found=0.98, read=0.99, sure=0.97)
-    assert sure.confidence == pytest.approx(0.98 * 0.99)
-    assert replace(sure, pips=5).confidence == sure.confidence
+    sure = dicenet.FoundDie(box, 5, found=0.99, read=0.999, sure=0.99 * 0.999, pips=5)
+    assert sure.confidence == pytest.approx(fitted().confidence(sure.evidence))
     doubted = replace(sure, pips=4)
     assert doubted.confidence <= dicenet.DOUBT
     assert _from_net(sure).confident and not _from_net(doubted).confident

@@ -24,9 +24,10 @@ VALUE, FALSE, PHOTOS_RIGHT, SILENT, FLAGGED = 0.94, 0.005, 0.7, 0.12, 0.06
 def test_byler_dev_held_out_photos() -> None:
     """The held-out split (never trained or tuned on), as benchmarks/bench_ordinary.py
     measures it: floors a little under the figures in BENCHMARKS.md."""
-    from bench_ordinary import sheet, split, summary
+    from bench_ordinary import sheet, summary
+    from dice_data import load_part
 
-    s = summary([sheet(p) for p in split("test")])
+    s = summary([sheet(p) for p in load_part("byler-dev", "judge")])
     assert s["value"] >= VALUE and s["false"] <= FALSE, s
     assert s["photos_right"] >= PHOTOS_RIGHT and s["silent"] <= SILENT, s
     assert s["flagged"] <= FLAGGED, s

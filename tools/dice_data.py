@@ -69,6 +69,17 @@ class Photo:
     boxes: np.ndarray  # (n, 4) x0 y0 x1 y1
     values: np.ndarray  # (n,)
     name: str = ""
+    source: str = ""
+
+
+def source_weights(photos: list[Photo]) -> np.ndarray:
+    """Chances to draw each of ``photos`` so that every source is drawn as often (a source
+    of few photos is not drowned by one of many)."""
+    names = [p.source for p in photos]
+    counts = {n: names.count(n) for n in set(names)}
+    w = np.array([1.0 / counts[n] for n in names], np.float64)
+    out: np.ndarray = w / w.sum()
+    return out
 
 
 def _hashed(name: str, tenths: tuple[int, int]) -> Part:
@@ -125,10 +136,10 @@ def load_part(source: str, part: Part, shared: Path = SHARED) -> list[Photo]:
                  for m in metas]
     else:
         names = [m["image"] for m in metas]
-    return [_photo(root, m) for m in metas if part_of(source, m, names) == part]
+    return [_photo(root, m, source) for m in metas if part_of(source, m, names) == part]
 
 
-def _photo(root: Path, meta: dict[str, object]) -> Photo:
+def _photo(root: Path, meta: dict[str, object], source: str) -> Photo:
     path = root / str(meta["image"])
     image = cv2.imread(str(path))
     if image is None:
@@ -137,7 +148,7 @@ def _photo(root: Path, meta: dict[str, object]) -> Photo:
     assert isinstance(dice, list)
     boxes = np.array([d["box"] for d in dice], np.float32).reshape(-1, 4)
     values = np.array([d["value"] for d in dice], np.int64)
-    return Photo(image, boxes, values, str(meta["image"]))
+    return Photo(image, boxes, values, str(meta["image"]), source)
 
 
 def tomitomi_part(part: Part, root: Path = TOMITOMI) -> list[tuple[np.ndarray, int]]:
@@ -153,6 +164,37 @@ def tomitomi_part(part: Part, root: Path = TOMITOMI) -> list[tuple[np.ndarray, i
                 if crop is None:
                     raise OSError(f"{p}: the crop does not read")
                 out.append((crop, v))
+    return out
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def match(labels: np.ndarray, found: list[tuple[float, float, float, float]]
+          ) -> list[int | None]:
+    """For each box ``found`` (in order), the index of the labelled box (``labels``, (n, 4))
+    it reads, or None: a label whose box holds the found box's centre or overlaps it by
+    IoU >= 0.5 (the best overlap first), each label once."""
+    taken: set[int] = set()
+    out: list[int | None] = []
+    for box in found:
+        b = np.asarray(box, np.float64)
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        best, score = None, 0.0
+        for j, lab in enumerate(labels):
+            if j in taken:
+                continue
+            s = _iou(b, lab)
+            inside = lab[0] <= cx <= lab[2] and lab[1] <= cy <= lab[3]
+            if (s >= 0.5 or inside) and max(s, 0.01) > score:
+                best, score = j, max(s, 0.01)
+        if best is not None:
+            taken.add(best)
+        out.append(best)
     return out
 
 
