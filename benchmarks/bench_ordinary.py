@@ -344,6 +344,9 @@ def show_wrong(sheets: list[Sheet]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--part", default="judge", choices=PARTS)
+    parser.add_argument("--split", choices=("test", "calib", "train"),
+                        help="the old name of byler-dev's parts (test: judge, calib: tune); "
+                             "reads byler-dev alone")
     parser.add_argument("--source", nargs="*", default=list(PHOTO_SOURCES),
                         choices=PHOTO_SOURCES)
     parser.add_argument("--conditions", action="store_true",
@@ -367,6 +370,9 @@ def main() -> None:
     cv2.setNumThreads(1)
     if args.pips:
         use_pips(args.pips)
+    if args.split:
+        args.part = {"test": "judge", "calib": "tune", "train": "train"}[args.split]
+        args.source = ["byler-dev"]
     if args.finder_size:
         vision.dicenet.FINDER_SIZE = args.finder_size
     for source in args.source:

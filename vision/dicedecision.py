@@ -25,6 +25,10 @@ from pathlib import Path
 import numpy as np
 
 DECISION_JSON = Path(__file__).with_name("models") / "dice_decision.json"
+CREDIT = ("Fitted on the tune parts of real photos: \"Rune55\" by rune-zkmvl, Roboflow "
+          "Universe, CC BY 4.0; matteo-desk (MIT); byler-dev (BSD-3-Clause). Details and "
+          "changes: vision/models/NOTICE.md.")
+"""The attribution the fitted file carries (the photos' licences ask for it)."""
 EVIDENCE = ("finder", "value", "die", "pips agree", "pips disagree", "odd size")
 """The names of :func:`evidence`'s entries, in order."""
 
@@ -66,7 +70,7 @@ class Decision:
     def to_json(self) -> dict[str, object]:
         return {"keep": self.keep, "evidence": list(EVIDENCE), "weights": list(self.weights),
                 "bias": self.bias, "shift": self.shift, "silent": self.silent,
-                "fitted_by": self.fitted_by}
+                "fitted_by": self.fitted_by, "credit": CREDIT}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Decision:
