@@ -13,12 +13,12 @@ from tests.conftest import SHARED
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / d) for d in ("benchmarks", "tools")]
 BYLER = SHARED / "data" / "byler-dev"
 TOMI = SHARED / "data" / "tomitomi-crops"
-# measured on the judge part (the authors' held-out split), as labelled: value 94.0%,
-# readings on no die 0.46%, photos fully right 69.4%, silently wrong 5.6% (2 photos; with
-# the labels a person reads otherwise, 0), right dice flagged 20.8% (2026-11-28, the reader
+# measured on the judge part (the authors' held-out split), as labelled: value 92.6%,
+# readings on no die 0%, photos fully right 69.4%, silently wrong 2.8% (1 photo; with
+# the labels a person reads otherwise, 0), right dice flagged 22.6% (2026-11-28, the reader
 # taught the photos' train parts, its decision fitted on the tune parts; before: 95.3%, 0,
 # 75.0%, 11.1%, 4.9%: docs/log/2026-11-28-issue-45.md)
-VALUE, FALSE, PHOTOS_RIGHT, SILENT, FLAGGED = 0.93, 0.01, 0.65, 0.06, 0.23
+VALUE, FALSE, PHOTOS_RIGHT, SILENT, FLAGGED = 0.92, 0.01, 0.65, 0.03, 0.25
 
 
 @pytest.mark.skipif(not BYLER.is_dir(), reason="shared byler-dev data not present")
