@@ -1,14 +1,18 @@
 """Ordinary dice (``--dice standard``) on real photos: what a player with a bag of dice gets.
 
-Run: .venv/bin/python benchmarks/bench_ordinary.py [--split test|calib|train] [--curve]
-[--pips OTHER.onnx] [--speed-vs A.onnx ...] [--runtime-vs]
+Run: .venv/bin/python benchmarks/bench_ordinary.py [--part judge|tune|train]
+[--source NAME ...] [--conditions] [--curve] [--wrong] [--pips OTHER.onnx] [--finder-size N]
+[--speed-vs A.onnx ...] [--runtime-vs]
 Single-threaded OpenCV and ONNX Runtime (``KOTD_ONNX=opencv``: OpenCV runs the networks).
 Shared data from $KOTD_SHARED or ../shared next to the repo.
 
-The measure is the byler-dev ``test`` split (held out: never trained or tuned on) and the
-odd-numbered tomitomi crops; ``calib`` (every sixth photo of the ``train`` split, kept out
-of training) is where the confidence threshold is chosen. Figures per die and per photo,
-then per condition, so that weak corners do not hide in the total:
+The measure is each source's ``judge`` part (:func:`dice_data.part_of`: never trained or
+tuned on), read as ``kotd read --dice standard`` reads (not told the count): byler-dev,
+matteo-desk (webcam on a desk), rune55-trays (gamer dice in trays) and the tomitomi crops.
+Per source: value right (of the labelled dice), readings on no die (of all readings),
+frames fully right, frames silently wrong, and one core's time per frame; then a speed
+figure on rendered trays of 20-25 dice. ``tune`` is where the decision is fitted. With
+``--conditions``, figures per condition, so that weak corners do not hide in the total:
 
 * body, measured from the photo: ``dark`` (median L* under 25: black, dark grey, dark
   purple, navy; marbled or not), ``light`` (L* 65 and up with little colour: white,
@@ -19,9 +23,9 @@ then per condition, so that weak corners do not hide in the total:
 * crowding: ``touching`` when another die's centre is nearer than 1.25 sides.
 
 A reading matches a labelled die when its centre lies in the label's box or the boxes
-overlap by IoU >= 0.5 (each label once). "Wrong" = a matched die with the wrong value or a
-reading of no die; "silently wrong" = a photo not fully right whose readings were all
-confident.
+overlap by IoU >= 0.5 (each label once, :func:`dice_data.match`). "Wrong" = a matched die
+with the wrong value or a reading of no die; "silently wrong" = a photo not fully right
+whose readings were all confident.
 """
 
 from __future__ import annotations
@@ -42,12 +46,16 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 
 from dice_data import (  # noqa: E402
     ERRATA,
+    PARTS,
+    PHOTO_SOURCES,
+    Part,
     Photo,
-    calibration_split,
-    load_byler,
-    load_tomitomi,
+    load_part,
+    tomitomi_part,
 )
+from dice_data import match as match_labels  # noqa: E402
 
+import vision.dicenet  # noqa: E402
 import vision.reader  # noqa: E402
 from vision.dicenet import FINDER_ONNX, PIPS_ONNX, DiceNet  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
@@ -73,11 +81,13 @@ class Die:
 
 @dataclass
 class Sheet:
-    """One photo: its labelled dice and the readings that matched no die."""
+    """One photo: its labelled dice, the readings that matched no die and one core's time
+    to read it (ms)."""
 
     name: str
     dice: list[Die]
     false: list[DieReading]
+    ms: float = 0.0
 
     @property
     def fully_right(self) -> bool:
@@ -91,13 +101,6 @@ class Sheet:
 def _flagged(die: Die) -> bool:
     """The die was read and the reading is marked for the table to check."""
     return die.read is not None and not die.read.confident
-
-
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def body_of(image: np.ndarray, box: np.ndarray) -> tuple[str, bool]:
@@ -118,27 +121,21 @@ def body_of(image: np.ndarray, box: np.ndarray) -> tuple[str, bool]:
 
 
 def sheet(photo: Photo) -> Sheet:
+    t = time.thread_time()
     readings = read_dice(photo.image, "standard")
+    ms = (time.thread_time() - t) * 1000
     b = photo.boxes
     sides = np.sqrt((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]))
     centres = (photo.boxes[:, :2] + photo.boxes[:, 2:]) / 2
+    boxes = [(min(x for x, _ in r.outline), min(y for _, y in r.outline),
+              max(x for x, _ in r.outline), max(y for _, y in r.outline)) for r in readings]
     match: dict[int, DieReading] = {}
     false = []
-    for r in readings:
-        xs, ys = [p[0] for p in r.outline], [p[1] for p in r.outline]
-        box = (min(xs), min(ys), max(xs), max(ys))
-        best, score = None, 0.0
-        for j, b in enumerate(photo.boxes):
-            if j in match:
-                continue
-            s = _iou(box, b)
-            inside = b[0] <= r.center[0] <= b[2] and b[1] <= r.center[1] <= b[3]
-            if (s >= 0.5 or inside) and max(s, 0.01) > score:
-                best, score = j, max(s, 0.01)
-        if best is None:
+    for r, j in zip(readings, match_labels(photo.boxes, boxes), strict=True):
+        if j is None:
             false.append(r)
         else:
-            match[best] = r
+            match[j] = r
     dice = []
     for j, (box, value) in enumerate(zip(photo.boxes, photo.values, strict=True)):
         near = np.hypot(*(centres - centres[j]).T)
@@ -146,7 +143,7 @@ def sheet(photo: Photo) -> Sheet:
         kind, textured = body_of(photo.image, box)
         dice.append(Die(int(value), match.get(j), kind, textured, float(sides[j]),
                         bool(near.min() < 1.25 * sides[j])))
-    return Sheet(photo.name, dice, false)
+    return Sheet(photo.name, dice, false, ms)
 
 
 def as_read(sheets: list[Sheet]) -> list[Sheet]:
@@ -174,6 +171,8 @@ def summary(sheets: list[Sheet]) -> dict[str, float]:
         "wrong": len(wrong),
         "caught": sum(not r.confident for r in wrong) / max(len(wrong), 1),
         "flagged": sum(_flagged(d) for d in right) / max(len(right), 1),
+        "ms": float(np.median([s.ms for s in sheets])),
+        "ms_p95": float(np.percentile([s.ms for s in sheets], 95)),
     }
 
 
@@ -213,11 +212,11 @@ def curve(sheets: list[Sheet], thresholds: list[float]) -> list[tuple[float, flo
     return out
 
 
-def tomitomi() -> tuple[int, float, float]:
-    """(crops, value right, right ones flagged) on the odd tomitomi crops (held out): the
+def tomitomi(part: Part = "judge") -> tuple[int, float, float]:
+    """(crops, value right, right ones flagged) on the tomitomi crops of ``part``: the
     reading nearest the crop's centre must have the folder's value."""
     n = right = flagged = 0
-    for frame, v in load_tomitomi(1):
+    for frame, v in tomitomi_part(part):
         h, w = frame.shape[:2]
         readings = read_dice(frame, "standard")
         n += 1
@@ -280,11 +279,12 @@ def use_pips(path: Path) -> None:
     vision.reader.default_standard_net = lambda: net  # type: ignore[assignment]
 
 
-def speed(frames: int = 40, dice: int = 15, seed: int = 50000, against: Sequence[Path] = (),
-          runtimes: bool = False) -> dict[str, tuple[float, float]]:
+def speed(frames: int = 40, dice: tuple[int, int] = (20, 25), seed: int = 50000,
+          against: Sequence[Path] = (), runtimes: bool = False
+          ) -> dict[str, tuple[float, float]]:
     """(median, p95) ms of one core's time to read a 1280 x 960 rendered tray of ``dice``
-    ordinary dice (dice 50-110 px). Thread CPU time, not wall time: this machine is
-    shared, and the CPU time is what one core of a quiet machine would take. Readers with
+    (at least, at most) ordinary dice (dice 40-80 px). Thread CPU time, not wall time: this
+    machine is shared, and the CPU time is what one core of a quiet machine would take. Readers with
     the pip readers ``against`` read each frame too, in turn with the one in use (the same
     load for all: the fair comparison on a shared machine); keyed by file name, the one in
     use by "in use"; with ``runtimes`` the shipped networks run by OpenCV's DNN module
@@ -295,13 +295,14 @@ def speed(frames: int = 40, dice: int = 15, seed: int = 50000, against: Sequence
     readers = {"in use": in_use, **{p.name: DiceNet(FINDER_ONNX, p) for p in against}}
     if runtimes:
         readers |= {r: DiceNet(FINDER_ONNX, PIPS_ONNX, r) for r in ("opencv", "onnxruntime")}
-    warm, _ = ordinary_tray(np.random.default_rng(seed - 1), dice, 1280, 960)
+    warm, _ = ordinary_tray(np.random.default_rng(seed - 1), dice[1], 1280, 960)
     for net in readers.values():  # warm-up: the first reads of a network set it up
         net.read(warm)
     times: dict[str, list[float]] = {k: [] for k in readers}
     for i in range(frames):
-        frame, _ = ordinary_tray(np.random.default_rng(seed + i), dice, 1280, 960,
-                                 die_size=float(np.random.default_rng(i).uniform(50, 110)))
+        rng = np.random.default_rng(seed + i)
+        frame, _ = ordinary_tray(rng, int(rng.integers(dice[0], dice[1] + 1)), 1280, 960,
+                                 die_size=float(rng.uniform(40, 80)))
         for name, net in readers.items():
             t = time.thread_time()
             net.read(frame)
@@ -309,22 +310,56 @@ def speed(frames: int = 40, dice: int = 15, seed: int = 50000, against: Sequence
     return {k: (float(np.median(v)), float(np.percentile(v, 95))) for k, v in times.items()}
 
 
-def split(name: str) -> list[Photo]:
-    if name == "test":
-        return load_byler("test")
-    train, calib = calibration_split(load_byler("train"))
-    return calib if name == "calib" else train
+def report(source: str, sheets: list[Sheet], part: str) -> None:
+    """Print one source's figures."""
+    s = summary(sheets)
+    print(f"{source} {part}: {s['photos']} photos, {s['dice']} dice: "
+          f"value right {100 * s['value']:.1f}%, readings on no die {100 * s['false']:.2f}%, "
+          f"frames fully right {100 * s['photos_right']:.1f}%, "
+          f"silently wrong {100 * s['silent']:.1f}%, time {s['ms']:.0f} ms "
+          f"(p95 {s['ms_p95']:.0f}; one core)")
+    print(f"  found {100 * s['found']:.1f}%; {s['wrong']} wrong readings, "
+          f"{100 * s['caught']:.0f}% of them flagged; right dice flagged {100 * s['flagged']:.1f}%")
+    fixed = as_read(sheets)
+    if fixed != sheets:
+        c = summary(fixed)
+        print(f"  with {len(ERRATA)} labels read by eye (dice_data.ERRATA): value right "
+              f"{100 * c['value']:.1f}%, photos fully right {100 * c['photos_right']:.1f}%, "
+              f"silently wrong {100 * c['silent']:.1f}%")
+
+
+def show_wrong(sheets: list[Sheet]) -> None:
+    for sh in sheets:
+        for d in sh.dice:
+            if not d.right:
+                got = f"read {d.read.value} ({d.read.confidence:.2f})" if d.read else "missed"
+                print(f"  {sh.name}: {d.value} {got}, {d.body}"
+                      f"{' multi-hued' if d.textured else ''}, {d.side:.0f} px"
+                      f"{', touching' if d.touching else ''}")
+        for r in sh.false:
+            print(f"  {sh.name}: no die, read {r.value} ({r.confidence:.2f}) at "
+                  f"{r.center[0]:.0f},{r.center[1]:.0f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--split", default="test", choices=("test", "calib", "train"))
+    parser.add_argument("--part", default="judge", choices=PARTS)
+    parser.add_argument("--split", choices=("test", "calib", "train"),
+                        help="the old name of byler-dev's parts (test: judge, calib: tune); "
+                             "reads byler-dev alone")
+    parser.add_argument("--source", nargs="*", default=list(PHOTO_SOURCES),
+                        choices=PHOTO_SOURCES)
+    parser.add_argument("--conditions", action="store_true",
+                        help="figures per body, size and crowding")
     parser.add_argument("--curve", action="store_true", help="print the confidence curve")
     parser.add_argument("--skip", nargs="*", default=[],
                         choices=("tomitomi", "rendered", "speed"))
     parser.add_argument("--wrong", action="store_true", help="list every wrong die")
     parser.add_argument("--pips", type=Path, help="read with this pip reader (ONNX) instead "
                         "of the shipped one")
+    parser.add_argument("--finder-size", type=int,
+                        help="the finder sees the frame this many pixels on its longer side "
+                             "(instead of vision.dicenet.FINDER_SIZE)")
     parser.add_argument("--speed-vs", type=Path, nargs="*", default=[],
                         help="pip readers (ONNX) the speed line also times, frame by frame "
                              "in turn with the one in use")
@@ -335,45 +370,29 @@ def main() -> None:
     cv2.setNumThreads(1)
     if args.pips:
         use_pips(args.pips)
-    sheets = [sheet(p) for p in split(args.split)]
-    s = summary(sheets)
-    print(f"byler-dev {args.split}: {s['photos']} photos, {s['dice']} dice: "
-          f"found {100 * s['found']:.1f}%, false dice {100 * s['false']:.2f}%, "
-          f"value right {100 * s['value']:.1f}%, photos fully right "
-          f"{100 * s['photos_right']:.1f}%, photos silently wrong {100 * s['silent']:.1f}%")
-    print(f"  unsure: {s['wrong']} wrong readings, {100 * s['caught']:.0f}% of them flagged; "
-          f"right dice flagged {100 * s['flagged']:.1f}%")
-    fixed = as_read(sheets)
-    if fixed != sheets:
-        c = summary(fixed)
-        print(f"  with {len(ERRATA)} labels read by eye (dice_data.ERRATA): value right "
-              f"{100 * c['value']:.1f}%, photos fully right {100 * c['photos_right']:.1f}%, "
-              f"silently wrong {100 * c['silent']:.1f}%; {c['wrong']} wrong readings, "
-              f"{100 * c['caught']:.0f}% flagged; right dice flagged {100 * c['flagged']:.1f}%")
-    for name, n, value, flagged in by_condition(sheets):
-        print(f"  {name:38s} {n:4d} dice: value right {100 * value:5.1f}%, "
-              f"right flagged {100 * flagged:4.1f}%")
-    if args.curve:
-        print("  threshold  wrong caught  right flagged  photos silently wrong")
-        for t, caught, flagged, silent in curve(sheets, [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85,
-                                                         0.9, 0.95]):
-            print(f"  {t:9.2f}  {100 * caught:11.0f}%  {100 * flagged:12.1f}%  "
-                  f"{100 * silent:20.1f}%")
-    if args.wrong:
-        for sh in sheets:
-            for d in sh.dice:
-                if not d.right:
-                    got = (f"read {d.read.value} ({d.read.confidence:.2f})" if d.read
-                           else "missed")
-                    print(f"  {sh.name}: {d.value} {got}, {d.body}"
-                          f"{' multi-hued' if d.textured else ''}, {d.side:.0f} px"
-                          f"{', touching' if d.touching else ''}")
-            for r in sh.false:
-                print(f"  {sh.name}: no die, read {r.value} ({r.confidence:.2f}) at "
-                      f"{r.center[0]:.0f},{r.center[1]:.0f}")
+    if args.split:
+        args.part = {"test": "judge", "calib": "tune", "train": "train"}[args.split]
+        args.source = ["byler-dev"]
+    if args.finder_size:
+        vision.dicenet.FINDER_SIZE = args.finder_size
+    for source in args.source:
+        sheets = [sheet(p) for p in load_part(source, args.part)]
+        report(source, sheets, args.part)
+        if args.conditions:
+            for name, n, value, flagged in by_condition(sheets):
+                print(f"  {name:38s} {n:4d} dice: value right {100 * value:5.1f}%, "
+                      f"right flagged {100 * flagged:4.1f}%")
+        if args.curve:
+            print("  threshold  wrong caught  right flagged  photos silently wrong")
+            for t, caught, flagged, silent in curve(sheets, [0.3, 0.4, 0.5, 0.6, 0.7, 0.8,
+                                                             0.85, 0.9, 0.95]):
+                print(f"  {t:9.2f}  {100 * caught:11.0f}%  {100 * flagged:12.1f}%  "
+                      f"{100 * silent:20.1f}%")
+        if args.wrong:
+            show_wrong(sheets)
     if "tomitomi" not in args.skip:
-        n, value, flagged = tomitomi()
-        print(f"tomitomi crops (odd, held out): {n} crops: value right {100 * value:.1f}%, "
+        n, value, flagged = tomitomi(args.part)
+        print(f"tomitomi-crops {args.part}: {n} crops: value right {100 * value:.1f}%, "
               f"right flagged {100 * flagged:.1f}%")
     if "rendered" not in args.skip:
         kinds, tray_silent = rendered()
@@ -384,7 +403,7 @@ def main() -> None:
             f"{kind} {100 * share:.1f}%" for kind, share in tray_silent.items()))
     if "speed" not in args.skip:
         for name, (med, p95) in speed(against=args.speed_vs, runtimes=args.runtime_vs).items():
-            print(f"speed, 1280x960 tray of 15 ordinary dice, one core (thread CPU time), "
+            print(f"speed, 1280x960 tray of 20-25 ordinary dice, one core (thread CPU time), "
                   f"{name}: median {med:.1f} ms, p95 {p95:.1f} ms")
 
 

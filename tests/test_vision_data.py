@@ -13,20 +13,22 @@ from tests.conftest import SHARED
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / d) for d in ("benchmarks", "tools")]
 BYLER = SHARED / "data" / "byler-dev"
 TOMI = SHARED / "data" / "tomitomi-crops"
-# measured on the held-out split, as labelled (BENCHMARKS.md): value 95.3%, false dice 0,
-# photos fully right 75.0%, silently wrong 11.1% (4 photos, two of them labels a person
-# reads otherwise), right dice flagged 4.9% (2026-11-23, the reader taught smoked dice,
-# a reading under 0.98 read again in four turns)
-VALUE, FALSE, PHOTOS_RIGHT, SILENT, FLAGGED = 0.94, 0.005, 0.7, 0.12, 0.06
+# measured on the judge part (the authors' held-out split), as labelled: value 92.6%,
+# readings on no die 0%, photos fully right 69.4%, silently wrong 2.8% (1 photo; with
+# the labels a person reads otherwise, 0), right dice flagged 22.6% (2026-11-28, the reader
+# taught the photos' train parts, its decision fitted on the tune parts; before: 95.3%, 0,
+# 75.0%, 11.1%, 4.9%: docs/log/2026-11-28-issue-45.md)
+VALUE, FALSE, PHOTOS_RIGHT, SILENT, FLAGGED = 0.92, 0.01, 0.65, 0.03, 0.25
 
 
 @pytest.mark.skipif(not BYLER.is_dir(), reason="shared byler-dev data not present")
 def test_byler_dev_held_out_photos() -> None:
-    """The held-out split (never trained or tuned on), as benchmarks/bench_ordinary.py
-    measures it: floors a little under the figures in BENCHMARKS.md."""
-    from bench_ordinary import sheet, split, summary
+    """The judge part (never trained or tuned on), as benchmarks/bench_ordinary.py measures
+    it: floors a little under the figures measured (above)."""
+    from bench_ordinary import sheet, summary
+    from dice_data import load_part
 
-    s = summary([sheet(p) for p in split("test")])
+    s = summary([sheet(p) for p in load_part("byler-dev", "judge")])
     assert s["value"] >= VALUE and s["false"] <= FALSE, s
     assert s["photos_right"] >= PHOTOS_RIGHT and s["silent"] <= SILENT, s
     assert s["flagged"] <= FLAGGED, s

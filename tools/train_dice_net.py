@@ -13,25 +13,31 @@ outside the product package for that reason).
 * The **pip reader** classifies a crop around one found die into "not a die" or 1-6 (the
   top face's value: a tilted die's side faces show pips too, and do not count).
 
-Training data: the byler-dev ``train`` split (photos with labelled boxes) less its
-calibration photos (:func:`calibration_split`), the even-numbered tomitomi crops
-(close-ups of one die, boxed by :func:`tomitomi_box`) and rendered trays of ordinary dice
-(:mod:`vision.render_standard`: dark, marbled, translucent and coloured bodies, pips of
-low contrast, engraved pips, leaning dice, crowded trays; renders only teach). Augmentation
-for what a table does: any scale (camera height), the eight rotations and mirror images
-plus small angles, brightness, contrast, colour casts, hue shifts, blur, noise and JPEG.
+Training data: the ``train`` part of every photo source (:func:`dice_data.part_of`:
+byler-dev, matteo-desk's webcam desk with its cables, labels and laptop, rune55's gamer
+dice in trays on carpet), each source drawn as often (:func:`dice_data.source_weights`),
+the even-numbered tomitomi crops (close-ups of one die, boxed by :func:`tomitomi_box`) and
+rendered trays of ordinary dice (:mod:`vision.render_standard`: what the photos lack,
+leaning dice, crowded trays, many looks; renders only teach). The finder's mistakes on
+the training photos (labels, keys, a cable's ferrite bead, carpet) teach the pip reader
+"not a die". Augmentation for what a table does: any scale (camera height), the eight
+rotations and mirror images plus small angles, brightness, contrast, colour casts, hue
+shifts, blur, noise and JPEG.
 
-Confidence: the pip reader's temperature is fitted on the calibration photos (held out
-from training; not the test split) and folded into its last layer, so the probabilities
-it gives are calibrated (:func:`fit_temperature`).
+Confidence: the pip reader's temperature is fitted on the ``tune`` parts (never a
+``judge`` part) and folded into its last layer (:func:`fit_temperature`); the reader's
+decision is fitted after, on the same parts, by ``tools/fit_dice_decision.py``.
+
+Each exported network carries the photos' attribution (:data:`CREDIT`;
+``vision/models/NOTICE.md``).
 
 A narrower (cheaper) pip reader: ``--pips-from`` the shipped one with narrower
 ``--pip-widths`` starts it as the shipped one pruned (:func:`pruned`), and ``--teacher``
 the shipped one distils it (:func:`train_pips`). Measured, not shipped: BENCHMARKS.md.
 
-Held out, never trained or tuned on: the byler ``test`` split and the odd-numbered
-tomitomi crops (``benchmarks/bench_ordinary.py``). Seeded: the same seed gives nearly the
-same networks (threaded CPU kernels are not bit-exact).
+Held out, never trained or tuned on: the ``judge`` parts (``benchmarks/bench_ordinary.py``).
+Seeded: the same seed gives nearly the same networks (threaded CPU kernels are not
+bit-exact).
 """
 
 from __future__ import annotations
@@ -43,7 +49,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-from dice_data import SHARED, Photo, calibration_split, load_byler, load_tomitomi
+from dice_data import (
+    PHOTO_SOURCES,
+    SHARED,
+    Photo,
+    load_part,
+    source_weights,
+    tomitomi_part,
+)
 from torch import nn
 from torch.nn import functional as F
 from torch_parts import conv, export, freeze_norms, load_exported
@@ -282,7 +295,7 @@ def focal_loss(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
 # ---------------------------------------------------------------- training
 
 
-FINDER_RENDER_SHARE = 0.4
+FINDER_RENDER_SHARE = 0.25
 """Of the finder's samples, this share is cut from renders (crowded trays, leaning dice)."""
 
 
@@ -291,7 +304,10 @@ def train_finder(photos: list[Photo], close: list[Photo], renders: list[Photo], 
                  start: Path | None = None, checkpoint: Checkpoint | None = None) -> Finder:
     """The finder, trained afresh or fine-tuned from the exported one ``start`` (then at a
     third of the learning rate, its batch norms as loaded). ``close``-ups of one die make
-    a sixth of the samples, ``renders`` :data:`FINDER_RENDER_SHARE`, photos the rest."""
+    a tenth of the samples, ``renders`` :data:`FINDER_RENDER_SHARE`, photos the rest (each
+    source as often, :func:`dice_data.source_weights`). Fine-tuning keeps the first two
+    stages as loaded (half the cost of a step)."""
+    weights = source_weights(photos)
     net = Finder() if start is None else load_exported(Finder(), start)
     lr = 3e-3 if start is None else 1e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -299,16 +315,20 @@ def train_finder(photos: list[Photo], close: list[Photo], renders: list[Photo], 
     checkpoint = checkpoint or Checkpoint(None)
     first = checkpoint.resume(net, opt, sched, rng)
     net.train()
-    if start is not None:
+    if start is not None:  # fine-tuning: the first two stages (edges, spots) stay as loaded
         freeze_norms(net)
+        for p in (*net.s2.parameters(), *net.s4.parameters()):
+            p.requires_grad_(False)
     t0 = time.time()
     for step in range(first, steps):
         imgs, heats, whs, masks = [], [], [], []
         for _ in range(batch):
             r = rng.random()
-            pool = (close if close and r < 1 / 6 else
-                    renders if renders and r < 1 / 6 + FINDER_RENDER_SHARE else photos)
-            img, boxes = finder_sample(pool[int(rng.integers(len(pool)))], rng, size)
+            pool = (close if close and r < 0.1 else
+                    renders if renders and r < 0.1 + FINDER_RENDER_SHARE else photos)
+            k = (int(rng.choice(len(pool), p=weights)) if pool is photos else
+                 int(rng.integers(len(pool))))
+            img, boxes = finder_sample(pool[k], rng, size)
             h, wh, m = finder_target(boxes, size)
             imgs.append(img)
             heats.append(h)
@@ -367,8 +387,10 @@ FOUND_SHARE = 0.5
 (the rest by the label's, jittered)."""
 
 
-RENDER_SHARE = 0.25
+RENDER_SHARE = 0.15
 """Of the crops of labelled dice for the pip reader, this share is cut from renders."""
+HARD_SHARE = 0.15
+"""Of the pip reader's crops, this share is the finder's mistakes on the photos (class 0)."""
 
 
 def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
@@ -378,11 +400,13 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
     """``n`` augmented crops: labelled dice (the finder's box, see :data:`FOUND_SHARE`, or
     the label's jittered), tomitomi dice, rendered dice (:data:`RENDER_SHARE` of the
     labelled ones), and negatives (background, between dice, a die's corner, the finder's
-    mistakes) as class 0. ``found``: the finder's boxes in photos and in renders."""
+    mistakes: labels, keys, carpet) as class 0. ``found``: the finder's boxes in photos and
+    in renders. Photos are drawn so that each source is drawn as often."""
     crops, labels = [], []
+    weights = source_weights(photos)
     while len(crops) < n:
         r = rng.random()
-        if r > 0.9 and hard:
+        if r > 1 - HARD_SHARE and hard:
             i, box = hard[int(rng.integers(len(hard)))]
             img, v = photos[i].image, 0
         elif r < 0.12 and tomi:
@@ -393,7 +417,7 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
         else:
             rendered = bool(renders) and rng.random() < RENDER_SHARE
             pool = renders if rendered else photos
-            k = int(rng.integers(len(pool)))
+            k = int(rng.integers(len(pool)) if rendered else rng.choice(len(pool), p=weights))
             ph = pool[k]
             img = ph.image
             if len(ph.boxes) == 0:
@@ -401,7 +425,7 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
             j = int(rng.integers(len(ph.boxes)))
             box, v = ph.boxes[j].copy(), int(ph.values[j])
             by_finder = found[int(rendered)].get((k, j))
-            if r <= 0.8 and by_finder is not None and rng.random() < FOUND_SHARE:
+            if r <= 0.75 and by_finder is not None and rng.random() < FOUND_SHARE:
                 box = by_finder.copy()  # as the reader will get it: jittered a little
                 c = (box[:2] + box[2:]) / 2 + rng.normal(0, 0.02, 2) * (box[2:] - box[:2])
                 half = (box[2:] - box[:2]) / 2 * rng.uniform(0.95, 1.05)
@@ -410,7 +434,7 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
                 crops.append(_turned(crop, rng))
                 labels.append(v)
                 continue
-            if r > 0.8:  # a negative: shifted far off the die, or a patch of background
+            if r > 0.75:  # a negative: shifted far off the die, or a patch of background
                 bw = box[2] - box[0]
                 if rng.random() < 0.5:
                     off = rng.uniform(0.55, 1.2, 2) * bw * rng.choice([-1, 1], 2)
@@ -633,6 +657,24 @@ def fit_temperature(net: PipNet, calib: list[Photo], rng: np.random.Generator) -
     return t
 
 
+CREDIT = ("Trained on rendered trays and real photos: \"Rune55\" by rune-zkmvl, Roboflow "
+          "Universe, CC BY 4.0 (changed: see vision/models/NOTICE.md); matteo-desk (MIT, (c) "
+          "2021 Matteo Anthony Penlington); byler-dev (BSD-3-Clause, (c) 2019 Nell Byler); "
+          "tomitomi crops (MIT, (c) 2018 N.Tomi). vision/models/NOTICE.md has the details.")
+"""The attribution written into each exported network (the photos' licences ask for it)."""
+
+
+def credited(path: Path) -> None:
+    """Write :data:`CREDIT` into the exported network ``path`` (its ``training_data``)."""
+    import onnx
+
+    model = onnx.load(str(path))
+    del model.metadata_props[:]
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "training_data", CREDIT
+    onnx.save(model, str(path))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=SHARED)
@@ -668,8 +710,9 @@ def main() -> None:
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     data = args.shared / "data"
-    photos, calib = calibration_split(load_byler("train", data / "byler-dev"))
-    tomi = load_tomitomi(0, data / "tomitomi-crops")
+    photos = [p for s in PHOTO_SOURCES for p in load_part(s, "train", args.shared)]
+    calib = [p for s in PHOTO_SOURCES for p in load_part(s, "tune", args.shared)]
+    tomi = tomitomi_part("train", data / "tomitomi-crops")
     t0 = time.time()
     renders = rendered_photos(args.renders, rng, args.tilted, args.smoky)
     print(f"{len(renders)} rendered trays ({time.time() - t0:.0f} s); {len(photos)} photos "
@@ -680,12 +723,14 @@ def main() -> None:
         finder = train_finder(photos, close, renders, args.finder_steps, rng,
                               start=args.finder_from, checkpoint=Checkpoint(args.checkpoint))
         export(finder, (1, 3, FINDER_SIZE, FINDER_SIZE), FINDER_ONNX, 13)
+        credited(FINDER_ONNX)
     if args.only != "finder":
         pips = train_pips(photos, tomi, renders, args.pip_steps, rng, start=args.pips_from,
                           checkpoint=Checkpoint(args.checkpoint), teacher=args.teacher,
                           widths=args.pip_widths)
         fit_temperature(pips, calib, rng)
         export(pips, (1, 3, PIP_CROP, PIP_CROP), PIPS_ONNX, 13)
+        credited(PIPS_ONNX)
 
 
 if __name__ == "__main__":

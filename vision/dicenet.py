@@ -10,8 +10,8 @@ never needs PyTorch):
   gives, every :data:`FINDER_STRIDE` pixels, the chance that a die's centre lies there and
   the die's box size. Peaks of that map are the dice. It was trained on dice from
   :data:`MIN_DIE` to :data:`MAX_DIE` pixels at that scale and looks a second time at a
-  coarser scale, so the camera's height does not matter within a wide range (about
-  30-400 pixel dice in a 1280 x 960 frame);
+  coarser scale, so the camera's height does not matter within a wide range (dice from
+  about 25 pixels wide in a 1280 x 960 frame);
 * the **pip reader** looks at each found die, cut from the full-size frame and scaled to
   :data:`PIP_CROP` pixels, and says "not a die" or its value 1-6. A crop it is unsure of
   is read in all four quarter turns and the readings averaged.
@@ -31,16 +31,20 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.dicedecision import Decision, evidence, fitted
 from vision.onnxnet import OnnxNet
 from vision.pipcount import count_pips
-from vision.reading import CONFIDENT
 from vision.turns import read_in_turns
 
 MODELS = Path(__file__).with_name("models")
 FINDER_ONNX = MODELS / "dice_finder.onnx"
 PIPS_ONNX = MODELS / "dice_pips.onnx"
-FINDER_SIZE = 384
-"""The frame's longer side as the finder sees it, in pixels."""
+FINDER_SIZE = 512
+"""The frame's longer side as the finder sees it, in pixels. 512 rather than 384 for the
+small gamer dice of a phone photo of trays (25-45 px in 853 x 640: 11-20 px at 384): on the
+tune parts the finder finds 94.0% of the rune55 dice at 512 against 90.2% at 448 and 87.2%
+at 384, the other sources as many (``benchmarks/bench_ordinary.py --part tune
+--finder-size N`` compares them read to the end), for about 8 ms more a frame on one core."""
 MIN_DIE, MAX_DIE = 9.0, 120.0
 """The finder was trained on dice this many pixels wide, at :data:`FINDER_SIZE`."""
 COARSE = 1 / 3
@@ -65,7 +69,9 @@ DOUBT = 0.3
 @dataclass(frozen=True)
 class FoundDie:
     """One die as the networks see it, in frame pixels, with the classical count of its
-    pips (:mod:`vision.pipcount`; None where that count has no opinion or was not made)."""
+    pips (:mod:`vision.pipcount`; None where that count has no opinion or was not made)
+    and how far its size is from the frame's other dice (|log| of its side over their
+    median side)."""
 
     box: tuple[float, float, float, float]  # x0, y0, x1, y1
     value: int
@@ -73,18 +79,25 @@ class FoundDie:
     read: float  # the pip reader's calibrated probability of ``value``, 0..1
     sure: float  # found times the pip reader's probability that it is a die, 0..1
     pips: int | None = None
+    odd_size: float = 0.0
 
     @property
     def center(self) -> tuple[float, float]:
         return (self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2
 
     @property
+    def evidence(self) -> np.ndarray:
+        """What the fitted decision weighs (:func:`vision.dicedecision.evidence`)."""
+        return evidence(self.found, self.read, self.sure / max(self.found, 1e-9), self.pips,
+                        self.value, self.odd_size)
+
+    @property
     def confidence(self) -> float:
-        """How likely the reading is right, 0..1: the finder's confidence times the pip
-        reader's calibrated probability of the value, and at most :data:`DOUBT` where the
-        classical count of the pips says another value (two ways of counting disagree:
-        the table should look)."""
-        conf = self.found * self.read
+        """How likely the reading is right, 0..1, as the fitted decision says
+        (:mod:`vision.dicedecision`), and at most :data:`DOUBT` where the classical count of
+        the pips says another value (two ways of counting disagree: the table should
+        look)."""
+        conf = fitted().confidence(self.evidence)
         return min(conf, DOUBT) if self.pips is not None and self.pips != self.value else conf
 
 
@@ -215,19 +228,22 @@ class DiceNet:
         logits = self._pips(cv2.dnn.blobFromImages(crops, 1 / 255.0))
         return _softmax(logits.reshape(len(crops), 7))
 
-    def read(self, frame: np.ndarray) -> list[FoundDie]:
+    def read(self, frame: np.ndarray, decision: Decision | None = None) -> list[FoundDie]:
         """Every die found with its value.
 
         Of two finds closer than half a die, the finder's surer one is kept, unless the
         surer one is at most half the other's size (a die's middle pip, found surer than the
-        die, must not hide it: both are read, and the rule below keeps the die). The pip reader
-        then reads each and drops what it calls "not a die". Dice do not lie on dice: taken
-        surest first (the finder's confidence times the reader's that it is a die), a find
-        is dropped when it lies inside a surer one at least twice its size (it is one of
-        that die's pips) or a surer find at most half its size lies inside it (it is a
-        cluster of dice, seen from too far). Each die kept that the networks are sure of
-        has its pips counted the classical way too (:func:`vision.pipcount.count_pips`).
+        die, must not hide it: both are read, and the rule below keeps the die). The pip
+        reader then reads each; a find whose chance of being a die (:attr:`FoundDie.sure`)
+        is under the fitted decision's :attr:`~vision.dicedecision.Decision.keep` is no die
+        (``decision``: another than the fitted one, as the fitting tool tries them). Dice do
+        not lie on dice: taken surest first, a find is dropped when it lies inside a surer
+        one at least twice its size (it is one of that die's pips) or a surer find at most
+        half its size lies inside it (it is a cluster of dice, seen from too far). Each die
+        kept has its pips counted the classical way too (:func:`vision.pipcount.count_pips`)
+        and its size compared with the others'.
         """
+        keep = (decision or fitted()).keep
         near: list[tuple[tuple[float, float, float, float], float]] = []
         for box, conf in sorted(self.find(frame), key=lambda f: -f[1]):
             c = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
@@ -239,17 +255,18 @@ class DiceNet:
         dice = []
         for (box, conf), crop, p in zip(near, crops, self.read_pips(crops), strict=True):
             value = int(np.argmax(p[1:])) + 1
-            if p[value] >= p[0]:
+            if conf * (1.0 - float(p[0])) >= keep:
                 x0, y0, x1, y1 = (float(v) for v in box)
                 dice.append((FoundDie((x0, y0, x1, y1), value, conf,
                                       float(p[value]), conf * (1.0 - float(p[0]))), crop))
-        kept: list[FoundDie] = []
+        kept: list[tuple[FoundDie, np.ndarray]] = []
         for die, crop in sorted(dice, key=lambda d: -d[0].sure):
-            if not any(_pip_of(die.box, k.box) or _pip_of(k.box, die.box) for k in kept):
-                # the classical count can only make a die unsure: one already is needs none
-                kept.append(replace(die, pips=count_pips(crop))
-                            if die.found * die.read >= CONFIDENT else die)
-        return kept
+            if not any(_pip_of(die.box, k.box) or _pip_of(k.box, die.box) for k, _ in kept):
+                kept.append((die, crop))
+        median = float(np.median([_side(d.box) for d, _ in kept])) if kept else 1.0
+        return [replace(d, pips=count_pips(crop),
+                        odd_size=abs(float(np.log(max(_side(d.box), 1e-6) / median))))
+                for d, crop in kept]
 
 
 @lru_cache(maxsize=1)

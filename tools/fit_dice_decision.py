@@ -1,0 +1,160 @@
+"""Fit the ordinary-dice reader's decision (:mod:`vision.dicedecision`) on the tune parts.
+
+Run: ``.venv/bin/python tools/fit_dice_decision.py`` (no PyTorch; a minute or two on one
+core). Reads the ``tune`` part of every photo source (:func:`dice_data.part_of`; never a
+``judge`` part) with the shipped networks and writes ``vision/models/dice_decision.json``:
+
+1. **keep**: of the thresholds :data:`KEEPS` on a find's chance of being a die, the one
+   with the fewest mistakes a person at the table would count, each source weighing the
+   same: dice not read right plus readings on no die, over the labelled dice (the readings
+   on no die against the targets, :data:`NO_DIE` and :data:`NO_DIE_TRAYS` for the gamer
+   trays, are printed for each);
+2. **weights**: a logistic regression, on every reading kept, of "the reading is right"
+   (a labelled die, its value) on the reading's evidence (:func:`vision.dicedecision.evidence`);
+3. **shift**: the least shift of that function (in logits, steps of 0.25) with at most
+   :data:`SILENT` of the tune frames silently wrong (a die wrong, missed or not there, and
+   every reading confident), all sources' tune frames together (a source's tune part is
+   too small for 1% of it alone: 8 gamer trays), or as few as any shift gives where the
+   frames with no reading at all (nothing to ask about) are more. Each source's share is
+   printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from dice_data import PHOTO_SOURCES, SHARED, Photo, load_part, match
+
+from vision.dicedecision import DECISION_JSON, Decision
+from vision.dicenet import DiceNet, FoundDie
+from vision.reading import CONFIDENT
+
+KEEPS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8)
+NO_DIE, NO_DIE_TRAYS = 0.01, 0.03
+SILENT = 0.01
+COMMAND = "tools/fit_dice_decision.py"
+
+
+@dataclass
+class Frame:
+    """One tune photo as read: its finds, whether each is right, and the labels missed."""
+
+    source: str
+    found: list[FoundDie]
+    right: list[bool]
+    on_no_die: int
+    missed: int
+
+
+def read_frames(net: DiceNet, photos: dict[str, list[Photo]], keep: float) -> list[Frame]:
+    trial = Decision(keep, (0.0,) * 6, 0.0, 0.0)
+    out = []
+    for source, part in photos.items():
+        for ph in part:
+            found = net.read(ph.image, trial)
+            labels = match(ph.boxes, [d.box for d in found])
+            right = [j is not None and d.value == int(ph.values[j])
+                     for d, j in zip(found, labels, strict=True)]
+            out.append(Frame(source, found, right, sum(j is None for j in labels),
+                             len(ph.boxes) - sum(j is not None for j in labels)))
+    return out
+
+
+def no_die_share(frames: list[Frame], source: str) -> float:
+    mine = [f for f in frames if f.source == source]
+    return sum(f.on_no_die for f in mine) / max(sum(len(f.found) for f in mine), 1)
+
+
+def mistakes(frames: list[Frame], source: str) -> float:
+    """Dice of ``source`` not read right plus readings on no die, over its labelled dice."""
+    mine = [f for f in frames if f.source == source]
+    labelled = sum(f.missed + len(f.found) - f.on_no_die for f in mine)
+    wrong = sum(f.missed + (len(f.found) - f.on_no_die - sum(f.right)) + f.on_no_die
+                for f in mine)
+    return wrong / max(labelled, 1)
+
+
+def logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0) -> tuple[np.ndarray, float]:
+    """Weights and bias of a logistic regression of ``y`` (0/1) on ``x`` (n, k), by Newton's
+    method with a small ridge penalty ``l2`` on the weights (not the bias)."""
+    a = np.hstack([x, np.ones((len(x), 1))])
+    w = np.zeros(a.shape[1])
+    ridge = np.diag([l2] * x.shape[1] + [0.0])
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-a @ w))
+        grad = a.T @ (p - y) + ridge @ w
+        hess = (a * (p * (1 - p))[:, None]).T @ a + ridge + 1e-9 * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w[:-1], float(w[-1])
+
+
+def silent_share(frames: list[Frame], decision: Decision, source: str | None) -> float:
+    """The share of ``source``'s frames (None: all) silently wrong under ``decision``."""
+    mine = [f for f in frames if source is None or f.source == source]
+    silent = 0
+    for f in mine:
+        wrong = f.missed > 0 or not all(f.right)
+        sure = all(min(decision.confidence(d.evidence), 1.0)
+                   >= CONFIDENT and not (d.pips is not None and d.pips != d.value)
+                   for d in f.found)
+        silent += wrong and sure
+    return silent / max(len(mine), 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=SHARED)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    net = DiceNet()
+    photos = {s: load_part(s, "tune", args.shared) for s in PHOTO_SOURCES}
+    limit = {s: NO_DIE_TRAYS if s == "rune55-trays" else NO_DIE for s in PHOTO_SOURCES}
+    best: tuple[float, float, list[Frame]] | None = None
+    for keep in KEEPS:
+        frames = read_frames(net, photos, keep)
+        shares = {s: no_die_share(frames, s) for s in PHOTO_SOURCES}
+        cost = float(np.mean([mistakes(frames, s) for s in PHOTO_SOURCES]))
+        print(f"keep {keep:.2f}: mistakes {100 * cost:.1f}% of the dice; readings on no die "
+              + ", ".join(f"{s} {100 * v:.1f}%{'' if v <= limit[s] else ' (over)'}"
+                          for s, v in shares.items()), flush=True)
+        if best is None or cost < best[0]:
+            best = (cost, keep, frames)
+    assert best is not None
+    _, keep, frames = best
+    x = np.array([d.evidence for f in frames for d in f.found])
+    y = np.array([r for f in frames for r in f.right], np.float64)
+    weights, bias = logistic(x, y)
+    weights_t = tuple(float(w) for w in weights)
+    print("silently wrong unshifted: " + ", ".join(
+        f"{s} {100 * silent_share(frames, Decision(keep, weights_t, bias, 0.0), s):.1f}%"
+        for s in PHOTO_SOURCES))
+    floor = silent_share(frames, Decision(keep, weights_t, bias, 100.0), None)
+    shift = 0.0
+    while True:
+        decision = Decision(keep, weights_t, bias, shift, SILENT,
+                            f"{COMMAND} (tune parts: {len(frames)} photos, {len(y)} readings)")
+        if silent_share(frames, decision, None) <= max(SILENT, floor) or shift >= 20:
+            break
+        shift += 0.25
+    shares = {s: silent_share(frames, decision, s) for s in PHOTO_SOURCES}
+    print(f"keep {keep}, weights {np.round(weights, 3).tolist()}, bias {bias:.3f}, "
+          f"shift {shift}; silently wrong on tune: "
+          + ", ".join(f"{s} {100 * v:.1f}%" for s, v in shares.items()))
+    conf = np.array([decision.confidence(d.evidence) for f in frames for d in f.found])
+    print(f"right readings flagged on tune: {100 * np.mean(conf[y == 1] < CONFIDENT):.1f}%, "
+          f"wrong ones flagged: {100 * np.mean(conf[y == 0] < CONFIDENT):.1f}%")
+
+    DECISION_JSON.write_text(json.dumps(decision.to_json(), indent=1) + "\n")
+    print(f"wrote {DECISION_JSON}")
+
+
+if __name__ == "__main__":
+    main()
