@@ -9,10 +9,10 @@ from rules.dice import Color, Die, Roll
 
 CONFIDENT = 0.5
 """Ordinary dice: a reading less sure than this is flagged for the table to check."""
-HABA_CONFIDENT = 0.75
+HABA_CONFIDENT = 0.7
 """HABA dice: a reading whose calibrated chance of being right (value and colour) is below
-this is flagged for the table to check (chosen on tuning frames by
-``tools/sweep_haba_confident.py``)."""
+this is flagged for the table to check (``tools/sweep_haba_confident.py`` prints what each
+threshold costs on the tuning frames)."""
 
 
 @dataclass(frozen=True, slots=True)
