@@ -17,7 +17,7 @@ It gives the chance of three answers: *a* is a die's top and *b* is not, *b* is 
 not, or neither or both are. It was trained on pairs mirrored at random (left to right, *a*
 and *b* changing places; top to bottom) and reads each pair once: averaging the mirrored
 readings as well cost four times as much and read the tuning frames no better
-(BENCHMARKS.md, "Which of two faces is the top").
+(the pair network's stop 36 in docs/log/2026-11-27-benchmarks-haba-reader.md).
 
 One ONNX file, ``vision/models/haba_pair.onnx``, re-made by ``tools/train_pair_net.py``; run
 by ONNX Runtime or OpenCV's DNN module like the reader's other networks

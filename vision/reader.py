@@ -83,112 +83,57 @@ DECIDER: Decider = "rules"
 NOT_A_DIE = 0.5
 """A face the pip reader calls "not a die" at least this surely is dropped."""
 SURELY_A_DIE = 0.05
-"""A face of the second look for faint dice that the pip reader calls "not a die" at most
-this surely is a die like the others, however faint its finder peak (:func:`see_faces`); so
-is a face of the look from farther.
-(Tuning frames 0-2199 and printed tables 0-99: of the faces the second look took back, the
-12 read so surely were all on a die and read right; of those on no die or read wrong, the
-most die-like was called "not a die" at 0.12. Asks 69 → 67 and 55 → 53, printed tables
-19 → 19.)"""
+"""A face of the second look for faint dice, or of the look from farther, that the pip reader
+calls "not a die" at most this surely is a die like the others, however faint its finder
+peak (:func:`see_faces`)."""
 NEAR = 0.6
 """Two finds closer than this many face sides are one die (the surer is kept)..."""
 FACE_GAP = 0.5
-"""...but two finds at least this many sides apart that the pip reader reads as two values
-are two faces of one die, a leaning die's top and side, and the count chooses between them
-(:func:`_other_faces`): a face's centre lies at least half its side from the edge it shares
-with the next face, whose own centre lies beyond that edge, while two peaks on one face lie
-within the face's middle. (Tuning, printed-table and woven frames and the Mitsuba sets, 3190
-frames: 3 changed, told or not. Mitsuba set 3 frame 1407, a leaning die's side read surely as
-a die with its top dropped beside it, asks instead of being silently wrong; tuning frames 868
-and 1720 read right instead of wrong. With no least gap, two right frames more asked: in one
-a misread find 0.36 sides off a face's middle, weighed against the face's better find, put a
-neighbour in doubt; in the other a leaning die's side 0.48 sides from its top put the top in
-doubt. Tuning frames 2200-3299: none changed: BENCHMARKS.md.)"""
+"""...but two finds at least this many sides apart that the pip reader reads as two values are
+two faces of one die, a leaning die's top and side, and the count chooses between them
+(:func:`_other_faces`); two peaks on one face lie closer, within the face's middle."""
 SIDE_SHRINK = 0.75
 SIDE_REACH = 0.75
 """A face narrower than :data:`SIDE_SHRINK` of a neighbour's and closer to it than
 :data:`SIDE_REACH` of its side is that die's side face, not a die (:func:`_side_of`): a
-side face's centre lies half a side plus half its foreshortened width from the top's
-centre, a touching die's at least a whole side (the finder may overrate a side by a
-fifth in a cluster)."""
+side face's centre lies half a side plus half its foreshortened width from the top's centre,
+a touching die's at least a whole side."""
 TOP_AT_MOST = 1.15
-"""...the neighbour's side counted as at most this many times the frame's die size (the
-median side of the faces the pip reader takes for dice): every die of a box is as big as
-the others, and where the finder overrates a face in a cluster by a quarter or a third, a
-flat die beside it would be taken for its side. (Tuning frames 0-3299, printed tables, woven
-cloths and the steep set, 4200 frames: asks 168 → 167 on tuning frames (two frames fewer,
-one more), 90 → 88 on the steep set, nothing else changed; capped at the die size itself,
-a woven-cloth frame went silently wrong: BENCHMARKS.md.)"""
+"""...the neighbour's side counted as at most this many times the frame's die size (the median
+side of the faces taken for dice): every die of a box is as big as the others, so a face the
+finder overrates in a cluster does not make a flat die beside it look like its side."""
 DOUBT = 0.5
 """The most chance of being a die that a face gets when the count of dice thrown puts it in
 doubt (below :data:`vision.reading.HABA_CONFIDENT`, so the table is asked about it)."""
 RIVAL = 0.01
 """When more faces are seen than dice were thrown, a choice of faces at least this likely,
-relative to the likeliest, is a rival: a face it leaves out is in doubt. (Tuning frames
-0-1099: every likeliest choice with no rival above 0.01 was right, 10 of 10; wrong ones had
-rivals from 0.016 up: BENCHMARKS.md.) A choice whose faces read the same roll as the
-likeliest's (each face's likeliest value and colour) is no rival: whichever faces are the
-dice, the table's roll is the same."""
+relative to the likeliest, is a rival and puts the faces it leaves out in doubt; a choice
+whose faces read the same roll as the likeliest's is no rival."""
 BESIDE = 1.2
 """A face left out for the count puts the faces closer to it than this many sides in doubt,
-when the pip reader took it for a die (as likely as not, :data:`DOUBT`): a leaning die and
-its other face, or a die and its side, look alike, and the count cannot tell which is the
-die's top."""
+when the pip reader took it for a die (:data:`DOUBT`): a leaning die's two faces, or a die
+and its side, look alike, and the count cannot tell which is the top."""
 TOP_OVER_SIDE = 1.25
-"""...except a kept face this much bigger than the face left out beside it: a top seen from
-above is bigger than its side seen at a slant, while a leaning die's two faces look about
-as big as each other; or one that reads the same value and colour as the face left out (two
-faces of one die never show one value, so they are one face found twice, or two dice whose
-roll is the same whichever is taken)."""
+"""...except a kept face this much bigger than the face left out beside it (a top seen from
+above is bigger than its side seen at a slant), or one that reads the same value and colour
+as the face left out (two faces of one die never show one value)."""
 TOO_BIG = 1.3
-"""A face left out for the count that is more than this many times as big as the faces kept
-(their median side) is no die and puts no face beside it in doubt (:data:`BESIDE`): every die
-of a box is as big as the others. A patterned cloth's shapes are found at any size. (Tuning
-frames, 4200 of every tuning set: the tops of dice came to 1.56 times the kept faces' median
-side, and those the count left out to 1.21; asks on woven cloths 35 → 32, on tuning frames,
-printed tables and the steep set none changed; at 1.5, woven cloths 35 → 33:
-BENCHMARKS.md.)"""
+"""A face left out for the count more than this many times as big as the faces kept (their
+median side) is no die and puts no face beside it in doubt (:data:`BESIDE`): every die of
+a box is as big as the others, while a patterned cloth's shapes come at any size."""
 SIDE_INWARD = 0.5
-"""...and except a kept face whose left-out neighbour lies towards the middle of the frame
-(the cosine of the angle between the two directions at least this): a flat die away from
-the middle of the view shows the camera its top and the side facing the middle, within about
-45° of that direction (more under a tilted camera), so that face is the die's side and the
-kept one its top; a side is no die, so it puts no other kept face beside it in doubt
-either. Near the middle (closer than :data:`SIDE_OFF_MIDDLE` sides) a die shows no side to
-speak of. (Tuning frames 0-1099: asks 77 → 75, 74 with any face towards the middle; printed
-tables 20 → 20, 19; nothing read otherwise. A side putting no other face in doubt: tuning
-frames 0-1099 asks 57 → 56, 3300-4399 44 → 43, 1100-3299 the same, printed tables 19 → 18;
-nothing read otherwise: BENCHMARKS.md.)
-
-Nor is a choice that takes such a side for a die a rival (:data:`RIVAL`, :func:`_no_rival`):
-in the kept face's place, or in any kept face's place when it lies where a side shows beside
-every kept face it is beside. A die's side faces the camera, so of a leaning die's two faces
-the top is the one further out, whichever way it leans: a die tipped away from the middle may
-show its risen side squarer than its top, but inward of it. A face that lies inward of one
-kept face but outward of another may be the top of a die leaning on the first whose risen
-side is the second: a choice that takes it in place of any face but the first is a rival.
-(Tuning, printed-table and woven frames: every rival choice between two faces of one die
-listed; in the 12 where the kept face was a leaning die's side, its top lay beyond it, away
-from the middle (the cosine -0.62 to -1), but for one partly hidden die (0.40). In 4 frames
-the top lay also inward of a neighbour; taking any such face for a side made all 4 silently
-wrong. Told the count, asks 140 → 114 on tuning frames 0-2199, printed tables 16 → 15, woven
-cloths 37 → 35, tuning frames 2200-3299, drawn afterwards, 63 → 58, the Mitsuba sets 28 →
-24; every frame changed was read right and stopped asking, and so when not told:
-BENCHMARKS.md.)"""
+"""...and except a kept face whose left-out neighbour lies towards the middle of the frame (the
+cosine of the angle between the two directions at least this): a die away from the middle
+shows the camera the side facing the middle, so that face is its side and puts no other kept
+face in doubt either; nor is a choice that takes such a side for a die a rival
+(:func:`_no_rival`). Near the middle (:data:`SIDE_OFF_MIDDLE`) a die shows no side."""
 SIDE_OFF_MIDDLE = 2.0
 """Sides from the middle of the frame within which a die shows no side to speak of."""
 TWO_IN_ONE = 0.1
-"""Two touching dice of one colour can look like one face to the finder: its peak on one of
-them or between them, a fainter peak beside it closer than :data:`NEAR` sides (so dropped as
-the same die). When a die is missing, such a face is read again as two dice of the frame's
-die size side by side on the line through both peaks (:func:`_two_in_one`); when the pip
-reader calls both a die, "not a die" at most this surely, they replace the face. (Tuning
-frames 0-3299: of the 76 frames read with a die missing, 6 held such a pair (4 with every
-die in view, 2 with a die partly hidden), both dice right in all 6, called "not a die" at
-most 0.08; of the pairs with a die read wrong or off its die, the surest was so called at
-0.82. Frames 3300-5499, drawn afterwards: 2 more, both right (0.09); the surest wrong pair
-at 0.76. Asks 61 → 57, 44 → 44 and 44 → 42, printed tables 19 → 19; no die read wrong
-that was right: BENCHMARKS.md.)"""
+"""Two touching dice of one colour can look like one face to the finder. When a die is missing,
+such a face is read again as two dice side by side on the line through its two peaks
+(:func:`_two_in_one`); when the pip reader calls both a die, "not a die" at most this
+surely, they replace the face."""
 SPLIT_GAP = 0.2
 """Peaks closer than this many die sides are one face, not two dice (:data:`TWO_IN_ONE`)."""
 MAX_EXTRA = 2
@@ -196,40 +141,17 @@ MAX_EXTRA = 2
 trusted."""
 CHOOSE_AMONG = 6
 """More faces than this beyond the dice thrown are not chosen among (:func:`choose`): the
-table is asked. At most C(12, 6) = 924 choices for a throw of six, each weighed by the box
-(:func:`vision.consistency.obeying`), about 70 ms on this machine; 10 faces too many would
-be 8008. (Tuning frames 0-3299, printed tables, woven cloths and the steep set, told the
-count: right 3248 → 3249, 94 → 95, 174 → 177, 554 → 554; asks 140 → 139, 12 → 11, 29 → 27,
-73 → 73; silently wrong the same; not told, likewise; every frame changed had 3-6 readings
-on no die, now none. At 2, as since the count's choice came in (2026-11-23), those frames
-asked; at 10, two woven frames more read right, none asking less: BENCHMARKS.md.)"""
+table is asked. Six too many for a throw of six is C(12, 6) = 924 choices, each weighed by
+the box (:func:`vision.consistency.obeying`)."""
 WEAK_FACE = 0.1
-"""Told how many dice were thrown (or how many at most) and seeing as many faces, when the pip
-reader calls one of them "not a die" at least this surely (a leaning die's side, say), the
-finder may have missed a die and found that face in its place: the reader looks again with
-the faint peaks counting, and a face that look finds as surely as a die (as in
-:func:`see_faces`) is weighed with the others, the likeliest choice kept (:func:`choose`).
-More than :data:`MAX_EXTRA` new faces are not trusted. (Tuning, printed-table and woven
-frames, 3600, and the Mitsuba sets 1-3 and cloth sets 3-4: 6 frames changed told the count,
-5 not told. Printed-table frame 54, silently wrong, and frame 62, asking, read right;
-Mitsuba set 3 frame 1421, silently wrong (a dim wooden table: the finder's first look missed
-a flat green 1 and took a leaning die's side for a die), and cloth set 4 frame 1181, asking,
-read right; tuning frame 3193 still asks with a reading on no die more. The doubted faces of
-the frames that gained were called "not a die" at 0.14-0.46; looking again whenever a face
-is called "not a die" at all made 7 right frames ask (in the three looked at, the least sure
-face was so called at 0.005-0.008): BENCHMARKS.md.)"""
+"""Told how many dice were thrown and seeing as many faces, when the pip reader calls one of them
+"not a die" at least this surely, the finder may have missed a die and found that face in
+its place: the reader looks again with faint peaks counting and weighs what it finds with
+the others (:func:`choose`); more than :data:`MAX_EXTRA` new faces are not trusted."""
 BOX_SURE = 0.92
-"""Where the box overrules a face (:func:`die_chance`), its chance still counts when it is
-at least this sure and the face itself gives the box's reading at least :data:`TORN`: a face
-torn between two readings, the likelier of which the other dice rule out. (Tuning frames
-0-2199 and printed tables 0-99, at 0.95: of the dice the box overruled, the 6 it was so sure
-of, each face giving the reading 0.27-0.47, were all right; of the wrong ones it was at most
-0.94 sure. Asks 63 → 61, 47 → 44, printed tables 19 → 19; nothing read otherwise. Lowered
-to 0.92 on all 4200 tuning frames: the wrong readings the box overrules at 0.92 or more, the
-face giving it at least :data:`TORN`, are on faces the pip reader doubts are dice (0.01-0.51),
-so their chance stays low; tuning frame 31 and steep-set frame 542, a flat die the box was
-0.93 and 0.94 sure of, read right without asking. At 0.87, tuning frame 1952 and steep-set
-frame 71 went silently wrong, asking before only about such a die: BENCHMARKS.md.)"""
+"""Where the box overrules a face (:func:`die_chance`), its chance still counts when it is at
+least this sure and the face itself gives the box's reading at least :data:`TORN`: a face
+torn between two readings, the likelier of which the other dice rule out."""
 TORN = 0.2
 """The least a face must give the box's reading for the box to settle it (:data:`BOX_SURE`)."""
 VALUE_TEMPERATURE = 0.5
@@ -237,81 +159,44 @@ VALUE_TEMPERATURE = 0.5
 say (fitted by likelihood on the tuning renders by ``tools/fit_haba_confidence.py``; below
 1, the reader is surer than its raw numbers)."""
 PAIR_SURE = 0.99
-"""A choice that takes face *j* in place of kept face *k* beside it is no rival either
-(:data:`RIVAL`) when the pair network (:mod:`vision.pairnet`) gives "*k* is a die's top, *j*
-is not" at least this surely: a leaning die's top and side, or a die's top and a face beside
-it, told apart by seeing both. (BENCHMARKS.md, "Which of two faces is the top".)"""
+"""A choice that takes face *j* in place of kept face *k* beside it is no rival
+(:data:`RIVAL`) when the pair network (:mod:`vision.pairnet`) gives "*k* is a die's top,
+*j* is not" at least this surely."""
 PAIR_ODDS = 0.99
-"""Where the pair network is at least this sure which of two faces beside each other is a
-die's top (its two answers, each face seen first, averaged), its odds weigh in the count's
-choice itself (:func:`choose`): a choice that keeps one of the two faces and leaves out the
-other is weighed by how likely the network finds that one the top, the other not. A leaning
-die's top seen at a slant and its risen side are often called a die as surely as each
-other by the pip reader, so without it the choice may keep the side and leave out the top.
-(Tuning frames 0-3299, printed tables, woven cloths and the steep set, 4200 frames, with
-:data:`ONE_DIE`'s doubt: right 3237 → 3248, 93 → 94, 173 → 174, 550 → 554; asks 165 → 153,
-14 → 13, 30 → 29, 85 → 77; silently wrong the same, 6, 0, 1, 5; no frame read worse. Each
-order on its own, or below 0.99: tuning frames went silently wrong: BENCHMARKS.md.)"""
+"""Where the pair network is at least this sure which of two faces beside each other is a die's
+top (both orders averaged), its odds weigh in the count's choice (:func:`choose`): the pip
+reader often calls a leaning die's top and its risen side a die as surely as each other."""
 PAIR_FLOOR = 0.001
 """The least chance a pair's answer counts with in :data:`PAIR_ODDS` (odds at most 1000)."""
 BESIDE_TOP = 0.9
-"""A face left out beside a kept one puts it in no doubt (:data:`BESIDE`) when the pair
-network (its two answers averaged) gives at least this chance that the kept face is the top
-and the one left out is not: the choice and the network agree. (Tuning frames 0-3299, the
-steep set and the other tuning sets, 4200 frames, with :data:`LEFT_OUT_TOP`: asks 139 → 138
-and 73 → 71, the frames that changed each holding a leaning die whose top was kept at
-0.92-0.95; silently wrong the same. At 0.8, tuning frame 101, whose leaning die's top went
-unseen and whose kept face the network called the top at 0.81, went silently wrong:
-BENCHMARKS.md.)"""
+"""A face left out beside a kept one puts it in no doubt (:data:`BESIDE`) when the pair network
+(both orders averaged) gives at least this chance that the kept face is the top and the one
+left out is not: the choice and the network agree."""
 LEFT_OUT_TOP = 0.7
-"""A kept face beside a face left out that the pip reader takes for a die (:data:`DOUBT`) is
-in doubt when the pair network (its two answers averaged) gives at least this chance that
-the face left out is the top and the kept one is not: the choice and the network disagree.
-(Tuning frames, 4200: the 27 kept faces so doubted were all in frames that asked already;
-22 were a leaning die's side kept in place of its top, 3 a leaning die's top that the
-network took for its side. Nothing read otherwise; but with :data:`BESIDE_TOP`, steep-set
-frame 575, a leaning die's side kept at 0.71 against its top, had no other doubt left and
-went silently wrong without this rule: BENCHMARKS.md.)"""
+"""A kept face beside a face left out that the pip reader takes for a die is in doubt
+(:data:`DOUBT`) when the pair network (both orders averaged) gives at least this chance that
+the face left out is the top and the kept one is not: the choice and the network disagree."""
 ONE_DIE = 0.01
 """Two faces beside each other, one kept for the count and one left out, are weighed as one
 die's top and side only when their values and colours give at least this chance that they
-are two faces of one die (:func:`vision.consistency.one_die`: of one layout, of two
-colours). Otherwise the face left out puts the kept one in no doubt (:data:`BESIDE`), and a
-choice taking it in the kept one's place is no rival (:func:`_no_rival`): it is no face of
-that die. (The doubt: woven cloths 0-199 asks 32 → 30, the other tuning sets the same. The
-rival, with :data:`PAIR_ODDS`: tuning frames 0-3299 asks 153 → 149, the steep set 77 → 76,
-tuning frame 101, silently wrong since stop 36, now asks; no frame read worse:
-BENCHMARKS.md.)"""
+are faces of one die (:func:`vision.consistency.one_die`); otherwise the face left out puts
+the kept one in no doubt and a choice taking it in its place is no rival."""
 COUNT_ODDS = 3.0
-"""Told how many dice were thrown and seeing as many faces (at first, with a second look
-finding no other, :data:`WEAK_FACE`; or after looking again for dice missed; or one face
-short, with one face left to take back, judged a die's side or not a die: :data:`DOUBT`),
-all sure but one that the pip reader doubts is a die (below
-:data:`vision.reading.HABA_CONFIDENT`): the count says that a die lies there, unless the
-face is something else and a die went unseen altogether. When the face is a die's size
-(between :data:`SIDE_SHRINK` and :data:`TOO_BIG` times the other faces' median side) and
-the pair network does not call a face beside it the top with it not (:data:`COUNT_SIDE`),
-its odds of being a die are multiplied by this much (:func:`counted`); a face lifted so is
-still put in doubt by the side catch (:data:`SIDE_CATCH`) like any sure reading. The pip
-reader doubts a die most on a table of its own colour (a green die on green felt) or when
-it is tipped, and rightly doubts a leaning die's side, or a die's side seen at a slant.
-(Tuning frames 0-3299, printed tables, woven cloths and the steep set, 4200 frames: asks
-149 → 140, 13 → 12, 29 → 29, 76 → 73; nothing else changed, and the 13 frames that stopped
-asking were read right: 10 faces called a die at 0.51-0.69, 3 taken back. Of the faces so
-doubted at 0.5-0.7, the 5 that were no die were a die's side to the network (0.92-0.998) or
-1.9 times a die's size. At 10 times with the network at 0.9, nothing else changed; at those
-settings, taking back any one of several faces left (not only the one face left), a
-woven-cloth frame went silently wrong: BENCHMARKS.md.)"""
+"""Told how many dice were thrown and seeing as many faces, all sure but one that the pip reader
+doubts is a die: when that face is a die's size (between :data:`SIDE_SHRINK` and
+:data:`TOO_BIG` times the others' median side) and the pair network calls no face beside it
+the top with it not (:data:`COUNT_SIDE`), its odds of being a die are multiplied by this
+much (:func:`counted`): the count says a die lies there. The side catch
+(:data:`SIDE_CATCH`) still applies to it."""
 COUNT_SIDE = 0.5
 """The least chance, the pair network's answers in both orders averaged, that a face beside
 the doubted one is a die's top and the doubted one is not, that leaves the count's odds
 out (:data:`COUNT_ODDS`)."""
 SIDE_CATCH = 0.9
-"""A sure reading is put in doubt (:data:`DOUBT`) when, against any face beside it that is
-not one of its own die's finds (closer than :data:`NEAR` sides), another reading's or a
-finder peak down to :data:`vision.habanet.HINT_PEAK`, the pair network gives "that face is
-the top, this one is not" at least this surely: a steeply leaning die's side read surely
-while its top, seen at a slant, was missed or called "not a die". (BENCHMARKS.md.)"""
+"""A sure reading is put in doubt (:data:`DOUBT`) when, against a face beside it (another
+reading, or a finder peak down to :data:`vision.habanet.HINT_PEAK`), the pair network gives
+"that face is the top, this one is not" at least this surely: a steeply leaning die's side
+read surely while its top, seen at a slant, was missed."""
 
 
 @dataclass(frozen=True)
