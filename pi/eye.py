@@ -194,7 +194,7 @@ class Eye:
         frame = self.detector.last_frame
         if frame is None:
             return None
-        picture = annotate(frame, self.detector.last_readings)
+        picture = annotate(frame, self.detector.last_readings, labels=False)
         ok, data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return data.tobytes() if ok else None
 

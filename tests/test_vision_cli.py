@@ -138,3 +138,24 @@ def test_read_told_how_many_were_thrown(capsys, tmp_path, monkeypatch) -> None:
         assert main(["read", "--dice", "standard", flag, "6", str(path)]) == 2
         out, err = capsys.readouterr()
         assert out == "" and f"kotd: error: {flag} is for HABA dice" in err
+
+
+def test_the_camera_view_draws_outlines_without_the_tuners_labels() -> None:
+    """The page's picture outlines each die (the page numbers them in words); the labels with
+    value, colour letter and confidence are for ``kotd read --annotate`` only."""
+    import numpy as np
+
+    from rules.dice import Color
+    from vision.annotate import annotate
+    from vision.reading import DieReading
+
+    frame = np.full((200, 300, 3), 255, np.uint8)
+    die = DieReading(5, Color.BLUE, (150.0, 120.0),
+                     ((120.0, 90.0), (180.0, 90.0), (180.0, 150.0), (120.0, 150.0)), 0.99, 60.0,
+                     sure_at=0.7)
+    plain = annotate(frame, [die], labels=False)
+    labelled = annotate(frame, [die])
+    above = (slice(0, 86), slice(110, 300))  # where the label is written, above the outline
+    assert (plain[above] == 255).all()
+    assert (labelled[above] != 255).any()
+    assert (plain[90:151, 118:123] != 255).any()  # the outline is drawn either way

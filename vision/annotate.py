@@ -12,9 +12,12 @@ from vision.reading import DieReading
 _BGR = {"red": (0, 0, 255), "green": (0, 200, 0), "blue": (255, 80, 0), None: (0, 255, 255)}
 
 
-def annotate(frame: np.ndarray, readings: Sequence[DieReading]) -> np.ndarray:
-    """A copy of ``frame`` with outlines (dashed-looking thin line when not confident) and
-    a label ``value+colour letter confidence`` above each die."""
+def annotate(frame: np.ndarray, readings: Sequence[DieReading], labels: bool = True
+             ) -> np.ndarray:
+    """A copy of ``frame`` with outlines (a thin line when not confident) and, with
+    ``labels``, ``value+colour letter confidence`` above each die (``kotd read --annotate``,
+    for whoever tunes the reader); the page's camera view draws no labels: it numbers the
+    dice in its own words over the picture."""
     out = frame.copy()
     for r in readings:
         key = r.color.value if r.color else None
@@ -23,6 +26,8 @@ def annotate(frame: np.ndarray, readings: Sequence[DieReading]) -> np.ndarray:
         thick = max(2, round(r.size / 25)) if r.confident else 1
         cv2.polylines(out, [pts], True, (0, 0, 0), thick + 2, cv2.LINE_AA)
         cv2.polylines(out, [pts], True, col, thick, cv2.LINE_AA)
+        if not labels:
+            continue
         label = f"{r.value}{r.color.letter if r.color else ''} {r.confidence:.2f}"
         if not r.confident:
             label += "?"

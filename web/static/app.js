@@ -860,7 +860,7 @@
       const c = slot.card;
       const head = h("div", { class: "village v-" + v.color },
         h("span", { class: "v-name" }, v.name), h("span", { class: "v-points" },
-          v.top ? `${v.points} · ${fmt("village_left", { n: v.left })}` : S.village_none));
+          v.top ? fmt("village_head", { points: v.points, n: v.left }) : S.village_none));
       if (!c) return h("article", { class: "slot empty", id: "slot-" + slot.slot, dataset: { slot: slot.slot } }, head,
         h("div", { class: "card-body muted" }, S.empty_slot));
       const info = card(c.id);
