@@ -58,6 +58,22 @@ def wait_for(predicate: Callable[[], T], seconds: float = 8.0, what: str = "cond
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def unit_settings(text: str) -> dict[str, list[str]]:
+    """Every ``Section.Key`` of a systemd unit's text with its values (a key may repeat)."""
+    found: dict[str, list[str]] = {}
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            continue
+        key, _, value = line.partition("=")
+        found.setdefault(f"{section}.{key}", []).append(value)
+    return found
+
+
 def play(table: Any, *lines: str) -> Any:
     """Play action lines at a :class:`rules.table.Table` (text is the tests' edge)."""
     snapshot = table.snapshot

@@ -16,34 +16,17 @@ from pathlib import Path
 
 import pytest
 from conftest import KOTD
-from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from webkit import START, TOKEN, FakeEye, new_table
+from webkit import START, TOKEN
 
 from rules.actions import Players, parse_line, vocabulary
 from rules.errors import ActionSyntaxError
 from rules.names import MAX_MARKS, PlayerNameError, look_alike, player_name
 from rules.table import Table
-from web import create_app
 
 AUTH = {"X-Table-Token": TOKEN, "Content-Type": "application/json"}
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Table:
-    return new_table(tmp_path, *START)
-
-
-@pytest.fixture
-def app(table: Table) -> Flask:
-    return create_app(table, FakeEye(), TOKEN)
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 def unchanged(table: Table, version: int) -> None:

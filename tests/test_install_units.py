@@ -17,29 +17,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import KOTD, free_port
+from conftest import KOTD, free_port, unit_settings
 
 from pi.cli.serve import to_journal
 
 ROOT = Path(__file__).resolve().parent.parent
 UNITS = ROOT / "systemd"
 ANALYZE = shutil.which("systemd-analyze")
-
-
-def settings(text: str) -> dict[str, list[str]]:
-    """Every ``Section.Key`` of a unit with its values (a key may repeat)."""
-    found: dict[str, list[str]] = {}
-    section = ""
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("["):
-            section = line.strip("[]")
-            continue
-        key, _, value = line.partition("=")
-        found.setdefault(f"{section}.{key}", []).append(value)
-    return found
 
 
 def unit_text(name: str, state: str = "/var/lib/kotd") -> str:
@@ -66,8 +50,8 @@ def exposure(text: str, name: str, tmp_path: Path) -> float:
 # ---- item 11: the kiosk ---------------------------------------------------------------------
 
 def test_the_kiosk_runs_as_its_own_user_with_its_own_cache_and_a_start_limit() -> None:
-    unit = settings((UNITS / "kotd-kiosk.service").read_text(encoding="utf-8"))
-    assert unit["Service.User"] == ["kotd-kiosk"] != settings(
+    unit = unit_settings((UNITS / "kotd-kiosk.service").read_text(encoding="utf-8"))
+    assert unit["Service.User"] == ["kotd-kiosk"] != unit_settings(
         (UNITS / "kotd.service").read_text(encoding="utf-8"))["Service.User"]
     assert unit["Service.CacheDirectory"] == ["kotd-kiosk"]
     assert "HOME=/var/cache/kotd-kiosk" in unit["Service.Environment"]
@@ -106,13 +90,13 @@ def test_the_kiosk_takes_the_token_and_its_profile_from_systemd(tmp_path: Path) 
 
 def test_a_custom_data_directory_is_writable_under_systemd(tmp_path: Path) -> None:
     text = unit_text("kotd.service", "/srv/table-data")
-    unit = settings(text)
+    unit = unit_settings(text)
     assert unit["Service.ReadWritePaths"] == ["-/srv/table-data"]
     assert unit["Service.ProtectSystem"] == ["strict"]
     assert unit["Service.ExecStart"][0].endswith("serve --data-dir /srv/table-data")
     assert unit["Service.WorkingDirectory"] == ["/srv/table-data"]
     assert "/var/lib/kotd" not in text
-    kiosk = settings(unit_text("kotd-kiosk.service", "/srv/table-data"))
+    kiosk = unit_settings(unit_text("kotd-kiosk.service", "/srv/table-data"))
     assert "token:/srv/table-data/token" in kiosk["Service.LoadCredential"]
     if ANALYZE is not None:
         assert exposure(text, "kotd.service", tmp_path) <= 2.0
@@ -121,11 +105,11 @@ def test_a_custom_data_directory_is_writable_under_systemd(tmp_path: Path) -> No
 def test_supplementary_groups_name_only_groups_this_system_has() -> None:
     here = {g.gr_name for g in grp.getgrall()}
     for name in ("kotd.service", "kotd-kiosk.service"):
-        wanted = settings((UNITS / name).read_text())["Service.SupplementaryGroups"][0].split()
-        written = settings(unit_text(name)).get("Service.SupplementaryGroups", [""])[0].split()
+        wanted = unit_settings((UNITS / name).read_text())["Service.SupplementaryGroups"][0].split()
+        written = unit_settings(unit_text(name)).get("Service.SupplementaryGroups", [""])[0].split()
         assert written == [g for g in wanted if g in here], (name, written)
     if "gpio" not in here:  # as on this machine: the unit must not name it (216/GROUP)
-        written = settings(unit_text("kotd.service")).get("Service.SupplementaryGroups", [])
+        written = unit_settings(unit_text("kotd.service")).get("Service.SupplementaryGroups", [])
         assert not any("gpio" in line.split() for line in written)
 
 

@@ -9,25 +9,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import unit_settings
 
 UNIT = Path(__file__).resolve().parent.parent / "systemd" / "kotd.service"
 
 
 def settings() -> dict[str, list[str]]:
     """Every ``Key=value`` of the unit (a key may repeat), section-qualified."""
-    found: dict[str, list[str]] = {}
-    section = ""
-    for raw in UNIT.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("["):
-            section = line.strip("[]")
-            continue
-        key, _, value = line.partition("=")
-        found.setdefault(f"{section}.{key}", []).append(value)
-    return found
-
+    return unit_settings(UNIT.read_text(encoding="utf-8"))
 
 def test_camera_and_gpio_stay_reachable() -> None:
     unit = settings()
