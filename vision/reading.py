@@ -11,7 +11,7 @@ CONFIDENT = 0.5
 """Ordinary dice: a reading less sure than this is flagged for the table to check."""
 HABA_CONFIDENT = 0.7
 """HABA dice: a reading whose calibrated chance of being right (value and colour) is below
-this is flagged for the table to check (``tools/sweep_haba_confident.py`` prints what each
+this is flagged for the table to check (``tools/fit_haba_confidence.py`` prints what each
 threshold costs on the tuning frames)."""
 
 
