@@ -206,6 +206,26 @@ def wait_for(page: Any, state: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_the_header_at_its_widest_never_overflows(browser: Any, served: Served, size: str,
+                                                  lang: str) -> None:
+    """Every page's header while the live badge says "reconnecting…" (its longest word, as
+    the page first arrives) with the QR button shown: the title keeps its whole word
+    ("Würfelkönig") and nothing leaves its box at any screen size."""
+    for path in ("", "scores", "history", "setup"):
+        with opened(browser, served.url + f"{path}?lang={lang}&token={TOKEN}", size) as page:
+            page.evaluate("""() => {
+              const live = document.getElementById("live");
+              live.textContent = document.documentElement.lang === "de" ? "verbinde neu…"
+                                                                        : "reconnecting…";
+              document.getElementById("qr-button").hidden = false;
+            }""")
+            assert overflows(page) == [], path
+            if path == "scores":
+                shot(page, f"{size}-{lang}-header-reconnecting")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_nothing_overflows_at_any_screen_size(browser: Any, served: Served, size: str,
                                               lang: str) -> None:
     problems: dict[str, list[str]] = {}
