@@ -17,8 +17,10 @@ seeds of their own (:data:`SEEDS`) and never from the held-out families of
 ``benchmarks/haba_sets.py``, so the judging set's seeds and its held-out table and light
 families are never seen while training. ``--family F`` (or ``--table F``) draws every frame
 of family ``F`` on whichever axis names it (its own seeds and shards), e.g. the
-training-only printed tables (``vision.render.TRAINING_ONLY``) or the leaning dice. Rendered
-frames are kept in ``.cache/haba-train``.
+training-only printed tables (``vision.render.TRAINING_ONLY``), the leaning dice, ``steep``
+(dice leaning steeply) or the real table (``at-table``, and its flowered cloth and hands over
+a die on every frame: ``at-table-floral``, ``at-table-covering``). Rendered frames are kept
+in ``.cache/haba-train``.
 """
 
 from __future__ import annotations
@@ -63,7 +65,10 @@ SEEDS = {("data", None): 300_000, ("mine", None): 400_000,
          ("data", "print"): 500_000, ("mine", "print"): 600_000,
          ("data", "woven"): 520_000, ("mine", "woven"): 620_000,
          ("data", "leaning"): 200_000, ("mine", "leaning"): 250_000,
-         ("data", "at-table"): 540_000, ("mine", "at-table"): 640_000}
+         ("data", "at-table"): 540_000, ("mine", "at-table"): 640_000,
+         ("data", "at-table-floral"): 560_000, ("mine", "at-table-floral"): 660_000,
+         ("data", "at-table-covering"): 580_000, ("mine", "at-table-covering"): 680_000,
+         ("data", "steep"): 590_000, ("mine", "steep"): 690_000}
 """The first seed of each kind of training frame (per step and family drawn on every frame)."""
 CACHE = ROOT / ".cache" / "haba-train"
 SHARD = 50
@@ -96,14 +101,26 @@ AT_TABLE_FRAMES = ("640x480", "1280x960")
 """Frame sizes of the real table's training frames (one finder input shape: 4:3)."""
 
 
+AT_TABLE_TRAINING: dict[str, dict[str, str]] = {
+    "at-table": {}, "at-table-floral": {"table": "floral"},
+    "at-table-covering": {"hand": "covering"}}
+"""Training families of the real table (:mod:`vision.render.table`), each with the family it
+forces on an axis: the flowered cloth and the hand lying over a die get frames of their own
+(the hardest parts of the real table, too rare among ``at-table``'s frames)."""
+
+
 def _scene(rng: np.random.Generator, family: str | None, n: int | None = None) -> TrayScene:
-    """A training scene: ``at-table`` draws a real table (:mod:`vision.render.table`: the
-    citizen cards, a hand, a desk arm, a lamp; never a held-out family nor the flowered
-    cloth), any other family as :func:`_conditions`."""
-    if family == "at-table":
+    """A training scene: ``at-table*`` draws a real table (:data:`AT_TABLE_TRAINING`: the
+    citizen cards, a hand, a desk arm, a lamp, a flowered cloth; never a held-out family),
+    ``steep`` the leaning spacing with its dice leaning steeply (``scene_for(steep=True)``:
+    a propped die's side as square as its top), any other family as :func:`_conditions`."""
+    if family == "steep":
+        cond, count = _conditions(rng, "leaning")
+        return scene_for(rng, cond, n_dice=count if n is None else n, steep=True)
+    if family in AT_TABLE_TRAINING:
         count = int(rng.choice([6] * 8 + [0, 1, 2, 3, 4, 5])) if n is None else n
-        exclude = {**HELD_OUT, "table": (*HELD_OUT["table"], "floral")}
-        return table_scene(rng, exclude, n_dice=count, frames=AT_TABLE_FRAMES)
+        return table_scene(rng, HELD_OUT, n_dice=count, frames=AT_TABLE_FRAMES,
+                           force=AT_TABLE_TRAINING[family])
     cond, count = _conditions(rng, family)
     return scene_for(rng, cond, n_dice=count if n is None else n)
 

@@ -147,12 +147,18 @@ def _table_families(rng: np.random.Generator, exclude: dict[str, tuple[str, ...]
 
 def table_scene(rng: np.random.Generator, exclude: dict[str, tuple[str, ...]] | None = None,
                 n_dice: int = 6, frames: tuple[str, ...] | None = None,
-                at: AtTable | None = None) -> TrayScene:
+                at: AtTable | None = None, force: dict[str, str] | None = None
+                ) -> TrayScene:
     """A settled scene at a real table: families of :data:`vision.render.AXES` (less
     ``exclude``) and of :data:`TABLE_FAMILIES`, and the real table's own (:data:`AT_TABLE`,
-    or ``at``); its ``family`` names them all."""
+    or ``at``), with ``force``'s family on its axis; its ``family`` names them all."""
     at = at or random_at_table(rng, frames)
-    cond = replace(random_conditions(rng, exclude), **_table_families(rng, exclude))
+    mine = {axis: name for axis, name in (force or {}).items() if axis in AT_TABLE}
+    at = replace(at, **mine)
+    cond = random_conditions(rng, exclude)  # drawn first: the judging sets stay as drawn
+    families = _table_families(rng, exclude) | {
+        axis: name for axis, name in (force or {}).items() if axis not in mine}
+    cond = replace(cond, **families)
     w, h = at.size
     scene = scene_for(rng, cond, n_dice, w, h, hand=1.0 if at.hand == "reaching" else 0.0,
                       tilt=DESK_ARM_TILT if at.camera == "desk-arm" else None)
