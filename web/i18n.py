@@ -28,6 +28,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "start_game": "Start a game",
         "turn_of": "{player}'s turn",
         "roll_n_of": "roll {n} of {max}",
+        "roll_n_of_short": "roll {n}/{max}",
         "no_roll_yet": "Throw the dice",
         "turn": "Turn {n}",
         "dice": "Dice",
@@ -269,6 +270,7 @@ STRINGS: dict[str, dict[str, str]] = {
                           "rightmost citizen, {card}, leaves the row. The penalty card's "
                           "value:"),
         "roll_n_of_elf": "roll {n} of 4 (the elf's fourth roll)",
+        "roll_n_of_short_elf": "roll {n}/4 (elf)",
         "extra_turn_why": "extra turn (apprentice)",
         "bonus_hint": ("The hypnotist's bonus: the card to its right comes too; a dragon taken "
                        "so is given to another player."),
@@ -288,6 +290,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "start_game": "Spiel beginnen",
         "turn_of": "{player} ist am Zug",
         "roll_n_of": "Wurf {n} von {max}",
+        "roll_n_of_short": "Wurf {n}/{max}",
         "no_roll_yet": "Würfeln!",
         "turn": "Zug {n}",
         "dice": "Würfel",
@@ -533,6 +536,7 @@ STRINGS: dict[str, dict[str, str]] = {
                           "Bürger ganz rechts, {card}, verlässt die Auslage. Wert der "
                           "Strafkarte:"),
         "roll_n_of_elf": "Wurf {n} von 4 (der vierte Wurf der Elfe)",
+        "roll_n_of_short_elf": "Wurf {n}/4 (Elfe)",
         "extra_turn_why": "Extrazug (Zauberlehrling)",
         "bonus_hint": ("Bonus des Hypnotiseurs: die Karte rechts daneben kommt mit; ein so "
                        "genommener Drache wird an einen anderen Spieler verschenkt."),
