@@ -510,6 +510,10 @@ class _Search:
         if n:
             key = (x, live_mask, n)
             h = self.kind_bounds.get(key, -1)
+            if h == -1 and room == 0:  # only "none needed" would do: no need for more
+                total = (x & _LOW) + (x >> 24)
+                if all((total >> shift) & 15 < n for shift in _SHIFT[1:]):
+                    return 1
             if h == -1:
                 h = self.kind_bounds[key] = _uses_for_kind(
                     counts(x & _LOW), counts(x >> 24), self.power(live_mask)[1], n)
