@@ -10,7 +10,7 @@ Cards whose use is luck (Hofnarr, Händler) are left out; the rest are planned e
 The search is exact. It is a breadth-first search by number of uses over the dice
 (active and set aside, as multisets); the cards already used are carried as a bitset
 over all subsets of the player's cards, so each dice position is expanded once per
-depth for every subset of used cards at once. Three reductions keep it fast and keep it
+depth for every subset of used cards at once. Four reductions keep it fast and keep it
 exact:
 
 * cards that bring in a die (Handwerker … Königin) are planned first, in a fixed order:
@@ -19,7 +19,11 @@ exact:
   an Astronom use that copies it; the other dice are set aside at the end;
 * a position is not expanded when an optimistic bound (every die reaches what the
   unused cards could give it, a bounded number of dice changed freely) says no wanted
-  card is possible from it any more; the bound never says no to a reachable card.
+  card is possible from it any more; the bound never says no to a reachable card;
+* once every card still wanted needs equal dice (the König's seven, the Feldherr's six,
+  ...), a position waits while its depth plus a lower bound of the uses still needed
+  exceeds a limit raised one at a time (best first, :class:`_Search`): a König found
+  only after six uses no longer means searching every position five uses deep.
 
 ``tests/test_ukuk_reach.py`` checks the result against a brute-force search over every
 order of card uses and set-aside steps, and replays every plan through the game.
