@@ -28,6 +28,7 @@ from webkit import TOKEN, new_app, new_table
 
 from rules.errors import KotdError
 from rules.games import game_pack
+from rules.kotd.words import WORDS as KOTD_WORDS
 from rules.store import EventStore
 from rules.table import Table
 from web.i18n import ERRORS, STRINGS, say_error
@@ -119,6 +120,22 @@ def test_the_checks_find_english_and_broken_german() -> None:
     assert problems("Würfel {n}")
     assert problems("Ben nimmt: Hypnotiseur (Summe ≤ 12)") == []
     assert problems("Sag „bid“, um zu bieten.") == []  # a word to type is not prose
+
+
+def test_a_penalty_card_has_one_name_in_each_language() -> None:
+    """The rulebooks call the card a penalty card (Strafkarte) when it is taken and
+    counted; the page, the rules' sentences and the card data say that word alone, never
+    also "scoundrel" (Schurke) for the same card."""
+    catalogue = game_pack("kotd").catalogue
+    said = {lang: [*STRINGS[lang].values(), *ERRORS.get(lang, {}).values(),
+                   *KOTD_WORDS[lang].values(),
+                   *(str(card["name"]) for card in catalogue(lang)["cards"].values()),
+                   *(str(name) for name in catalogue(lang)["kinds"].values())]
+            for lang in ("en", "de")}
+    assert [t for t in said["en"] if "scoundrel" in t.lower()] == []
+    assert [t for t in said["de"] if "schurke" in t.lower()] == []
+    assert any("penalty card" in t.lower() for t in said["en"])
+    assert any("Strafkarte" in t for t in said["de"])
 
 
 # ---- refusals ------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ def test_a_penalty_is_still_accepted_while_rolls_remain(client: FlaskClient) -> 
     post(client, "roll " + NOTHING)
     status, state = post(client, "penalty -2")
     assert status == 200 and state["question"]["ask"] == "draw"
-    assert state["last_said"] == "Ann takes a scoundrel (-2); Busy fairy leaves the row"
+    assert state["last_said"] == "Ann takes a penalty card (-2); Busy fairy leaves the row"
 
 
 def test_a_throw_during_the_draw_becomes_the_next_players_roll(table: Table,

@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.ukuk.actions import parse_action
-from rules.ukuk.costs import Beats, counts_of
+from rules.ukuk.costs import Beats, Groups, counts_of
 from rules.ukuk.court import load_court
 from rules.ukuk.game import GameState, TurnDice, apply, new_game
-from rules.ukuk.reach import reach
+from rules.ukuk.reach import _kinds, _uses_for_kind, reach
 
 COURT = load_court()
 PLANNED = sorted(c.id for c in COURT if c.ability.deterministic and c.id != "koenigin")
@@ -159,3 +159,21 @@ def test_a_pip_move_turns_an_even_number_of_dice_to_the_other_parity():
         plans = reach(active, (), {"alchemist": COURT.card("alchemist").ability},
                       {"philosoph": COURT.card("philosoph").cost})
         assert ("philosoph" in plans) is even
+
+
+@settings(max_examples=150, deadline=None)
+@given(active=st.lists(st.integers(1, 6), min_size=1, max_size=5),
+       aside=st.lists(st.integers(1, 6), max_size=2),
+       cards=st.lists(st.sampled_from(PLANNED), max_size=4, unique=True),
+       n=st.integers(2, 7))
+def test_the_bound_on_uses_for_equal_dice_never_overestimates(active, aside, cards, n):
+    """The search waits with a position while its depth plus this bound exceeds a limit;
+    a bound above the true fewest uses would hide the shortest plan."""
+    target = {"kind": Groups((n,))}
+    fewest = brute_force(active, aside, cards, target).get("kind")
+    bound = _uses_for_kind(counts_of(active), counts_of(aside),
+                           _kinds(tuple(COURT.card(c).ability for c in sorted(cards))), n)
+    if bound is None:
+        assert fewest is None
+    elif fewest is not None:
+        assert bound <= fewest

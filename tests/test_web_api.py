@@ -61,7 +61,7 @@ def test_cards_catalogue(client: FlaskClient) -> None:
     cat = client.get("/api/cards?lang=de").get_json()
     assert len(cat["cards"]) == 65
     assert cat["cards"]["dragon-25"]["name"] == "Drache"
-    assert cat["cards"]["penalty-1a"]["name"] == "Schurke"
+    assert cat["cards"]["penalty-1a"]["name"] == "Strafkarte"
     assert cat["kinds"]["dwarf"] == "Mürrischer Zwerg"
 
 

@@ -260,6 +260,44 @@ def test_nothing_overflows_at_any_screen_size(browser: Any, served: Served, size
     assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)
 
 
+# The top line's parts (whose turn, which roll, the badge, what fits) in rows: a part
+# starts a new row when it lies wholly below the row before.
+TOPLINE_ROWS = """() => {
+  const parts = [...document.querySelectorAll(
+    "#topline .tl-who, #topline .roll-count, #topline .badge, #topline .fits")]
+    .map((el) => [el.getBoundingClientRect(), el.textContent.trim()])
+    .filter(([r]) => r.width > 0 && r.height > 0)
+    .sort(([a], [b]) => a.top - b.top);
+  const rows = [];
+  for (const [r, text] of parts) {
+    const row = rows[rows.length - 1];
+    if (row && r.top < row.bottom - 1) {
+      row.texts.push(text);
+      row.bottom = Math.max(row.bottom, r.bottom);
+    } else rows.push({ bottom: r.bottom, texts: [text] });
+  }
+  return rows.map((row) => row.texts.join(" | "));
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", PHONES)
+def test_the_top_line_is_one_line_on_a_phone(browser: Any, served: Served, size: str,
+                                             lang: str) -> None:
+    """Whose turn, which roll and three cards that fit (the longest top line of a turn,
+    with the longest name) stay one line on a phone, in English and in German."""
+    with served.lock, opened(browser, served.url + f"?lang={lang}&token={TOKEN}",
+                             size) as page:
+        served.play("rolling")
+        wait_for(page, "rolling")
+        page.wait_for_selector("#fits .jump")
+        page.wait_for_timeout(100)
+        rows = page.evaluate(TOPLINE_ROWS)
+        shot(page, f"{size}-{lang}-topline")
+    assert len(rows) == 1, rows
+    assert rows[0].count("|") >= 2  # the name, the roll and what fits are all there
+
+
 def test_the_row_is_above_the_fold_on_the_pis_screen(browser: Any, served: Served) -> None:
     with served.lock:
         served.play("rolling")

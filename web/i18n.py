@@ -1,7 +1,8 @@
 """Every word the page shows, in English and German, in one place.
 
-German follows the box's own rulebook: Bürger, Ort, Königreich(-Stapel), Schurke /
-Strafkarte, Drache, Würfeln, Nachziehstapel. Card names come from the card data
+German follows the box's own rulebook: Bürger, Ort, Königreich(-Stapel), Strafkarte,
+Drache, Würfeln, Nachziehstapel. A penalty card is always the penalty card (Strafkarte),
+never also the scoundrel pictured on it. Card names come from the card data
 (``card.name[lang]``), never from here.
 """
 
@@ -27,6 +28,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "start_game": "Start a game",
         "turn_of": "{player}'s turn",
         "roll_n_of": "roll {n} of {max}",
+        "roll_n_of_short": "roll {n}/{max}",
         "no_roll_yet": "Throw the dice",
         "turn": "Turn {n}",
         "dice": "Dice",
@@ -61,7 +63,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "village_match": "+ village",
         "empty_slot": "empty",
         "give_to": "{player} must give the dragon to:",
-        "penalty_q": "Nothing fits: {player} takes the top penalty card (scoundrel). Its value:",
+        "penalty_q": "Nothing fits: {player} takes the top penalty card. Its value:",
         "draw_q": "Which citizen came up for slot {slots}?",
         "row_q": "Lay out the first five citizens (tap them in order, left to right)",
         "undo": "Undo",
@@ -80,7 +82,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "citizens": "Citizens",
         "villages": "Villages",
         "fairies": "Fairies",
-        "penalties": "Scoundrels",
+        "penalties": "Penalty cards",
         "dragons": "Dragons",
         "kingdom": "Kingdom",
         "kingdom_empty": "nothing yet",
@@ -264,9 +266,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "u_held": "The camera is not sure of {player}'s throw: check it above.",
         "u_reach_plain": "What your court can still buy",
         "u_reach_none_owned": "You have no court cards yet: what the dice show is what they buy.",
-        "penalty_q_row": ("Nothing fits: {player} takes the top penalty card (scoundrel), and "
-                          "the rightmost citizen, {card}, leaves the row. Its value:"),
+        "penalty_q_row": ("Nothing fits: {player} takes the top penalty card, and the "
+                          "rightmost citizen, {card}, leaves the row. The penalty card's "
+                          "value:"),
         "roll_n_of_elf": "roll {n} of 4 (the elf's fourth roll)",
+        "roll_n_of_short_elf": "roll {n}/4 (elf)",
         "extra_turn_why": "extra turn (apprentice)",
         "bonus_hint": ("The hypnotist's bonus: the card to its right comes too; a dragon taken "
                        "so is given to another player."),
@@ -286,6 +290,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "start_game": "Spiel beginnen",
         "turn_of": "{player} ist am Zug",
         "roll_n_of": "Wurf {n} von {max}",
+        "roll_n_of_short": "Wurf {n}/{max}",
         "no_roll_yet": "Würfeln!",
         "turn": "Zug {n}",
         "dice": "Würfel",
@@ -320,7 +325,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "village_match": "+ Ort",
         "empty_slot": "leer",
         "give_to": "{player} muss den Drachen verschenken an:",
-        "penalty_q": "Nichts erfüllt: {player} nimmt die oberste Strafkarte (Schurke). Ihr Wert:",
+        "penalty_q": "Nichts erfüllt: {player} nimmt die oberste Strafkarte. Ihr Wert:",
         "draw_q": "Welcher Bürger kam für Platz {slots}?",
         "row_q": "Die ersten fünf Bürger auslegen (der Reihe nach antippen, von links nach rechts)",
         "undo": "Rückgängig",
@@ -339,7 +344,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "citizens": "Bürger",
         "villages": "Orte",
         "fairies": "Feen",
-        "penalties": "Schurken",
+        "penalties": "Strafkarten",
         "dragons": "Drachen",
         "kingdom": "Königreich",
         "kingdom_empty": "noch leer",
@@ -527,9 +532,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "u_held": "Die Kamera ist sich beim Wurf von {player} nicht sicher: bitte oben prüfen.",
         "u_reach_plain": "Was dein Hofstaat noch kaufen kann",
         "u_reach_none_owned": "Du hast noch keinen Hofstaat: was die Würfel zeigen, kaufen sie.",
-        "penalty_q_row": ("Nichts erfüllt: {player} nimmt die oberste Strafkarte (Schurke), und "
-                          "der Bürger ganz rechts, {card}, verlässt die Auslage. Ihr Wert:"),
+        "penalty_q_row": ("Nichts erfüllt: {player} nimmt die oberste Strafkarte, und der "
+                          "Bürger ganz rechts, {card}, verlässt die Auslage. Wert der "
+                          "Strafkarte:"),
         "roll_n_of_elf": "Wurf {n} von 4 (der vierte Wurf der Elfe)",
+        "roll_n_of_short_elf": "Wurf {n}/4 (Elfe)",
         "extra_turn_why": "Extrazug (Zauberlehrling)",
         "bonus_hint": ("Bonus des Hypnotiseurs: die Karte rechts daneben kommt mit; ein so "
                        "genommener Drache wird an einen anderen Spieler verschenkt."),

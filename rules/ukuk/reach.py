@@ -10,7 +10,7 @@ Cards whose use is luck (Hofnarr, Händler) are left out; the rest are planned e
 The search is exact. It is a breadth-first search by number of uses over the dice
 (active and set aside, as multisets); the cards already used are carried as a bitset
 over all subsets of the player's cards, so each dice position is expanded once per
-depth for every subset of used cards at once. Three reductions keep it fast and keep it
+depth for every subset of used cards at once. Four reductions keep it fast and keep it
 exact:
 
 * cards that bring in a die (Handwerker … Königin) are planned first, in a fixed order:
@@ -19,7 +19,11 @@ exact:
   an Astronom use that copies it; the other dice are set aside at the end;
 * a position is not expanded when an optimistic bound (every die reaches what the
   unused cards could give it, a bounded number of dice changed freely) says no wanted
-  card is possible from it any more; the bound never says no to a reachable card.
+  card is possible from it any more; the bound never says no to a reachable card;
+* once every card still wanted needs equal dice (the König's seven, the Feldherr's six,
+  ...), a position waits while its depth plus a lower bound of the uses still needed
+  exceeds a limit raised one at a time (best first, :class:`_Search`): a König found
+  only after six uses no longer means searching every position five uses deep.
 
 ``tests/test_ukuk_reach.py`` checks the result against a brute-force search over every
 order of card uses and set-aside steps, and replays every plan through the game.
@@ -27,13 +31,14 @@ order of card uses and set-aside steps, and replays every plan through the game.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from rules.ukuk.abilities import Ability, Add, CopyAside, Share, Values
-from rules.ukuk.costs import VALUES, Capacity, Cost, Counts
+from rules.ukuk.abilities import Ability, Add, CopyAside, Raise, Share, Values
+from rules.ukuk.costs import VALUES, Capacity, Cost, Counts, Groups
 
 MAX_DICE = 15
 _SHIFT = (0, 0, 4, 8, 12, 16, 20)
@@ -315,111 +320,288 @@ def _remembered(active: Values, aside: Values, unused: tuple[tuple[str, Ability]
     return tuple(_search(active, aside, dict(unused), dict(wanted)).items())
 
 
+@dataclass(frozen=True, slots=True)
+class _Kinds:
+    """What a set of unused cards can do towards n dice showing v (see _uses_for_kind),
+    by v = 1-6 (index 0 unused).
+
+    ``first[v][below][c]``: the fewest cards that change a bounded number of dice that
+    can turn c dice in all to v, ``below`` saying whether a die lies below v: the
+    Zauberer and the Astronom one die, the Dienstmagd one (none if no die lies below v:
+    a die first lowered by another card was that card's to turn), the Philosoph two and
+    the Alchemist three (one fewer to a 1 or a 6: pips moved keep the sum, so the dice
+    cannot all end on the lowest or highest number unless they all showed it).
+    ``ways[v]``: for each choice of the cards that raise any
+    number of dice (Hofdame +1, Edelmann +2), how many cards that is, the numbers below
+    v from which they lift a die to v, and how many of the dice the cards bring in show
+    v or one of those numbers. ``adds``: how many dice the cards bring in; ``below[v]``:
+    whether one of them shows less than v (or any number).
+    """
+
+    first: tuple[tuple[tuple[int, ...], ...], ...]
+    ways: tuple[tuple[tuple[int, tuple[int, ...], int], ...], ...]
+    adds: int
+    below: tuple[bool, ...]
+
+
+def _turns_to(ability: Ability, v: int, below: bool) -> int:
+    """How many dice one use of a bounded card can turn to show v (see _Kinds)."""
+    if isinstance(ability, Share):
+        return ability.dice - 1 if v in (1, 6) else ability.dice
+    if isinstance(ability, Raise):
+        return int(below and any(v - b >= 1 for b in ability.by))
+    return ability.touches or 0
+
+
+@lru_cache(maxsize=4096)
+def _kinds(abilities: tuple[Ability, ...]) -> _Kinds:
+    bounded = [a for a in abilities
+               if a.deterministic and a.touches and not isinstance(a, Add)]
+    raisers = [min(a.steps or {1}) for a in abilities
+               if a.deterministic and a.touches is None and not isinstance(a, Add)]
+    choices: set[tuple[int, frozenset[int]]] = {(0, frozenset())}
+    for size in range(1, len(raisers) + 1):
+        for chosen in itertools.combinations(raisers, size):
+            choices.add((size, _sums([frozenset({r}) for r in chosen]) - {0}))
+    adds = [a.value for a in abilities if isinstance(a, Add)]
+    firsts: list[tuple[tuple[int, ...], ...]] = [()]
+    ways: list[tuple[tuple[int, tuple[int, ...], int], ...]] = [()]
+    below = [False]
+    for v in VALUES:
+        by_side = []
+        for side in (False, True):
+            first = [0]
+            for i, cap in enumerate(sorted((_turns_to(a, v, side) for a in bounded),
+                                           reverse=True)):
+                first += [i + 1] * cap
+            by_side.append(tuple(first))
+        firsts.append(tuple(by_side))
+        below.append(any(w is None or w < v for w in adds))
+        ways.append(tuple(sorted(
+            (size, tuple(v - g for g in gains if g < v),
+             sum(1 for w in adds if w is None or w == v or v - w in gains))
+            for size, gains in choices)))
+    return _Kinds(tuple(firsts), tuple(ways), len(adds), tuple(below))
+
+
+def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int | None:
+    """At least how many more card uses it takes to show ``n`` dice of one number (None:
+    never).
+
+    Every die that comes to show the number v was changed by some card. Dice that a
+    bounded card (see _Kinds) changed are at most what those cards turn to v in all. The
+    others only met the cards that raise any number of dice: they lay (or were brought
+    in) on a number those cards lift to v. And no more dice come to show v than there
+    are dice not showing it, counting the dice brought in. A die brought in that shows
+    v (or a number lifted to v) does for one use what a bounded card does at least, so
+    the fewest such dice are brought in.
+    """
+    dice = sum(active)
+    if max(a + s for a, s in zip(active, aside, strict=True)) >= n:
+        return 0
+    best = 99
+    adds = kinds.adds
+    low = next((w for w in VALUES if active[w]), 7)
+    for v in VALUES:
+        short = n - active[v] - aside[v]
+        least_adds = short - dice + active[v]  # dice to bring in to have enough at all
+        if least_adds > adds or least_adds >= best:
+            continue
+        first = kinds.first[v][kinds.below[v] or low < v]
+        most = len(first) - 1
+        for size, below, useful in kinds.ways[v]:
+            if size + least_adds >= best:
+                break
+            left = short
+            for w in below:
+                left -= active[w]
+            j = max(least_adds, left - most, 0)
+            if j > adds or left - most > useful:
+                continue
+            need = left - min(j, useful)
+            uses = size + j + (first[need] if need > 0 else 0)
+            if uses < best:
+                best = uses
+        if best == 1:
+            break
+    return None if best == 99 else best
+
+
+class _Search:
+    """One breadth-first search by number of uses, over (dice, cards used) as in the
+    module docstring, best first: a position waits while its depth plus a lower bound of
+    the uses still needed for every wanted card (:func:`_uses_for_kind`, for costs of
+    equal dice) exceeds a limit raised by one at a time, and keeps its layer meanwhile.
+    The bound never overestimates, so each card is first met at its fewest uses."""
+
+    def __init__(self, active: Sequence[int], aside: Sequence[int],
+                 unused: Mapping[str, Ability], wanted: Mapping[str, Cost]) -> None:
+        cards = sorted(((cid, a) for cid, a in unused.items() if a.deterministic),
+                       key=lambda item: (not isinstance(item[1], Add), item[0]))
+        self.names = [cid for cid, _ in cards]
+        self.abilities = [a for _, a in cards]
+        k = len(self.abilities)
+        n_add = sum(isinstance(a, Add) for a in self.abilities)
+        # A card that brings in a die is used only before every other card, and these
+        # cards in the order of their bits: the i-th only from subsets of the cards before.
+        self.shifts = [((1 << (1 << i)) - 1 if i < n_add else _without(k, i), 1 << i)
+                       for i in range(k)]
+        self.targets = [(cid, cost) for cid, cost in sorted(wanted.items())
+                        if cost.dice_cost]
+        self.by_bit: dict[int, list[int]] = {}  # a cost's bit -> the targets that cost it
+        for i, (_, cost) in enumerate(self.targets):
+            self.by_bit.setdefault(_MET.bit(cost), []).append(i)
+        self.costs = [(b, self.targets[ix[0]][1]) for b, ix in sorted(self.by_bit.items())]
+        a0, s0 = encode(active), encode(aside)
+        self.x0 = a0 | (s0 << 24)
+        cap0 = _capacity(a0, s0, tuple(self.abilities))
+        self.want = sum(1 << b for b, cost in self.costs if cost.possible(cap0))
+        self.found: dict[int, tuple[int, int, int]] = {}  # target -> (depth, position, used)
+        self.layers: list[dict[int, int]] = [{self.x0: 1}]  # every used set met, by depth
+        self.pending: list[dict[int, int]] = [{self.x0: 1}]  # ... not expanded yet
+        self.parents: list[dict[int, list[tuple[int, int]]]] = [{}]
+        self.lives: dict[int, int] = {}  # used sets -> the cards one of them lacks
+        self.kind_need: dict[int, int] = {}  # wanted cards -> see kind_wanted
+        self.kind_bounds: dict[tuple[int, int, int], int | None] = {}
+        self.possible: dict[tuple[int, int, int], bool] = {}
+        self.powers: dict[int, tuple[_Powers, _Kinds]] = {}  # live cards -> their powers
+
+    def run(self) -> dict[str, Plan]:
+        x0 = self.x0
+        self.want &= ~self.record(_MET.mask((x0 & _LOW) + (x0 >> 24)) & self.want, 0, x0, 0)
+        limit = 0
+        while self.want and any(self.pending):
+            depth = 0
+            while self.want and depth <= limit and depth < len(self.pending):
+                self.expand_layer(depth, limit)
+                depth += 1
+            limit += 1
+        plans = {}
+        for i, (d, x, used) in self.found.items():
+            steps = _steps(self.layers, self.parents, self.abilities, self.names, d, x, used)
+            plans[self.targets[i][0]] = Plan(self.targets[i][0], tuple(steps))
+        return plans
+
+    def record(self, mask: int, depth: int, x: int, used: int) -> int:
+        for b, ix in self.by_bit.items():
+            if mask >> b & 1:
+                for i in ix:
+                    self.found[i] = (depth, x, used)
+        return mask
+
+    def power(self, live_mask: int) -> tuple[_Powers, _Kinds]:
+        pw = self.powers.get(live_mask)
+        if pw is None:
+            live = tuple(a for i, a in enumerate(self.abilities) if live_mask >> i & 1)
+            pw = self.powers[live_mask] = (_powers(live), _kinds(live))
+        return pw
+
+    def kind_wanted(self) -> int:
+        """The fewest equal dice every wanted card needs (0: some card needs none)."""
+        n = self.kind_need.get(self.want)
+        if n is None:
+            wanted = [cost for b, cost in self.costs if self.want >> b & 1]
+            n = min((max(c.sizes) if isinstance(c, Groups) else 0 for c in wanted), default=0)
+            self.kind_need[self.want] = n
+        return n
+
+    def bound(self, x: int, live_mask: int, room: int) -> int | None:
+        """At least how many more uses any wanted card needs from x (None: none can be
+        bought from x any more); only when that is within ``room`` is it checked that
+        some wanted card is possible at all."""
+        n = self.kind_wanted()
+        h: int | None = 0
+        if n:
+            key = (x, live_mask, n)
+            h = self.kind_bounds.get(key, -1)
+            if h == -1 and room == 0:  # only "none needed" would do: no need for more
+                total = (x & _LOW) + (x >> 24)
+                if all((total >> shift) & 15 < n for shift in _SHIFT[1:]):
+                    return 1
+            if h == -1:
+                h = self.kind_bounds[key] = _uses_for_kind(
+                    counts(x & _LOW), counts(x >> 24), self.power(live_mask)[1], n)
+            if h is None or h > room:
+                return h
+        key = (x, live_mask, self.want)
+        ok = self.possible.get(key)
+        if ok is None:
+            cap = _capacity_of(counts(x & _LOW), counts(x >> 24), self.power(live_mask)[0])
+            ok = self.possible[key] = any(cost.possible(cap) for b, cost in self.costs
+                                          if self.want >> b & 1)
+        return h if ok else None
+
+    def expand_layer(self, depth: int, limit: int) -> None:
+        """Expand the positions at ``depth`` whose bound lets them within ``limit``."""
+        shifts, lives = self.shifts, self.lives
+        waiting: dict[int, int] = {}
+        layer = self.pending[depth]
+        if len(self.pending) == depth + 1:
+            self.layers.append({})
+            self.pending.append({})
+            self.parents.append({})
+        for x, used_sets in layer.items():
+            live_mask = lives.get(used_sets, -1)
+            if live_mask == -1:
+                live_mask = lives[used_sets] = sum(
+                    1 << i for i, (lacking, _) in enumerate(shifts) if used_sets & lacking)
+            if not live_mask:
+                continue
+            h = self.bound(x, live_mask, limit - depth)
+            if h is None:
+                continue
+            if depth + h > limit:
+                waiting[x] = used_sets
+                continue
+            self.expand(x, used_sets, live_mask, depth)
+            if not self.want:
+                break
+        self.pending[depth] = waiting
+
+    def expand(self, x: int, used_sets: int, live_mask: int, depth: int) -> None:
+        nxt, pend, par = self.layers[depth + 1], self.pending[depth + 1], self.parents[depth + 1]
+        nxt_get = nxt.get
+        known = len(_MET.costs)
+        met_get, met_mask = _MET.table.get, _MET.mask
+        active_code, aside_code = x & _LOW, x >> 24
+        high = aside_code << 24
+        for i, ability in enumerate(self.abilities):
+            if not live_mask >> i & 1:
+                continue
+            lacking, bit = self.shifts[i]
+            new_sets = (used_sets & lacking) << bit
+            if isinstance(ability, CopyAside):
+                ys: Iterable[int] = _after_copy(ability, active_code, aside_code)
+                shift = 0
+            else:
+                ys = _after(ability, active_code)
+                shift = high
+            for y in ys:
+                y |= shift
+                old = nxt_get(y)
+                if old is None:
+                    nxt[y] = pend[y] = new_sets
+                    par[y] = [(x, i)]
+                    code = (y & _LOW) + (y >> 24)
+                    met = met_get(code)
+                    hit = met[0] if met is not None and met[1] == known else met_mask(code)
+                    if hit & self.want:
+                        low_set = new_sets & -new_sets
+                        self.want &= ~self.record(hit & self.want, depth + 1, y,
+                                                  low_set.bit_length() - 1)
+                        if not self.want:
+                            return
+                elif new_sets & ~old:
+                    fresh = new_sets & ~old
+                    nxt[y] = old | fresh
+                    pend[y] = pend.get(y, 0) | fresh
+                    par[y].append((x, i))
+
+
 def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ability],
             wanted: Mapping[str, Cost]) -> dict[str, Plan]:
     """:func:`reach` without the memo."""
-    cards = sorted(((cid, a) for cid, a in unused.items() if a.deterministic),
-                   key=lambda item: (not isinstance(item[1], Add), item[0]))
-    names = [cid for cid, _ in cards]
-    abilities = [a for _, a in cards]
-    k = len(abilities)
-    n_add = sum(isinstance(a, Add) for a in abilities)
-    # A card that brings in a die is used only before every other card, and these cards
-    # in the order of their bits: the i-th only from subsets of the cards before it.
-    shifts = [((1 << (1 << i)) - 1 if i < n_add else _without(k, i), 1 << i)
-              for i in range(k)]
-
-    targets = [(cid, cost) for cid, cost in sorted(wanted.items()) if cost.dice_cost]
-    by_bit: dict[int, list[int]] = {}  # a cost's bit -> the targets that cost it
-    for i, (_, cost) in enumerate(targets):
-        by_bit.setdefault(_MET.bit(cost), []).append(i)
-    costs = [(b, targets[ix[0]][1]) for b, ix in sorted(by_bit.items())]
-    known = len(_MET.costs)
-    met_get, met_mask = _MET.table.get, _MET.mask
-    a0, s0 = encode(active), encode(aside)
-    x0 = a0 | (s0 << 24)
-    cap0 = _capacity(a0, s0, tuple(abilities))
-    want = sum(1 << b for b, cost in costs if cost.possible(cap0))
-    found: dict[int, tuple[int, int, int]] = {}  # target index -> (depth, position, mask)
-
-    def record(mask: int, depth: int, x: int, used: int) -> int:
-        for b, ix in by_bit.items():
-            if mask >> b & 1:
-                for i in ix:
-                    found[i] = (depth, x, used)
-        return mask
-
-    hit = met_mask(a0 + s0) & want
-    want &= ~record(hit, 0, x0, 0)
-    layers: list[dict[int, int]] = [{x0: 1}]
-    parents: list[dict[int, list[tuple[int, int]]]] = [{}]
-    possible_cache: dict[tuple[int, int, int], bool] = {}
-    powers: dict[int, _Powers] = {}  # live cards (a bitmask) -> what they can do
-    depth = 0
-    while want and layers[-1]:
-        layer = layers[-1]
-        nxt: dict[int, int] = {}
-        par: dict[int, list[tuple[int, int]]] = {}
-        nxt_get = nxt.get
-        for x, used_sets in layer.items():
-            live = [i for i, (lacking, _) in enumerate(shifts) if used_sets & lacking]
-            if not live:
-                continue
-            live_mask = sum(1 << i for i in live)
-            key = (x, live_mask, want)
-            ok = possible_cache.get(key)
-            if ok is None:
-                pw = powers.get(live_mask)
-                if pw is None:
-                    pw = powers[live_mask] = _powers(tuple(abilities[i] for i in live))
-                cap = _capacity_of(counts(x & _LOW), counts(x >> 24), pw)
-                ok = any(cost.possible(cap) for b, cost in costs if want >> b & 1)
-                possible_cache[key] = ok
-            if not ok:
-                continue
-            active_code, aside_code = x & _LOW, x >> 24
-            high = aside_code << 24
-            for i in live:
-                lacking, bit = shifts[i]
-                new_sets = (used_sets & lacking) << bit
-                ability = abilities[i]
-                if isinstance(ability, CopyAside):
-                    ys: Iterable[int] = _after_copy(ability, active_code, aside_code)
-                    shift = 0
-                else:
-                    ys = _after(ability, active_code)
-                    shift = high
-                for y in ys:
-                    y |= shift
-                    old = nxt_get(y)
-                    if old is None:
-                        nxt[y] = new_sets
-                        par[y] = [(x, i)]
-                        code = (y & _LOW) + (y >> 24)
-                        met = met_get(code)
-                        hit = met[0] if met is not None and met[1] == known else met_mask(code)
-                        if hit & want:
-                            low_set = new_sets & -new_sets
-                            want &= ~record(hit & want, depth + 1, y,
-                                            low_set.bit_length() - 1)
-                            if not want:
-                                break
-                    elif new_sets & ~old:
-                        nxt[y] = old | new_sets
-                        par[y].append((x, i))
-                if not want:
-                    break
-            if not want:
-                break
-        layers.append(nxt)
-        parents.append(par)
-        depth += 1
-
-    plans = {}
-    for i, (d, x, used) in found.items():
-        steps = _steps(layers, parents, abilities, names, d, x, used)
-        plans[targets[i][0]] = Plan(targets[i][0], tuple(steps))
-    return plans
+    return _Search(active, aside, unused, wanted).run()
 
 
 def _steps(layers: list[dict[int, int]], parents: list[dict[int, list[tuple[int, int]]]],

@@ -501,10 +501,13 @@
       before ? h("span", { class: "tl-words" }, before) : null, s.current_player,
       after ? h("span", { class: "tl-words" }, after) : null);
     let roll;
+    let short = null;  // the roll count in fewer words, for a line that would not fit
     if (s.phase === "rolling") {
+      const elf = s.max_rolls === 4 ? "_elf" : "";
+      const n = { n: s.rolls_used, max: s.max_rolls };
       roll = h("span", { class: "roll-count", id: "roll-count" },
-        !s.rolls_used ? S.no_roll_yet
-          : fmt(s.max_rolls === 4 ? "roll_n_of_elf" : "roll_n_of", { n: s.rolls_used, max: s.max_rolls }));
+        !s.rolls_used ? S.no_roll_yet : fmt("roll_n_of" + elf, n));
+      if (s.rolls_used) short = fmt("roll_n_of_short" + elf, n);
     } else {
       roll = h("span", { class: "roll-count phase", id: "roll-count" }, S["phase_" + s.phase] || s.phase);
     }
@@ -528,6 +531,16 @@
     }
     fill(el, h("p", { class: "tl-main" }, who, roll),
       s.extra_turn ? h("span", { class: "badge", id: "extra-turn" }, S.extra_turn_why) : null, fits);
+    if (short && lines(el) > 1) roll.textContent = short;
+  }
+
+  // How many lines the top line's parts take (a part lying wholly below the first starts one).
+  function lines(el) {
+    const boxes = [...el.querySelectorAll(".tl-who, .roll-count, .badge, .fits")]
+      .map((part) => part.getBoundingClientRect()).filter((r) => r.height > 0);
+    if (!boxes.length) return 0;
+    const first = boxes[0];
+    return boxes.some((r) => r.top >= first.bottom - 1) ? 2 : 1;
   }
 
   function renderStrip(s) {
@@ -922,6 +935,8 @@
     fill(sel, h("option", { value: "" }, S.vibrate_nobody),
       names.map((n) => h("option", { value: n, selected: n === who }, n)));
   }
+
+  window.addEventListener("resize", () => { if (K.state && $("topline")) renderTopline(K.state); });
 
   function renderTable(s, old) {
     renderTopline(s);
