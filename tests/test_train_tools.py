@@ -1,5 +1,5 @@
-"""The training tool's pruning of the pip reader (needs PyTorch: ``pip install -e
-'.[train]'``; skipped without it, as the assistant never needs it)."""
+"""The training tool's pruning of the pip reader and its draws of photo sources (needs
+PyTorch: ``pip install -e '.[train]'``; skipped without it, as the assistant never needs it)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,13 @@ torch = pytest.importorskip("torch", reason="PyTorch (.[train]) is not installed
 pytest.importorskip("onnx", reason="onnx (.[train]) is not installed")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
+import numpy as np  # noqa: E402
+from dice_data import Photo  # noqa: E402
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from torch import nn  # noqa: E402
 from torch_parts import export, load_exported  # noqa: E402
-from train_dice_net import PipNet, pruned, widths_of  # noqa: E402
+from train_dice_net import PipNet, pruned, weighed, widths_of  # noqa: E402
 
 
 def _exported(tmp_path: Path, widths: tuple[int, int, int, int]) -> PipNet:
@@ -56,3 +60,21 @@ def test_pruning_keeps_the_heaviest_channels_and_what_feeds_on_them(tmp_path: Pa
         assert torch.equal(s[1].bias.detach(), b[1].bias.detach()[heavy])
         keep = heavy
     assert torch.equal(small.body[-1].weight.detach(), big.body[-1].weight.detach()[:, keep])
+
+
+@given(st.lists(st.sampled_from("abc"), min_size=1, max_size=30),
+       st.floats(0.1, 10.0), st.floats(0.1, 10.0))
+def test_a_weighed_source_is_drawn_that_many_times_as_often(
+        sources: list[str], wa: float, wb: float) -> None:
+    """Whatever the number of photos per source, each source present is drawn in proportion
+    to its weight (1 unless given), and the chances add up to one."""
+    blank = np.zeros((1, 1, 3), np.uint8)
+    photos = [Photo(blank, np.zeros((0, 4)), np.zeros(0), f"{i}", s)
+              for i, s in enumerate(sources)]
+    weigh = {"a": wa, "b": wb}
+    chances = weighed(photos, weigh)
+    assert abs(chances.sum() - 1.0) < 1e-9
+    share = {s: chances[[p.source == s for p in photos]].sum() for s in set(sources)}
+    total = sum(weigh.get(s, 1.0) for s in share)
+    for s, got in share.items():
+        assert abs(got - weigh.get(s, 1.0) / total) < 1e-9, (s, got)

@@ -396,14 +396,16 @@ HARD_SHARE = 0.15
 def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
                 hard: list[tuple[int, np.ndarray]], renders: list[Photo],
                 rng: np.random.Generator, n: int,
-                found: tuple[Found, Found] = ({}, {})) -> tuple[np.ndarray, np.ndarray]:
+                found: tuple[Found, Found] = ({}, {}),
+                weigh: dict[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``n`` augmented crops: labelled dice (the finder's box, see :data:`FOUND_SHARE`, or
     the label's jittered), tomitomi dice, rendered dice (:data:`RENDER_SHARE` of the
     labelled ones), and negatives (background, between dice, a die's corner, the finder's
     mistakes: labels, keys, carpet) as class 0. ``found``: the finder's boxes in photos and
-    in renders. Photos are drawn so that each source is drawn as often."""
+    in renders. Photos are drawn so that each source is drawn as often, times its
+    ``weigh`` (e.g. ``{"rune55-trays": 2.0}``: the gamer trays twice as often)."""
     crops, labels = [], []
-    weights = source_weights(photos)
+    weights = weighed(photos, weigh or {})
     while len(crops) < n:
         r = rng.random()
         if r > 1 - HARD_SHARE and hard:
@@ -454,6 +456,13 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
         crops.append(_turned(crop_for_pips(img, jb, angle=rng.uniform(-180, 180)), rng))
         labels.append(v)
     return np.stack(crops), np.array(labels, np.int64)
+
+
+def weighed(photos: list[Photo], weigh: dict[str, float]) -> np.ndarray:
+    """:func:`dice_data.source_weights` with each source's chance times ``weigh[source]``."""
+    w = source_weights(photos) * np.array([weigh.get(p.source, 1.0) for p in photos])
+    out: np.ndarray = w / w.sum()
+    return out
 
 
 def _turned(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -555,8 +564,8 @@ def teacher_logits(teacher: cv2.dnn.Net, crops: np.ndarray) -> np.ndarray:
 def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
                renders: list[Photo], steps: int, rng: np.random.Generator, batch: int = 64,
                start: Path | None = None, checkpoint: Checkpoint | None = None,
-               teacher: Path | None = None, widths: tuple[int, int, int, int] = PIP_WIDTHS
-               ) -> PipNet:
+               teacher: Path | None = None, widths: tuple[int, int, int, int] = PIP_WIDTHS,
+               weigh: dict[str, float] | None = None) -> PipNet:
     """The pip reader, trained from scratch or fine-tuned from the exported one ``start``
     (then at a third of the learning rate; :func:`pruned` to ``widths`` when they are
     narrower than the exported one's). With an exported
@@ -575,7 +584,7 @@ def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
     teach = cv2.dnn.readNetFromONNX(str(teacher)) if teacher is not None else None
 
     def pool() -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        x, y = pip_samples(photos, tomi, hard, renders, rng, POOL, (found, found_r))
+        x, y = pip_samples(photos, tomi, hard, renders, rng, POOL, (found, found_r), weigh)
         return x, y, None if teach is None else teacher_logits(teach, x)
 
     pool_x, pool_y, pool_t = pool()
@@ -703,6 +712,11 @@ def main() -> None:
                              "200 steps and go on from it when it exists")
     parser.add_argument("--threads", type=int, default=1,
                         help="PyTorch threads (the machine is shared: one by default)")
+    parser.add_argument("--weigh", nargs="*", default=[], metavar="SOURCE=W",
+                        help="draw this photo source's crops W times as often for the pip "
+                             "reader, e.g. rune55-trays=2")
+    parser.add_argument("--pips-out", type=Path, default=PIPS_ONNX,
+                        help="write the pip reader here (default: the shipped one's place)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     torch.manual_seed(args.seed)
@@ -727,10 +741,11 @@ def main() -> None:
     if args.only != "finder":
         pips = train_pips(photos, tomi, renders, args.pip_steps, rng, start=args.pips_from,
                           checkpoint=Checkpoint(args.checkpoint), teacher=args.teacher,
-                          widths=args.pip_widths)
+                          widths=args.pip_widths,
+                          weigh={k: float(v) for k, v in (w.split("=") for w in args.weigh)})
         fit_temperature(pips, calib, rng)
-        export(pips, (1, 3, PIP_CROP, PIP_CROP), PIPS_ONNX, 13)
-        credited(PIPS_ONNX)
+        export(pips, (1, 3, PIP_CROP, PIP_CROP), args.pips_out, 13)
+        credited(args.pips_out)
 
 
 if __name__ == "__main__":
