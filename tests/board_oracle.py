@@ -1,4 +1,5 @@
-"""Brute-force oracles for the board game's conditions and jokers (tests only).
+"""Brute-force oracles for the board game's conditions and jokers (tests only), and the
+cards the tests try them on.
 
 Each oracle says whether a bag of dice meets a condition by trying everything: every
 assignment of dice to a condition's entries, of numbers to groups, of dice to the parts of
@@ -13,6 +14,25 @@ from itertools import combinations_with_replacement, pairwise, permutations, pro
 
 from rules.board import conditions as c
 from rules.dice import HABA_LAYOUTS, Color, Die
+
+SINGLE = [
+    "colours 1r", "colours 3g", "colours 2r 1b", "colours 2r 2g 2b", "colours 6b",
+    "colours 4r", "colours 5r", "colours 6r",
+    "pips 6", "pips 3r", "pips 6 3r", "pips 6 6", "pips 6r 6", "pips 1 3 6",
+    "pips 2g 2g 5", "pips 1 2 3 4 5 6", "pips 4b 4 4r",
+    "groups 2", "groups 3", "groups 2 2", "groups 3 2", "groups 3 3", "groups 4 2",
+    "groups 2 2 2", "groups 5", "groups 6", "groups 2 1",
+    "sum 10", "sum 21", "sum 25", "sum 30", "sum 36",
+    "sum r 6", "sum r 12", "sum g 10 b 5", "sum b 18",
+    "sums r b g", "sums g r", "sums b g r", "sums r g",
+    "straight 2", "straight 3", "straight 4", "straight 5", "straight 6",
+]
+"""A card of each kind the tests try: every kind, at its smallest and largest."""
+
+COMBOS = ["colours 3r + pips 6", "pips 6 + pips 6", "groups 2 + colours 2b",
+          "straight 3 + colours 3r", "pips 5r + sum 20", "colours 2g + sums r b",
+          "groups 3 + pips 1"]
+"""Cards of two parts (``+``): a die counts for one part only."""
 
 BOX = ("A", "A", "B", "B", "C", "C")
 """The six HABA dice: two of each colour layout."""

@@ -2,9 +2,10 @@
 
 Fixtures: ``eye`` (a fake camera side), ``table`` (a King of the Dice table on a game
 file in the test's folder, START played), ``app`` (the page for that table and eye),
-``client`` (Flask's test client of it), ``browser`` (headless Chromium, one per test
-process; what a test opens in it is closed after it) and ``served`` (``kotd serve --source
-sim`` on the test's folder). The game bot that makes legal moves is ``gamebot.choose``;
+``client`` (Flask's test client of it), ``assistant`` (``kotd serve``'s assistant in the
+process, from ``servekit``), ``browser`` (headless Chromium, one per test process; what a
+test opens in it is closed after it) and ``served`` (``kotd serve --source sim`` on the
+test's folder). The game bot that makes legal moves is ``gamebot.choose``;
 the fake eye and table makers are in ``webkit``, the browser's pieces in ``browserkit``.
 """
 
@@ -103,6 +104,15 @@ def app(table: Table, eye: FakeEye) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def assistant(tmp_path: Path) -> Iterator[Any]:
+    """``servekit.running_assistant`` on the test's folder: (assistant, tray, pins, client)."""
+    from servekit import running_assistant
+
+    with running_assistant(tmp_path) as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 from gamebot import choose
-from test_ukuk_game import ANN_FAILS, lines
-from test_ukuk_game import GAME as UKUK_GAME
-from test_ukuk_refusals import refusals as ukuk_refusals
+from ukukkit import ANN_FAILS, lines
+from ukukkit import GAME as UKUK_GAME
+from ukukkit import refusals as ukuk_refusals
 from webkit import TOKEN, new_app, new_table
 
 from rules.errors import KotdError

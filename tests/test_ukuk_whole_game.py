@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from browserkit import PHONES, VIEWPORTS, Served, need_browser, open_phone, opened, overflows, shot
-from test_ukuk_game import ANN_FAILS, GAME, lines
+from ukukkit import ANN_FAILS, GAME, lines
 from webkit import TOKEN, FakeEye, new_app
 
 from rules.actions import Seen
