@@ -145,7 +145,8 @@ def served(tmp_path: Path) -> Iterator[Any]:
 
 def _files_sharing_a_fixture() -> frozenset[str]:
     """Test files (as pytest names them) that define a fixture set up once per module,
-    class or package (a browser, the Pi venv, a served page)."""
+    class or package (the Pi venv, a served page, rendered frames). The browser is one per
+    process (``chromium``), so the page tests need not keep to one worker."""
     shared = set()
     for path in Path(__file__).parent.glob("test_*.py"):
         source = path.read_text(encoding="utf-8")
