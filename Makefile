@@ -3,7 +3,7 @@
 #   make test  - build .venv if needed and run every test (ruff too)
 # On a Raspberry Pi use pi/install.sh instead (OpenCV and NumPy from Raspberry Pi OS).
 PYTHON ?= python3
-# tests run in this many processes, a test file per process (the machine has 2 cores)
+# tests run in this many processes (the machine has 2 cores); tests/conftest.py spreads them
 WORKERS ?= 2
 VENV   := .venv
 BIN    := $(VENV)/bin

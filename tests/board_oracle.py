@@ -1,4 +1,5 @@
-"""Brute-force oracles for the board game's conditions and jokers (tests only).
+"""Brute-force oracles for the board game's conditions and jokers (tests only), and the
+cards the tests try them on.
 
 Each oracle says whether a bag of dice meets a condition by trying everything: every
 assignment of dice to a condition's entries, of numbers to groups, of dice to the parts of
@@ -13,6 +14,25 @@ from itertools import combinations_with_replacement, pairwise, permutations, pro
 
 from rules.board import conditions as c
 from rules.dice import HABA_LAYOUTS, Color, Die
+
+SINGLE = [
+    "colours 1r", "colours 3g", "colours 2r 1b", "colours 2r 2g 2b", "colours 6b",
+    "colours 4r", "colours 5r", "colours 6r",
+    "pips 6", "pips 3r", "pips 6 3r", "pips 6 6", "pips 6r 6", "pips 1 3 6",
+    "pips 2g 2g 5", "pips 1 2 3 4 5 6", "pips 4b 4 4r",
+    "groups 2", "groups 3", "groups 2 2", "groups 3 2", "groups 3 3", "groups 4 2",
+    "groups 2 2 2", "groups 5", "groups 6", "groups 2 1",
+    "sum 10", "sum 21", "sum 25", "sum 30", "sum 36",
+    "sum r 6", "sum r 12", "sum g 10 b 5", "sum b 18",
+    "sums r b g", "sums g r", "sums b g r", "sums r g",
+    "straight 2", "straight 3", "straight 4", "straight 5", "straight 6",
+]
+"""A card of each kind the tests try: every kind, at its smallest and largest."""
+
+COMBOS = ["colours 3r + pips 6", "pips 6 + pips 6", "groups 2 + colours 2b",
+          "straight 3 + colours 3r", "pips 5r + sum 20", "colours 2g + sums r b",
+          "groups 3 + pips 1"]
+"""Cards of two parts (``+``): a die counts for one part only."""
 
 BOX = ("A", "A", "B", "B", "C", "C")
 """The six HABA dice: two of each colour layout."""
@@ -32,14 +52,18 @@ def every_bag() -> list[tuple[Die, ...]]:
 
 
 def _pips(cond: c.Pips, dice: Sequence[Die]) -> bool:
+    """Every way to give each wanted die a different die of the bag (a way is dropped at
+    its first wanted die that does not fit)."""
     want = cond.dice
-    if len(want) > len(dice):
-        return False
-    for chosen in permutations(range(len(dice)), len(want)):
-        if all(dice[i].value == w.value and (w.color is None or dice[i].color is w.color)
-               for i, w in zip(chosen, want, strict=True)):
-            return True
-    return False
+
+    def fits(d: Die, w: c.Die) -> bool:
+        return d.value == w.value and (w.color is None or d.color is w.color)
+
+    def place(k: int, free: frozenset[int]) -> bool:
+        return k == len(want) or any(fits(dice[i], want[k]) and place(k + 1, free - {i})
+                                     for i in free)
+
+    return len(want) <= len(dice) and place(0, frozenset(range(len(dice))))
 
 
 def _groups(cond: c.Groups, dice: Sequence[Die]) -> bool:
@@ -88,26 +112,39 @@ def _all_of(cond: c.AllOf, dice: Sequence[Die]) -> bool:
     using = [p for p in cond.parts if p.consumes]
     if not all(oracle(p, dice) for p in cond.parts if not p.consumes):
         return False
+    known: dict[tuple[int, tuple[int, ...]], bool] = {}  # (part, its dice): met?
+
+    def meets(i: int, mine: tuple[int, ...]) -> bool:
+        if (i, mine) not in known:
+            known[i, mine] = oracle(using[i], [dice[j] for j in mine])
+        return known[i, mine]
+
     for owner in product(range(len(using) + 1), repeat=len(dice)):
-        if all(oracle(p, [d for d, o in zip(dice, owner, strict=True) if o == i])
-               for i, p in enumerate(using)):
+        if all(meets(i, tuple(j for j, o in enumerate(owner) if o == i))
+               for i in range(len(using))):
             return True
     return False
 
 
+PAYMENTS = ((2, 0), (1, 1), (0, 2))
+"""The ways to pay for one added die: (concrete jokers of that die, super jokers) - two
+concrete jokers, one and a super, or two supers."""
+
+
 def cheapest_supers(adds: Sequence[Die], concrete: Sequence[Die], supers: int) -> int | None:
     """The fewest super jokers that pay for ``adds`` (None: the cards cannot), trying
-    every way to pay each die: two concrete jokers, one and a super, or two supers."""
+    every way to pay each die (:data:`PAYMENTS`)."""
+    have = Counter(concrete)
     best = None
-    for modes in product(("pair", "mixed", "free"), repeat=len(adds)):
+    for ways in product(PAYMENTS, repeat=len(adds)):
+        used = sum(s for _, s in ways)
+        if used > supers or (best is not None and used >= best):
+            continue  # no better than a way already found
         need: Counter[Die] = Counter()
-        used = 0
-        for d, mode in zip(adds, modes, strict=True):
-            need[d] += {"pair": 2, "mixed": 1, "free": 0}[mode]
-            used += {"pair": 0, "mixed": 1, "free": 2}[mode]
-        have = Counter(concrete)
-        if used <= supers and all(have[d] >= n for d, n in need.items()):
-            best = used if best is None else min(best, used)
+        for d, (n, _) in zip(adds, ways, strict=True):
+            need[d] += n
+        if all(have[d] >= n for d, n in need.items()):
+            best = used
     return best
 
 
@@ -123,10 +160,10 @@ def fewest_oracle(cond: c.Condition, dice: Sequence[Die], concrete: Sequence[Die
         for adds in combinations_with_replacement(c.ALL_DICE, k):
             if 2 * sum(d not in owned for d in adds) > supers:
                 continue  # a die no card shows takes two super jokers
+            if cond.stars((*dice, *adds)) < goal:
+                continue  # checked first: paying is the dearer question
             cost = cheapest_supers(adds, concrete, supers)
-            if cost is None or (best is not None and cost >= best):
-                continue
-            if cond.stars((*dice, *adds)) >= goal:
+            if cost is not None and (best is None or cost < best):
                 best = cost
         if best is not None:
             return k, best

@@ -2,8 +2,11 @@
 
 Fixtures: ``eye`` (a fake camera side), ``table`` (a King of the Dice table on a game
 file in the test's folder, START played), ``app`` (the page for that table and eye),
-``client`` (Flask's test client of it). The game bot that makes legal moves is
-``gamebot.choose``; the fake eye and table makers are in ``webkit``.
+``client`` (Flask's test client of it), ``assistant`` (``kotd serve``'s assistant in the
+process, from ``servekit``), ``browser`` (headless Chromium, one per test process; what a
+test opens in it is closed after it) and ``served`` (``kotd serve --source sim`` on the
+test's folder). The game bot that makes legal moves is ``gamebot.choose``;
+the fake eye and table makers are in ``webkit``, the browser's pieces in ``browserkit``.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import re
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -103,10 +106,47 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
+@pytest.fixture
+def assistant(tmp_path: Path) -> Iterator[Any]:
+    """``servekit.running_assistant`` on the test's folder: (assistant, tray, pins, client)."""
+    from servekit import running_assistant
+
+    with running_assistant(tmp_path) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """One headless Chromium for this test process (a worker of ``make test``)."""
+    from browserkit import launched, need_browser
+
+    need_browser()
+    with launched() as browser:
+        yield browser
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The process's Chromium; every context (phone) the test opened is closed after it."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Any]:
+    """The table page of ``kotd serve --source sim`` on the test's folder (a
+    ``browserkit.Served``)."""
+    from browserkit import serve_page
+
+    with serve_page(tmp_path) as page:
+        yield page
+
 
 def _files_sharing_a_fixture() -> frozenset[str]:
     """Test files (as pytest names them) that define a fixture set up once per module,
-    class or package (a browser, the Pi venv, a served page)."""
+    class or package (the Pi venv, a served page, rendered frames). The browser is one per
+    process (``chromium``), so the page tests need not keep to one worker."""
     shared = set()
     for path in Path(__file__).parent.glob("test_*.py"):
         source = path.read_text(encoding="utf-8")

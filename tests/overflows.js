@@ -1,4 +1,4 @@
-// Run in the page by tests/test_web_table.py: every way text can leave its box, as a list.
+// Run in the page by tests/browserkit.py (overflows): every way text can leave its box, as a list.
 (() => {
   const bad = [];
   const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +

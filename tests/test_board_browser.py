@@ -13,19 +13,16 @@ import json
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from test_ukuk_browser import _open
-from test_web_browser import CHROMIUM_ARGS, Served, _shot
+from browserkit import Served, need_browser, open_phone, shot
 from webkit import TOKEN, FakeEye, new_app
 
 from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import Table
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-expect = sync_api.expect
+expect = need_browser()
 
 # Ann takes the scoundrel and the land developer (both a red 6); Ben takes face down.
 BEFORE = [
@@ -46,22 +43,9 @@ def served(tmp_path: Path) -> Iterator[tuple[Served, Table]]:
         yield Served(server.url, TOKEN, "in-thread"), table
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    import os
-
-    chromium = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
-    if not Path(chromium).exists():
-        pytest.skip(f"{chromium} is missing: run tools/ensure-chromium.sh")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(browser, served) -> None:
     site, table = served
-    page = _open(browser, site.url + f"setup?token={TOKEN}")
+    page = open_phone(browser, site.url + f"setup?token={TOKEN}")
     page.click("#game-choice [data-game='board']")
     expect(page.locator("#game-choice [data-game='board']")).to_have_attribute(
         "aria-pressed", "true")
@@ -94,7 +78,7 @@ def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(browser, ser
     plan = page.locator("#b-market [data-deck='3'] .b-plan")
     expect(plan).to_contain_text("discard the scoundrel and the land developer, both a red 6, "
                                  "to add a red 6")
-    _shot(page, "board-turn-jokers", full=True)
+    shot(page, "board-turn-jokers", full=True)
     plan.locator("button[data-jokers]").click()
     expect(page.locator("#b-roll .added")).to_have_count(1)
     page.click("#b-market [data-take='3']")
@@ -118,7 +102,7 @@ def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(browser, ser
     page.fill("#b-outside-1", "0")
     page.click("#b-count")
     expect(page.locator("#b-winner")).to_contain_text("Ann wins with")
-    _shot(page, "board-final-sheet", full=True)
+    shot(page, "board-final-sheet", full=True)
     assert page.errors == []
 
     with urllib.request.urlopen(site.url + "api/stats", timeout=10) as response:

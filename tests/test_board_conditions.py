@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from board_oracle import every_bag, every_roll, oracle, stars
+from board_oracle import COMBOS, SINGLE, every_bag, every_roll, oracle, stars
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -15,20 +15,6 @@ from rules.board.conditions import ConditionError, from_json, parse
 from rules.dice import Roll
 
 BAGS = every_bag()
-
-SINGLE = [
-    "colours 1r", "colours 3g", "colours 2r 1b", "colours 2r 2g 2b", "colours 6b",
-    "colours 4r", "colours 5r", "colours 6r",
-    "pips 6", "pips 3r", "pips 6 3r", "pips 6 6", "pips 6r 6", "pips 1 3 6",
-    "pips 2g 2g 5", "pips 1 2 3 4 5 6", "pips 4b 4 4r",
-    "groups 2", "groups 3", "groups 2 2", "groups 3 2", "groups 3 3", "groups 4 2",
-    "groups 2 2 2", "groups 5", "groups 6", "groups 2 1",
-    "sum 10", "sum 21", "sum 25", "sum 30", "sum 36",
-    "sum r 6", "sum r 12", "sum g 10 b 5", "sum b 18",
-    "sums r b g", "sums g r", "sums b g r", "sums r g",
-    "straight 2", "straight 3", "straight 4", "straight 5", "straight 6",
-]
-
 
 def test_every_roll_of_the_box_is_46656_rolls_of_colours_that_fit_the_layout():
     rolls = list(every_roll())
@@ -44,11 +30,6 @@ def test_each_kind_is_exact_on_every_roll_of_the_box(text):
         assert (witness is not None) == oracle(cond, bag), (text, bag)
         if witness is not None and cond.consumes:  # the witness dice alone meet it
             assert oracle(cond, [bag[i] for i in witness]), (text, bag, witness)
-
-
-COMBOS = ["colours 3r + pips 6", "pips 6 + pips 6", "groups 2 + colours 2b",
-          "straight 3 + colours 3r", "pips 5r + sum 20", "colours 2g + sums r b",
-          "groups 3 + pips 1"]
 
 
 @pytest.mark.parametrize("text", COMBOS)

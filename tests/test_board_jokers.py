@@ -6,10 +6,17 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from board_oracle import cheapest_supers, every_bag, fewest_oracle, oracle, stars
+from board_oracle import (
+    COMBOS,
+    SINGLE,
+    cheapest_supers,
+    every_bag,
+    fewest_oracle,
+    oracle,
+    stars,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_board_conditions import COMBOS, SINGLE
 
 from rules.board import conditions as c
 from rules.board.check import Hand, check_card, check_row, joker_words

@@ -200,7 +200,7 @@ def test_report_fails_only_on_failures() -> None:
 
 def test_doctor_against_a_running_assistant(tmp_path: Path, capsys) -> None:
     from conftest import free_port, wait_for
-    from test_serve import TOKEN
+    from servekit import TOKEN
 
     from pi.serve import Assistant
     from pi.simtray import SimulatedTray

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -17,27 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browserkit import need_browser
 from webkit import START, SUM10, TOKEN, FakeEye, new_app, new_table
 
 from web.server import make_server
 
-CHROMIUM = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is missing: run tools/ensure-chromium.sh", allow_module_level=True)
-expect = sync_api.expect
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+expect = need_browser()
 
 
 @pytest.fixture

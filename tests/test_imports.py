@@ -153,3 +153,24 @@ def test_the_layer_rules_refuse_what_the_document_forbids() -> None:
 def test_the_checker_sees_a_lazy_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(graph) == [["a", "b", "c", "a"]]
+
+
+def _test_modules_imported(source: str) -> set[str]:
+    """The test modules (``test_*``) an ``import`` in ``source`` names, also inside a function."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if name.split(".")[0].startswith("test_")}
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared fixtures live in ``conftest.py``, shared helpers in the support modules beside
+    it (``webkit``, ``browserkit``, ...): a test module is never imported by another."""
+    found = {path.name: _test_modules_imported(path.read_text(encoding="utf-8"))
+             for path in sorted((ROOT / "tests").glob("*.py"))}
+    assert {name: sorted(imported) for name, imported in found.items() if imported} == {}
+    assert _test_modules_imported("def f():\n    from test_serve import TOKEN\n") == \
+        {"test_serve"}

@@ -4,60 +4,48 @@ screen; the token leaves the address bar; phones never get the corner."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+from typing import Any
 
-import pytest
+from browserkit import ARTIFACTS, need_browser
 from conftest import play
 from webkit import START, SUM10, TOKEN, FakeEye, new_app, new_table
 
 from pi.kiosk import kiosk_url
 
-CHROMIUM = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is missing: run tools/ensure-chromium.sh (as root)",
-                allow_module_level=True)
+expect = need_browser()
 
 
-def test_kiosk_page_shows_the_join_code_in_a_corner(tmp_path: Path) -> None:
+def test_kiosk_page_shows_the_join_code_in_a_corner(browser: Any, tmp_path: Path) -> None:
     from web.server import make_server
 
     table = new_table(tmp_path, "players Ann Ben")
     app = new_app(table, FakeEye())
-    with make_server(app, threads=8) as server, sync_api.sync_playwright() as p:
+    with make_server(app, threads=8) as server:
         port = int(server.url.rstrip("/").rsplit(":", 1)[1])
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 800, "height": 480})
-            page.goto(kiosk_url(port, TOKEN))
-            page.wait_for_selector("body[data-ready='1']")
-            join = page.locator("#join")
-            sync_api.expect(join).to_be_visible()
-            page.wait_for_function("document.getElementById('join-qr').naturalWidth > 0")
-            assert "token" not in page.url and "kiosk=1" in page.url
-            box = join.bounding_box()
-            assert box is not None and box["x"] + box["width"] <= 800 and \
-                box["y"] + box["height"] <= 480 and box["width"] >= 120   # big enough to scan
-            src = page.get_attribute("#join-qr", "src")
-            assert src == f"/qr.svg?token={TOKEN}"
-            main = page.locator("main").bounding_box()
-            assert main is not None and main["x"] + main["width"] <= box["x"]  # beside it
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "kiosk-800x480-join.png"))
-            play(table, START[1])   # the row is laid: play starts, the corner goes
-            play(table, SUM10)
-            sync_api.expect(join).to_be_hidden()
-            main = page.locator("main").bounding_box()
-            assert main is not None and main["width"] > 760
-            page.screenshot(path=str(ARTIFACTS / "kiosk-800x480-play.png"))
-            phone = browser.new_page(viewport={"width": 390, "height": 844})
-            phone.goto(server.url + f"?token={TOKEN}")
-            phone.wait_for_selector("body[data-ready='1']")
-            sync_api.expect(phone.locator("#join")).to_be_hidden()
-        finally:
-            browser.close()
+        page = browser.new_page(viewport={"width": 800, "height": 480})
+        page.goto(kiosk_url(port, TOKEN))
+        page.wait_for_selector("body[data-ready='1']")
+        join = page.locator("#join")
+        expect(join).to_be_visible()
+        page.wait_for_function("document.getElementById('join-qr').naturalWidth > 0")
+        assert "token" not in page.url and "kiosk=1" in page.url
+        box = join.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 800 and \
+            box["y"] + box["height"] <= 480 and box["width"] >= 120   # big enough to scan
+        src = page.get_attribute("#join-qr", "src")
+        assert src == f"/qr.svg?token={TOKEN}"
+        main = page.locator("main").bounding_box()
+        assert main is not None and main["x"] + main["width"] <= box["x"]  # beside it
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "kiosk-800x480-join.png"))
+        play(table, START[1])   # the row is laid: play starts, the corner goes
+        play(table, SUM10)
+        expect(join).to_be_hidden()
+        main = page.locator("main").bounding_box()
+        assert main is not None and main["width"] > 760
+        page.screenshot(path=str(ARTIFACTS / "kiosk-800x480-play.png"))
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone.goto(server.url + f"?token={TOKEN}")
+        phone.wait_for_selector("body[data-ready='1']")
+        expect(phone.locator("#join")).to_be_hidden()

@@ -10,56 +10,16 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from conftest import KOTD, free_port, wait_for
 from gpiozero.pins.mock import MockFactory
+from servekit import Client, press
 
 from pi.config import Config, Pins
 from pi.serve import Assistant
 from pi.simtray import SimulatedTray
 from rules.dice import Roll
-
-TOKEN = "table-secret"
-
-
-class Client:
-    def __init__(self, port: int, token: str | None = TOKEN) -> None:
-        self.base = f"http://127.0.0.1:{port}"
-        self.token = token
-
-    def get(self, path: str) -> dict:
-        with urllib.request.urlopen(self.base + path, timeout=10) as r:
-            return json.loads(r.read())
-
-    def act(self, action: str) -> dict:
-        req = urllib.request.Request(
-            self.base + "/api/action", data=json.dumps({"action": action}).encode(),
-            headers={"Content-Type": "application/json", "X-Table-Token": self.token or ""},
-            method="POST")
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
-
-
-def press(factory: MockFactory, pin: int) -> None:
-    factory.pin(pin).drive_low()
-    time.sleep(0.08)
-    factory.pin(pin).drive_high()
-    time.sleep(0.08)
-
-
-@pytest.fixture
-def assistant(tmp_path: Path):
-    config = Config(data_dir=tmp_path, source="sim", host="127.0.0.1", port=free_port(),
-                    token=TOKEN, settle_seconds=0.3, fps=10.0, pin_factory="mock")
-    tray = SimulatedTray(seed=9, roll_seconds=0.5)
-    factory = MockFactory()
-    a = Assistant(config, source=tray, pin_factory=factory)
-    a.start()
-    yield a, tray, factory, Client(a.port)
-    a.stop()
-    factory.reset()
 
 
 def test_a_throw_becomes_a_roll_lights_the_slots_and_a_button_claims(assistant) -> None:

@@ -14,11 +14,10 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from traykit import H, W, tray_scene
 
 from rules.errors import KotdError, TrayError
 from vision.tray import Tray, find_tray, read_in_tray
-
-W, H = 1280, 960
 
 
 @st.composite
@@ -135,39 +134,9 @@ def test_every_tray_refusal_is_said_in_german() -> None:
 
 # ---- rendered frames: a die beside the tray --------------------------------------------
 
-def _tray_scene(seed: int, tilt: float):  # -> (frame, truth inside, die outside, tray)
-    from vision.render import Conditions, DieSpec, render_tray, scene_for
-    from vision.render.camera import Projector
-
-    rng = np.random.default_rng(seed)
-    scene = scene_for(rng, Conditions(table="tray"), distractors=0, hand=0.0)
-    scene = replace(scene, camera=replace(scene.camera, distortion=0.0, tilt=tilt,
-                                          height=max(scene.camera.height, 20.0)))
-    proj = Projector(scene)
-    frame_box = np.array([(0.28 * W, 0.22 * H), (0.85 * W, 0.22 * H),
-                          (0.85 * W, 0.8 * H), (0.28 * W, 0.8 * H)])
-    x0, y0 = proj.to_table(frame_box).min(axis=0)
-    x1, y1 = proj.to_table(frame_box).max(axis=0)
-    s = scene.die_size
-    spots = [(x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy)
-             for fy in (0.28, 0.72) for fx in (0.2, 0.5, 0.8)]
-    dice = [DieSpec(int(rng.integers(1, 7)), "AABBCC"[i], x, y, float(rng.uniform(0, 90)))
-            for i, (x, y) in enumerate(spots)]
-    beside = DieSpec(int(rng.integers(1, 7)), "ABC"[seed % 3], x0 - 1.6 * s, (y0 + y1) / 2,
-                     float(rng.uniform(0, 90)))
-    scene = replace(scene, dice=(*dice, beside),
-                    table=replace(scene.table, tray=(float(x0), float(y0), float(x1),
-                                                     float(y1))))
-    frame, truth = render_tray(scene, rng)
-    corners = Projector(scene).project(np.array([(x0, y0, 0), (x1, y0, 0), (x1, y1, 0),
-                                                 (x0, y1, 0)]))
-    tray = Tray.mark([tuple(c) for c in corners], W, H)
-    return frame, truth[:6], truth[6], tray
-
-
 @pytest.fixture(scope="module")
 def beside_the_tray():
-    return [_tray_scene(seed, tilt) for seed, tilt in ((1, 0.0), (2, 28.0), (3, 15.0),
+    return [tray_scene(seed, tilt) for seed, tilt in ((1, 0.0), (2, 28.0), (3, 15.0),
                                                       (4, 32.0))]
 
 

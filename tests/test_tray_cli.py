@@ -9,7 +9,7 @@ from pathlib import Path
 
 import cv2
 import pytest
-from test_tray import _tray_scene  # the rendered tray with a die beside it
+from traykit import tray_scene  # the rendered tray with a die beside it
 
 from pi.cli import main
 from vision.tray import Tray
@@ -17,7 +17,7 @@ from vision.tray import Tray
 
 @pytest.fixture(scope="module")
 def beside(tmp_path_factory: pytest.TempPathFactory):  # -> (image, die beside, tray)
-    frame, _, die, tray = _tray_scene(2, 28.0)  # the camera tilted 28 degrees
+    frame, _, die, tray = tray_scene(2, 28.0)  # the camera tilted 28 degrees
     path = tmp_path_factory.mktemp("img") / "frame.png"
     cv2.imwrite(str(path), frame)
     return path, die, tray

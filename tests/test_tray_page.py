@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import ROW, Served, _open, _shot, browser, expect, served
+from browserkit import Served, need_browser, open_phone, shot
+from webkit import START
 
-__all__ = ["browser", "served"]  # the fixtures, used by name
+expect = need_browser()
 
 
 def _tray_now(served: Served, corners: int, seconds: float = 10.0) -> list:
@@ -33,9 +34,9 @@ def test_the_tray_is_marked_by_four_taps_on_the_live_view(browser: Any, served: 
                                                           tmp_path: Path) -> None:
     if served.kind != "kotd serve":
         pytest.skip("needs kotd serve with the simulated tray")
-    assert served.post("players Ann Ben")[0] == 200
-    assert served.post("row " + " ".join(ROW))[0] == 200
-    page = _open(browser, served.url + "?token=" + served.token)
+    for line in START:  # two players and a row
+        assert served.post(line)[0] == 200
+    page = open_phone(browser, served.url + "?token=" + served.token)
     page.click("#photo-button")
     page.wait_for_function("() => document.getElementById('photo').naturalWidth > 0")
     page.click("#tray-mark")
@@ -48,7 +49,7 @@ def test_the_tray_is_marked_by_four_taps_on_the_live_view(browser: Any, served: 
         [[0.1, 0.1], [0.9, 0.1], [0.9, 0.9], [0.1, 0.9]]
     assert (tmp_path / "tray.json").is_file()
     expect(page.locator("#photo-tray polygon.tray-kept")).to_have_count(1, timeout=5000)
-    _shot(page, "tray-marked")
+    shot(page, "tray-marked")
     page.click("#tray-mark")  # across the tray instead of around it: refused, nothing lost
     _tap(page, [(0.1, 0.1), (0.9, 0.12), (0.12, 0.88), (0.88, 0.9)])
     expect(page.locator("#toast")).to_contain_text("cross")

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from test_web_browser import CHROMIUM_ARGS, PHONE, Served, _shot
+from browserkit import Served, need_browser, open_phone, shot
 from webkit import TOKEN, FakeEye, new_app
 
 from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import Table
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-expect = sync_api.expect
+expect = need_browser()
 
 # Two rounds: Ann buys the Handwerker (sum 16) and the Philosoph (all even); Ben passes.
 # Round 3 begins with Ann (the last player of round 2).
@@ -43,32 +41,9 @@ def served(tmp_path: Path) -> Iterator[tuple[Served, Table]]:
         yield Served(server.url, TOKEN, "in-thread"), table
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    import os
-
-    chromium = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
-    if not Path(chromium).exists():
-        pytest.skip(f"{chromium} is missing: run tools/ensure-chromium.sh")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-def _open(browser: Any, url: str) -> Any:
-    page = browser.new_context(**PHONE).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors
-    page.goto(url)
-    page.wait_for_selector("body[data-ready='1']")
-    return page
-
-
 def test_choose_the_game_and_play_a_turn_with_two_court_cards(browser, served) -> None:
     site, table = served
-    page = _open(browser, site.url + f"setup?token={TOKEN}")
+    page = open_phone(browser, site.url + f"setup?token={TOKEN}")
     page.click("#game-choice [data-game='ukuk']")
     expect(page.locator("#game-choice [data-game='ukuk']")).to_have_attribute("aria-pressed",
                                                                               "true")
@@ -89,7 +64,7 @@ def test_choose_the_game_and_play_a_turn_with_two_court_cards(browser, served) -
     plan = page.locator("#u-reach li[data-reach='wachmann']")
     expect(plan).to_contain_text("Use your Philosoph (1 5 → 3 3), then set every die aside: "
                                  "that buys the Wachmann.")
-    _shot(page, "ukuk-turn-reach", full=True)
+    shot(page, "ukuk-turn-reach", full=True)
 
     # first card: the Handwerker brings in a 1
     page.click("#u-cards [data-card='handwerker']")
@@ -107,7 +82,7 @@ def test_choose_the_game_and_play_a_turn_with_two_court_cards(browser, served) -
     expect(page.locator("#u-cards")).to_have_count(0)  # both cards used this round
     page.click("#u-all-aside")
     expect(page.locator("#u-buy [data-buy='wachmann']")).to_be_visible()
-    _shot(page, "ukuk-turn-buy", full=True)
+    shot(page, "ukuk-turn-buy", full=True)
     page.click("#u-buy [data-buy='wachmann']")
     expect(page.locator("#whose-turn")).to_contain_text("Ben")
     assert table.state.owned[0] == ("handwerker", "philosoph", "wachmann")
@@ -123,7 +98,7 @@ def test_the_reach_plan_is_done_with_one_tap(browser, served) -> None:
     table.act(table.parse("game ukuk"))
     for line in ["players Ann Ben", *BEFORE, "roll 1 3 5"]:
         table.act(table.parse(line))
-    page = _open(browser, site.url + f"?token={TOKEN}&lang=de")
+    page = open_phone(browser, site.url + f"?token={TOKEN}&lang=de")
     plan = page.locator("#u-reach li[data-reach='wachmann']")
     expect(plan).to_contain_text("Wachmann")
     plan.locator("button[data-plan]").click()

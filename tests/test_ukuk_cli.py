@@ -8,8 +8,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from test_ukuk_costs import ORACLE, every_result
-from test_ukuk_game import ANN_EQUALS, GAME
+from ukukkit import ANN_EQUALS, GAME, ORACLE, every_result
 
 KOTD = [str(Path(sys.executable).with_name("kotd"))]
 

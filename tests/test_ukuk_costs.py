@@ -6,10 +6,10 @@ classes; it must agree with them on every multiset of 1-12 dice.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 
 import pytest
+from ukukkit import ORACLE, every_result
 
 from rules.ukuk.costs import Capacity, CostError, Groups, Straight, cost_from_dict, counts_of
 from rules.ukuk.court import CourtDataError, load_court, parse_court
@@ -19,58 +19,6 @@ COURT_IDS = [
     "jaeger", "haendler", "astronom", "hofdame", "pfandleiher", "ritter", "zauberer",
     "alchemist", "bischof", "edelmann", "feldherr", "koenigin", "koenig",
 ]
-
-
-def _kind(c: Counter[int], n: int) -> bool:
-    return any(c[v] >= n for v in range(1, 7))
-
-
-def _two_groups(c: Counter[int], a: int, b: int) -> bool:
-    """A group of a and a group of b equal dice, possibly of one number."""
-    for x in range(1, 7):
-        for y in range(1, 7):
-            if x == y and c[x] >= a + b:
-                return True
-            if x != y and c[x] >= a and c[y] >= b:
-                return True
-    return False
-
-
-def _three_pairs(c: Counter[int]) -> bool:
-    for x, y, z in itertools.combinations_with_replacement(range(1, 7), 3):
-        need = Counter([x, x, y, y, z, z])
-        if all(c[v] >= n for v, n in need.items()):
-            return True
-    return False
-
-
-ORACLE = {
-    "hofnarr": lambda d, c: sum(d) > 0,
-    "scharlatan": lambda d, c: sum(d) > 0,
-    "bauer": lambda d, c: _kind(c, 2),
-    "dienstmagd": lambda d, c: all(v % 2 == 1 for v in d),
-    "philosoph": lambda d, c: all(v % 2 == 0 for v in d),
-    "handwerker": lambda d, c: sum(d) >= 15,
-    "wachmann": lambda d, c: _kind(c, 3),
-    "jaeger": lambda d, c: _kind(c, 4),
-    "haendler": lambda d, c: sum(d) >= 20,
-    "astronom": lambda d, c: _two_groups(c, 2, 2),
-    "hofdame": lambda d, c: _two_groups(c, 3, 2),
-    "pfandleiher": lambda d, c: sum(d) >= 30,
-    "ritter": lambda d, c: _kind(c, 5),
-    "zauberer": lambda d, c: {1, 2, 3, 4, 5} <= set(d) or {2, 3, 4, 5, 6} <= set(d),
-    "alchemist": lambda d, c: set(d) == {1, 2, 3, 4, 5, 6},
-    "bischof": lambda d, c: _three_pairs(c),
-    "edelmann": lambda d, c: _two_groups(c, 3, 3),
-    "feldherr": lambda d, c: _kind(c, 6),
-    "koenigin": lambda d, c: False,
-    "koenig": lambda d, c: _kind(c, 7),
-}
-
-
-def every_result(max_dice: int = 12):
-    for n in range(1, max_dice + 1):
-        yield from itertools.combinations_with_replacement(range(1, 7), n)
 
 
 def test_court_has_the_twenty_cards_in_rows_0_to_v():

@@ -15,6 +15,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ukukkit import ANN_EQUALS, ANN_FAILS, GAME, lines
 
 from rules.actions import Players
 from rules.errors import ActionSyntaxError, RuleError
@@ -24,109 +25,6 @@ from rules.ukuk.actions import UseCard, parse_action
 from rules.ukuk.game import GameState, TurnDice, apply, new_game
 
 PACK = UmKroneUndKragen.default()
-
-GAME = """
-players Ann Ben
-# round 1: Ann, Ben
-roll 2 4 6
-aside 2 4 6
-buy hofnarr
-roll 1 5 5
-aside 1 5 5
-buy hofnarr
-# round 2: Ben starts (he was last), Ann
-roll 3 4 4
-aside 4 4
-roll 2
-aside 2
-buy scharlatan
-roll 5 5 6
-aside 5 5 6
-buy scharlatan
-# round 3: Ann, Ben; four dice each now
-roll 6 6 1 2
-aside 6 6
-roll 3 3
-aside 3 3
-buy bauer
-roll 4 4 5 1
-aside 4 4 1 5
-buy bauer
-# round 4: Ben, Ann; five dice each
-roll 6 6 5 2 1
-aside 6 6 5
-roll 4 1
-aside 4
-roll 3
-aside 3
-buy handwerker
-roll 6 5 4 3 1
-aside 6 5 4
-roll 2 6
-aside 6 2
-buy handwerker
-# round 5: Ann, Ben
-roll 4 4 4 1 2
-aside 4 4 4 1 2
-buy wachmann
-roll 2 2 2 3 5
-aside 2 2 2
-roll 6 6
-aside 6 6
-buy wachmann
-# round 6: Ben, Ann
-roll 1 3 5 5 2
-aside 1 3 5 5
-roll 3
-aside 3
-use handwerker
-aside 1
-buy dienstmagd
-roll 1 1 3 5 5
-aside 1 1 3 5 5
-buy dienstmagd
-# round 7: Ann buys the King with seven 2s, Ben buys a Hofnarr again
-roll 2 2 2 2 2
-aside 2 2 2 2 2
-use wachmann
-use handwerker
-use dienstmagd 1 -> 2
-aside 2 2
-buy koenig
-roll 6 1 2 3 4
-aside 6 1 2 3 4
-buy hofnarr
-# final round: Ben first, the owner Ann last
-roll 3 3 3 3 3
-aside 3 3 3 3 3
-use wachmann
-use dienstmagd 2 -> 3
-use handwerker
-use hofnarr 1 -> 3
-aside 3 3
-bid
-"""
-
-ANN_FAILS = """
-roll 6 6 1 2 4
-aside 6 6 1 2 4
-bid
-"""
-
-ANN_EQUALS = """
-roll 3 3 3 3 3
-aside 3 3 3 3 3
-use koenigin -> 3
-use wachmann
-use dienstmagd 2 -> 3
-aside 3 3
-bid
-"""
-
-
-def lines(text: str) -> list[str]:
-    return [ln.split("#")[0].strip() for ln in text.splitlines() if ln.split("#")[0].strip()]
-
 
 def play(text: str) -> GameRecord:
     return replay(PACK, lines(text))

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from test_ukuk_game import ANN_EQUALS, GAME, lines
+from ukukkit import ANN_EQUALS, GAME, lines
 
 from pi.detector import RollDetector
 from rules.actions import Fix, Rolled, Seen

@@ -7,93 +7,27 @@ German when the page asks in German, in English otherwise."""
 from __future__ import annotations
 
 import ast
-import itertools
 import json
 import urllib.error
 import urllib.request
 from dataclasses import replace
 from pathlib import Path
 
-from test_serve import TOKEN, assistant  # noqa: F401
+from servekit import TOKEN
+from ukukkit import COURT, refusals
 
-from rules.errors import KotdError, RuleError
+from rules.errors import RuleError
 from rules.ukuk.actions import parse_action
-from rules.ukuk.court import load_court
-from rules.ukuk.game import GameState, TurnDice, apply, new_game
+from rules.ukuk.game import TurnDice, apply, new_game
 from web.i18n import ERRORS, say_error
 
 ROOT = Path(__file__).resolve().parents[1]
-COURT = load_court()
 UNREACHABLE = {"rule.ukuk_unknown_action", "rule.die_value", "rule.raise_to_over_six",
                "rule.reroll_count"}
 """Refusals no action line can reach with the box's court: an action the game does not
 know is caught by the parser; a use names dice 1-6 only (an ``after`` above 6 is refused
 by the parser, a raise above 6 by the ability first); no card throws exactly two or more
 dice again (the Hofnarr throws one, the Händler any number). Kept for other court data."""
-
-DICE = [  # (active, aside): what can lie on the table mid-turn
-    ((), (2, 4)), ((1,), ()), ((1, 3, 5), ()), ((6, 6), (3,)), ((2, 3, 5), (4, 4)),
-    ((1, 1, 6), (2,)), ((5, 5, 5, 5), ()),
-]
-BEFORE = ["", "1", "3", "5", "6", "1 1", "1 3", "3 5", "5 6", "1 3 5", "1 1 6"]
-AFTER = ["", "-> 1", "-> 2", "-> 4", "-> 6", "-> 2 2", "-> 3 3", "-> 4 5", "-> 1 2 3",
-         "-> 3 3 3"]
-
-
-def lines() -> list[str]:
-    """Every action line the brute force tries."""
-    cards = [c.id for c in COURT]
-    out = [f"use {c} {b} {a}".strip() for c in cards for b in BEFORE for a in AFTER]
-    out += [f"buy {c}" for c in cards]
-    out += ["roll " + " ".join(["3"] * n) for n in range(1, 8)]
-    out += [f"aside {v}" for v in "1356"] + ["aside 1 1", "pass", "bid", "fix 1 5",
-                                            "fix 9 5", "fix 1 5r", "roll 1r 2 3", "players A B"]
-    return out
-
-
-def states() -> list[GameState]:
-    """Turns in progress for Ann, who owns every court card (or none), in every phase."""
-    start = new_game(["Ann", "Ben"], COURT)
-    every = tuple(c.id for c in COURT if c.id != "scharlatan")
-    found = []
-    for owned, final, over in itertools.product((every, ()), (False, True), (False, True)):
-        s = replace(start, owned=(owned, ()), final=final, over=over)
-        found.append(s)  # nothing thrown yet
-        found.append(replace(s, dice=TurnDice(3, active=(2,))))  # a die brought in
-        for active, aside in DICE if (owned, final, over) == (every, False, False) else DICE[:2]:
-            for since in (False, True):
-                found.append(replace(s, dice=TurnDice(0, active, aside, throws=1,
-                                                      aside_since_throw=since)))
-    # every card used already; the Hofnarr's copies all gone; Ann owns a Hofnarr only
-    found.append(replace(start, dice=TurnDice(0, (1, 3, 5), throws=1, used=every),
-                         owned=(every, ())))
-    found.append(replace(start, left=tuple(0 for _ in COURT),
-                         dice=TurnDice(0, (), (3, 3), throws=1)))
-    return found
-
-
-def refusals() -> list[KotdError]:
-    """Every refusal the brute force meets, the ones from a new game's players too."""
-    met: list[KotdError] = []
-    parsed = []
-    for line in lines():
-        try:
-            parsed.append(parse_action(line))
-        except KotdError as err:
-            met.append(err)
-    for state in states():
-        for action in parsed:
-            try:
-                apply(state, action)
-            except KotdError as err:
-                met.append(err)
-    for players in (["Ann"], ["A", "B", "C", "D", "E", "F"], ["Ann", "ann"]):
-        try:
-            new_game(players, COURT)
-        except KotdError as err:
-            met.append(err)
-    return met
-
 
 def test_every_refusal_the_game_meets_is_coded_and_said_in_german() -> None:
     met = refusals()
@@ -165,7 +99,7 @@ def _refused(port: int, action: str, query: str = "",
     raise AssertionError(f"{action!r} was not refused")
 
 
-def test_a_refusal_over_http_comes_in_the_pages_language(assistant) -> None:  # noqa: F811
+def test_a_refusal_over_http_comes_in_the_pages_language(assistant) -> None:
     a, _tray, _factory, client = assistant
     client.act("game ukuk")
     client.act("players Ann Ben")

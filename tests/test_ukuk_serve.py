@@ -3,15 +3,16 @@ panel's LEDs and confirm button buying the card the result pays, a restart resum
 
 from __future__ import annotations
 
+from conftest import free_port, wait_for
 from gpiozero.pins.mock import MockFactory
-from test_serve import TOKEN, Client, assistant, free_port, press, wait_for  # noqa: F401
+from servekit import TOKEN, press
 
 from pi.config import Config, Pins
 from pi.serve import Assistant
 from pi.simtray import SimulatedTray
 
 
-def test_the_table_plays_ukuk_and_the_panel_buys(assistant) -> None:  # noqa: F811
+def test_the_table_plays_ukuk_and_the_panel_buys(assistant) -> None:
     a, _tray, factory, client = assistant
     client.act("game ukuk")
     state = client.act("players Ann Ben")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from test_ukuk_game import GAME, lines
+from ukukkit import GAME, lines
 
 from rules.record import GameRecord, replay
 from rules.ukuk import UmKroneUndKragen

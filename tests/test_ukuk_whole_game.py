@@ -17,10 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_ukuk_browser import _open, browser  # noqa: F401
-from test_ukuk_game import ANN_FAILS, GAME, lines
-from test_web_browser import Served, _shot
-from test_web_table import PHONES, VIEWPORTS, opened, overflows, shot
+from browserkit import PHONES, VIEWPORTS, Served, need_browser, open_phone, opened, overflows, shot
+from ukukkit import ANN_FAILS, GAME, lines
 from webkit import TOKEN, FakeEye, new_app
 
 from rules.actions import Seen
@@ -29,8 +27,7 @@ from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import Table
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-expect = sync_api.expect
+expect = need_browser()
 expect.set_options(timeout=15_000)  # a shared machine: renders may wait for a core
 
 CONFIRM_AT = 2  # the 2nd throw: the camera is unsure of die 1; one tap says it is right
@@ -91,7 +88,7 @@ def camera_throw(page: Any, table: Table, values: list[int], throws: int) -> Non
         expect(page.locator("#held")).to_contain_text("check die 1")
         expect(page.locator("#u-held")).to_be_visible()
         expect(page.locator("#held .die.pips")).to_have_count(len(values))
-        _shot(page, "ukuk-held-check", full=True)
+        shot(page, "ukuk-held-check", full=True)
         page.tap("#held-confirm")
     elif throws == FIX_AT:
         wrong = [1 if i == 1 else v for i, v in enumerate(values)]
@@ -112,9 +109,9 @@ def camera_throw(page: Any, table: Table, values: list[int], throws: int) -> Non
     in_step(page, table, before + 1)  # one throw, entered once
 
 
-def test_a_whole_game_by_taps_with_held_throws(browser, served) -> None:  # noqa: F811
+def test_a_whole_game_by_taps_with_held_throws(browser, served) -> None:
     site, table = served
-    page = _open(browser, site.url + f"setup?token={TOKEN}")
+    page = open_phone(browser, site.url + f"setup?token={TOKEN}")
     page.tap("#game-choice [data-game='ukuk']")
     page.fill("#player-list input[data-player='0']", "Ann")
     page.fill("#player-list input[data-player='1']", "Ben")
@@ -160,7 +157,7 @@ def test_a_whole_game_by_taps_with_held_throws(browser, served) -> None:  # noqa
             expect(page.locator("#held")).to_be_hidden()
             dropped_turn = None
     expect(page.locator("#u-final .winner")).to_contain_text("Ben holds the King and wins")
-    _shot(page, "ukuk-whole-game-over", full=True)
+    shot(page, "ukuk-whole-game-over", full=True)
     stored = [str(a) for a in table.record.actions]
     assert stored == script  # exactly the game, each throw once
     time.sleep(1.0)  # nothing held enters later
@@ -176,7 +173,7 @@ MID_TURN = lines(GAME)[:lines(GAME).index("use wachmann")]  # Ann's King turn, d
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_nothing_overflows_on_the_page_at_any_size(browser, served, size: str,  # noqa: F811
+def test_nothing_overflows_on_the_page_at_any_size(browser, served, size: str,
                                                     lang: str) -> None:
     _site, table = served
     table.act(table.parse("game ukuk"))
@@ -186,7 +183,7 @@ def test_nothing_overflows_on_the_page_at_any_size(browser, served, size: str,  
     with opened(browser, _site.url + f"?lang={lang}&token={TOKEN}", size) as page:
         expect(page.locator("#u-reach li[data-reach]").first).to_be_visible()
         problems["reach"] = overflows(page)
-        shot(page, f"ukuk-{size}-{lang}-reach")
+        shot(page, f"table/ukuk-{size}-{lang}-reach", settle=0)
         for line in lines(GAME)[len(MID_TURN):]:
             if table.state.final:
                 break
@@ -194,7 +191,7 @@ def test_nothing_overflows_on_the_page_at_any_size(browser, served, size: str,  
         table.saw(seen([3, 3, 3, 3, 3], 2, 4))  # Ben's final throw, two dice unsure
         expect(page.locator("#held-confirm")).to_be_visible()
         problems["check"] = overflows(page)
-        shot(page, f"ukuk-{size}-{lang}-check")
+        shot(page, f"table/ukuk-{size}-{lang}-check", settle=0)
         page.tap("#held-confirm") if size in PHONES else page.click("#held-confirm")
         expect(page.locator("#held")).to_be_hidden()
         assert table.snapshot.held is None and table.state.dice.throws == 1
@@ -202,7 +199,7 @@ def test_nothing_overflows_on_the_page_at_any_size(browser, served, size: str,  
             table.act(table.parse(line))
         expect(page.locator("#u-final .winner")).to_be_visible()
         problems["over"] = overflows(page)
-        shot(page, f"ukuk-{size}-{lang}-over")
+        shot(page, f"table/ukuk-{size}-{lang}-over", settle=0)
         page.goto(_site.url + f"scores?lang={lang}")
         page.wait_for_selector("body[data-ready='1']")
         problems["scores"] = overflows(page)

@@ -8,150 +8,22 @@ the API, as the tray does. Screenshots (390×844, a phone) go to ``test-artifact
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from webkit import FakeEye, new_app, new_table
+from browserkit import Served, in_thread, need_browser, open_phone, shot
 
-CHROMIUM = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-         "is_mobile": True, "has_touch": True}
-TOKEN = "browser-test-token"
+expect = need_browser()
+
 ROW = ["snob-even", "hypnotist", "gnome-3green", "orc-3", "fairy-2r2g"]
 LIVE = 5000
 """ms: every phone shows a change without a reload. How fast is measured by
 benchmarks/bench_live.py (milliseconds); this bound only keeps a lost update from passing,
 and is wide because the suite shares two cores with a browser and the vision tests (one
 second once ran out under that load)."""
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is missing: run tools/ensure-chromium.sh (as root) to install "
-                "Debian's chromium", allow_module_level=True)
-expect = sync_api.expect
-
-
-@dataclass
-class Served:
-    """A running table page: where it is, its token, and a way to post as the tray does."""
-
-    url: str
-    token: str
-    kind: str  # "kotd serve" or "in-thread"
-    stop: Any = field(repr=False, default=None)
-
-    def post(self, line: str, token: str | None = None) -> tuple[int, dict]:
-        request = urllib.request.Request(
-            self.url + "api/action", data=json.dumps({"action": line}).encode(),
-            headers={"Content-Type": "application/json",
-                     "X-Table-Token": self.token if token is None else token}, method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read())
-
-    def state(self) -> dict:
-        with urllib.request.urlopen(self.url + "api/state", timeout=10) as response:
-            return json.loads(response.read())
-
-
-def _kotd() -> str | None:
-    found = shutil.which("kotd") or str(Path(sys.executable).with_name("kotd"))
-    if not Path(found).exists():
-        return None
-    try:
-        out = subprocess.run([found, "serve", "--help"], capture_output=True, text=True,
-                             timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return found if out.returncode == 0 and "--source" in out.stdout else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def _kotd_serve(kotd: str, data_dir: Path) -> Iterator[Served]:
-    port = _free_port()
-    proc = subprocess.Popen([kotd, "serve", "--source", "sim", "--port", str(port),
-                             "--data-dir", str(data_dir), "--token", TOKEN],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    served = Served(f"http://127.0.0.1:{port}/", TOKEN, "kotd serve")
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                served.state()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("kotd serve did not start: " +
-                                       (proc.stdout.read() if proc.stdout else "")) from None
-                time.sleep(0.2)
-        yield served
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-@contextlib.contextmanager
-def _in_thread(data_dir: Path) -> Iterator[Served]:
-    from web.server import make_server
-
-    app = new_app(new_table(data_dir), FakeEye())
-    with make_server(app, threads=12) as server:
-        yield Served(server.url, TOKEN, "in-thread")
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    """``kotd serve --source sim`` when the Pi side has landed, else the in-thread server."""
-    kotd = None if os.environ.get("KOTD_WEB_IN_THREAD") else _kotd()
-    with (_kotd_serve(kotd, tmp_path) if kotd else _in_thread(tmp_path)) as table:
-        yield table
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-def _open(browser: Any, url: str) -> Any:
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors
-    page.goto(url)
-    page.wait_for_selector("body[data-ready='1']")
-    return page
 
 
 def _pick(page: Any, picker: str, card: str) -> None:
@@ -160,17 +32,10 @@ def _pick(page: Any, picker: str, card: str) -> None:
     page.click(f"{picker} button.pick[data-card='{card}']")
 
 
-def _shot(page: Any, name: str, full: bool = False) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.wait_for_timeout(150)  # let the last render settle
-    page.evaluate("document.getElementById('toast').hidden = true; window.scrollTo(0, 0)")
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full)
-
-
 def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None:
-    host = _open(browser, served.url + "setup?token=" + served.token)
+    host = open_phone(browser, served.url + "setup?token=" + served.token)
     assert "token=" not in host.url  # the secret leaves the address bar at once
-    watcher = _open(browser, served.url)
+    watcher = open_phone(browser, served.url)
 
     # -- the host sets up three players and the first row, by tapping ---------------------
     names = host.locator("#player-list input")
@@ -183,7 +48,7 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     expect(watcher.locator("#go-setup")).to_have_count(0, timeout=LIVE)  # the watcher saw it
     for card in ROW:
         _pick(host, "#picker", card)
-    _shot(host, "setup-picker")
+    shot(host, "setup-picker")
     host.click("#picked-lay")
     host.wait_for_url(served.url)
     expect(host.locator("#whose-turn")).to_have_text("Ann's turn")
@@ -215,8 +80,8 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     host.click("#fix-colors button[aria-label='blue']")
     host.click("#fix-apply")
     expect(watcher.locator("#dice-info")).to_contain_text("sum 12", timeout=LIVE)
-    _shot(host, "table")
-    _shot(host, "table-full", full=True)
+    shot(host, "table")
+    shot(host, "table-full", full=True)
 
     # Ann takes the hypnotist (and the gnome to its right): two new cards to draw; the rules
     # would let her leave the bonus card, and the page offers that too
@@ -267,8 +132,8 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     expect(watcher.locator("article.player-score")).to_have_count(3)
     expect(watcher.locator("article[data-player='Ann'] .ps-total")).to_have_text("2")
     expect(watcher.locator("article[data-player='Cem'] .ps-total")).to_have_text("−2")
-    _shot(watcher, "scores")
-    _shot(watcher, "scores-full", full=True)
+    shot(watcher, "scores")
+    shot(watcher, "scores-full", full=True)
     # Ann takes the rich snob: the scoreboard follows without a reload
     assert served.post("claim 4")[0] == 200
     expect(watcher.locator("article[data-player='Ann'] .ps-total")).to_have_text("7",
@@ -283,7 +148,7 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     expect(host.locator("#events li").last).to_contain_text("Ann takes the Rich snob")
     host.click("#games button[data-game]")
     expect(host.locator("#game-detail .ranking li")).to_have_count(3)
-    _shot(host, "history", full=True)
+    shot(host, "history", full=True)
 
     # -- the QR code for more phones: only where the token is ---------------------------------
     expect(watcher.locator("#qr-button")).to_be_hidden()
@@ -303,7 +168,7 @@ def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None
     host.wait_for_selector("body[data-ready='1']")
     expect(host.locator("#nav-table")).to_have_text("Tisch")
     expect(host.locator("#undo")).to_contain_text("Rückgängig")
-    _shot(host, "table-de")
+    shot(host, "table-de")
 
     assert host.errors == [] and watcher.errors == []
 
@@ -338,7 +203,7 @@ def test_scoreboard_shows_the_tie_break_and_the_final_ranking(browser: Any,
                                                               served: Served) -> None:
     for line in TIED.splitlines():
         assert served.post(line)[0] == 200, line
-    page = _open(browser, served.url + "scores")
+    page = open_phone(browser, served.url + "scores")
     expect(page.locator("article.player-score").first).to_have_attribute("data-player", "Ben")
     expect(page.locator("article[data-player='Ben'] .tie")).to_contain_text(
         "tied on 8 points: fewer minus points decide")
@@ -350,7 +215,7 @@ def test_scoreboard_shows_the_tie_break_and_the_final_ranking(browser: Any,
     expect(page.locator("#result .winner")).to_contain_text("Ann wins!")
     expect(page.locator("#result")).to_contain_text("the last green village card was taken")
     expect(page.locator("article[data-player='Ann'] .ps-total")).to_have_text("9")
-    _shot(page, "scores-final")
+    shot(page, "scores-final")
     page.goto(served.url + "?lang=de")
     page.wait_for_selector("body[data-ready='1']")
     expect(page.locator("#topline")).to_contain_text("Spielende")
@@ -365,7 +230,7 @@ def test_the_simulated_tray_is_thrown_from_the_page_and_odds_are_opt_in(
         pytest.skip("needs kotd serve with the simulated tray")
     assert served.post("players Ann Ben")[0] == 200
     assert served.post("row " + " ".join(ROW))[0] == 200
-    page = _open(browser, served.url + "?token=" + served.token)
+    page = open_phone(browser, served.url + "?token=" + served.token)
     expect(page.locator("#advice")).to_be_hidden()  # off by default: the game stays a game
     expect(page.locator("#throw")).to_be_enabled(timeout=LIVE)
     page.click("#throw")
@@ -383,7 +248,7 @@ def test_the_simulated_tray_is_thrown_from_the_page_and_odds_are_opt_in(
     page.check("#odds")
     expect(page.locator("#advice")).to_contain_text("Slot 1", timeout=LIVE)
     expect(page.locator("#advice")).to_contain_text("Most points")
-    _shot(page, "table-sim-odds", full=True)
+    shot(page, "table-sim-odds", full=True)
     assert page.errors == []
 
 
@@ -397,8 +262,8 @@ def test_a_stored_game_that_no_longer_replays_is_said_on_the_page(browser: Any,
                  "claim 3"):  # as if written by other rules: the elf is not satisfied
         store.append(game, line)
     store.close()
-    with _in_thread(tmp_path) as served:
-        page = _open(browser, served.url + "?lang=de")
+    with in_thread(tmp_path) as served:
+        page = open_phone(browser, served.url + "?lang=de")
         problem = page.locator("#problem")
         expect(problem).to_be_visible()
         expect(problem).to_contain_text("kann nicht weitergehen")

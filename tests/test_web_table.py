@@ -1,6 +1,6 @@
 """The table page at every screen at the table, in English and German, in a real Chromium.
 
-One server and one browser for the whole module (``make test`` stays fast):
+One server for the whole module and the test process's one browser (``make test`` stays fast):
 
 * every page at 360×740, 390×844 (phones), 800×480 (the Pi's 7" screen) and 1280×800
   (a laptop), English and German, in the states a game goes through: nothing may overflow
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import threading
 import urllib.error
 import urllib.request
@@ -24,29 +23,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browserkit import ARTIFACTS, VIEWPORTS, need_browser, opened, overflows, shot
 from webkit import FakeEye, new_app, new_table
 
 from rules.actions import Seen
 from rules.dice import Roll
 from rules.errors import KotdError
 
-CHROMIUM = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "table"
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 TOKEN = "layout-test-token"
 LIVE = 2000  # ms
-VIEWPORTS = {"360x740": (360, 740), "390x844": (390, 844), "800x480": (800, 480),
-             "1280x800": (1280, 800)}
-PHONES = ("360x740", "390x844")
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is missing: run tools/ensure-chromium.sh (as root) to install "
-                "Debian's chromium", allow_module_level=True)
-expect = sync_api.expect
+expect = need_browser()
 
 # German names are the longest: the row shows Tüftlerwerkstatt, Pilzkobold, Zauberlehrling
 ROW = ["goblin-4", "hypnotist", "apprentice-2r2g2b", "orc-4+2", "fairy-2r2g"]
@@ -132,53 +120,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield Served(server.url, referee, tray)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@contextlib.contextmanager
-def opened(browser: Any, url: str, size: str = "390x844", scheme: str = "dark",
-           axe: bool = False) -> Iterator[Any]:
-    width, height = VIEWPORTS[size]
-    phone = size in PHONES
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  device_scale_factor=2 if phone else 1, is_mobile=phone,
-                                  has_touch=phone, color_scheme=scheme, bypass_csp=axe)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(url)
-    page.wait_for_selector("body[data-ready='1']")
-    try:
-        yield page
-        assert errors == [], errors
-    finally:
-        context.close()
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("document.getElementById('toast').hidden = true; window.scrollTo(0, 0)")
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-
-
-# Everything that shows text must keep it inside: its own box (no text wider than the
-# element), the box drawn around it (card, button, tile, chip) and the screen's width;
-# neighbours in one line (village name and points, card name and points) must not overlap.
-OVERFLOWS = "\n".join(  # the function, without its heading comment
-    line for line in (Path(__file__).resolve().parent / "overflows.js").read_text().splitlines()
-    if not line.startswith("//"))
-
-
-
-def overflows(page: Any) -> list[str]:
-    return page.evaluate(OVERFLOWS)
-
-
 def axe_problems(page: Any) -> list[str]:
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("""async () => {
@@ -221,7 +162,7 @@ def test_the_header_at_its_widest_never_overflows(browser: Any, served: Served, 
             }""")
             assert overflows(page) == [], path
             if path == "scores":
-                shot(page, f"{size}-{lang}-header-reconnecting")
+                shot(page, f"table/{size}-{lang}-header-reconnecting", settle=0)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -234,7 +175,7 @@ def test_nothing_overflows_at_any_screen_size(browser: Any, served: Served, size
             with opened(browser, served.url + f"?lang={lang}&token={TOKEN}", size) as page:
                 wait_for(page, "none")
                 problems["none"] = overflows(page)
-                shot(page, f"{size}-{lang}-none")
+                shot(page, f"table/{size}-{lang}-none", settle=0)
         with opened(browser, served.url + f"?lang={lang}&token={TOKEN}", size) as page:
             for state in ("rolling", "nothing", "draw", "held", "check", "over"):
                 if state == "held":  # a throw during the refill: kept for the next turn
@@ -249,13 +190,13 @@ def test_nothing_overflows_at_any_screen_size(browser: Any, served: Served, size
                 wait_for(page, state)
                 page.wait_for_timeout(100)
                 problems[state] = overflows(page)
-                shot(page, f"{size}-{lang}-table-{state}")
+                shot(page, f"table/{size}-{lang}-table-{state}", settle=0)
             for other in ("scores", "setup", "history"):
                 page.goto(served.url + f"{other}?lang={lang}")
                 page.wait_for_selector("body[data-ready='1']")
                 page.wait_for_timeout(150)
                 problems[other] = overflows(page)
-                shot(page, f"{size}-{lang}-{other}")
+                shot(page, f"table/{size}-{lang}-{other}", settle=0)
     bad = {k: v for k, v in problems.items() if v}
     assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)
 
@@ -425,9 +366,8 @@ def test_a_whole_game_by_taps_on_a_phone(browser: Any, served: Served) -> None:
         state = served.state()
         assert state["over"] and [(s["player"], s["total"]) for s in state["scores"]] == [
             ("Ann", 6), ("Ben", 4)]
-        shot(page, "game-by-taps-over")
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        (ARTIFACTS / "taps-per-turn.json").write_text(json.dumps(per_turn, indent=1))
+        shot(page, "table/game-by-taps-over", settle=0)
+        (ARTIFACTS / "table" / "taps-per-turn.json").write_text(json.dumps(per_turn, indent=1))
         # a rematch: the same players, the next seat starts
         tap("#rematch")
         expect(page.locator("#whose-turn")).to_contain_text("Ben", timeout=LIVE)
@@ -463,7 +403,7 @@ def test_held_rolls_on_the_page(browser: Any, served: Served) -> None:
         expect(page.locator("#held .die.unsure")).to_have_count(1)
         expect(page.locator("#throw")).to_be_hidden()  # first the table checks the die
         assert served.state()["rolls_used"] == 1  # not in the game yet
-        shot(page, "held-check")
+        shot(page, "table/held-check", settle=0)
         page.tap("#held button.die[data-pos='3']")  # it is really a green 2
         page.tap("#fix-values button:text-is('2')")
         page.tap("#fix-colors button[data-color='green']")

@@ -1,0 +1,209 @@
+"""Shared pieces of the page tests in a real Chromium: the browser, a served page, phones,
+screenshots and the overflow check.
+
+Chromium is Debian's (``tools/ensure-chromium.sh``, run by ``make test``); Playwright only
+drives it. ``conftest.py`` launches one browser per test process (the ``browser`` fixture
+closes what each test opened), so a page test may run in either worker. A test module
+that needs the browser calls :func:`need_browser` first: without Playwright or Chromium
+the module is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webkit import FakeEye, new_app, new_table
+
+CHROMIUM = os.environ.get("KOTD_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+VIEWPORTS = {"360x740": (360, 740), "390x844": (390, 844), "800x480": (800, 480),
+             "1280x800": (1280, 800)}
+"""Every screen at the table: two phones, the Pi's 7" screen, a laptop."""
+PHONES = ("360x740", "390x844")
+TOKEN = "browser-test-token"
+"""The token of :func:`serve_page`'s ``kotd serve``."""
+
+
+def need_browser() -> Any:
+    """Playwright's ``expect``; the calling test module is skipped, with the reason, when
+    Playwright or Chromium is missing."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing: run tools/ensure-chromium.sh (as root) to install "
+                    "Debian's chromium", allow_module_level=True)
+    return sync_api.expect
+
+
+@contextlib.contextmanager
+def launched() -> Iterator[Any]:
+    """A headless Chromium (Playwright's ``Browser``)."""
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@dataclass
+class Served:
+    """A running table page: where it is, its token, and a way to post as the tray does."""
+
+    url: str
+    token: str
+    kind: str  # "kotd serve" or "in-thread"
+    stop: Any = field(repr=False, default=None)
+
+    def post(self, line: str, token: str | None = None) -> tuple[int, dict]:
+        request = urllib.request.Request(
+            self.url + "api/action", data=json.dumps({"action": line}).encode(),
+            headers={"Content-Type": "application/json",
+                     "X-Table-Token": self.token if token is None else token}, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read())
+
+    def state(self) -> dict:
+        with urllib.request.urlopen(self.url + "api/state", timeout=10) as response:
+            return json.loads(response.read())
+
+
+def _kotd() -> str | None:
+    found = shutil.which("kotd") or str(Path(sys.executable).with_name("kotd"))
+    if not Path(found).exists():
+        return None
+    try:
+        out = subprocess.run([found, "serve", "--help"], capture_output=True, text=True,
+                             timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return found if out.returncode == 0 and "--source" in out.stdout else None
+
+
+@contextlib.contextmanager
+def _kotd_serve(kotd: str, data_dir: Path) -> Iterator[Served]:
+    from conftest import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([kotd, "serve", "--source", "sim", "--port", str(port),
+                             "--data-dir", str(data_dir), "--token", TOKEN],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    served = Served(f"http://127.0.0.1:{port}/", TOKEN, "kotd serve")
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                served.state()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("kotd serve did not start: " +
+                                       (proc.stdout.read() if proc.stdout else "")) from None
+                time.sleep(0.2)
+        yield served
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@contextlib.contextmanager
+def in_thread(data_dir: Path) -> Iterator[Served]:
+    """The page's own waitress server in a thread, on a King of the Dice table in
+    ``data_dir`` with a fake camera."""
+    from web.server import make_server
+
+    app = new_app(new_table(data_dir), FakeEye(), TOKEN)
+    with make_server(app, threads=12) as server:
+        yield Served(server.url, TOKEN, "in-thread")
+
+
+@contextlib.contextmanager
+def serve_page(data_dir: Path) -> Iterator[Served]:
+    """``kotd serve --source sim`` on ``data_dir`` when that command exists (and
+    ``KOTD_WEB_IN_THREAD`` is not set), otherwise :func:`in_thread`."""
+    kotd = None if os.environ.get("KOTD_WEB_IN_THREAD") else _kotd()
+    with (_kotd_serve(kotd, data_dir) if kotd else in_thread(data_dir)) as served:
+        yield served
+
+
+def open_phone(browser: Any, url: str, **options: Any) -> Any:
+    """A new phone (390×844) on ``url``, once the page is ready; ``page.errors`` collects
+    the page's script errors."""
+    page = browser.new_context(**{**PHONE, **options}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.errors = errors
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+@contextlib.contextmanager
+def opened(browser: Any, url: str, size: str = "390x844", scheme: str = "dark",
+           axe: bool = False) -> Iterator[Any]:
+    """``url`` on a screen of :data:`VIEWPORTS`, in a colour scheme; no script error on
+    it by the end (``axe``: the page's CSP lets the axe script in)."""
+    width, height = VIEWPORTS[size]
+    phone = size in PHONES
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  device_scale_factor=2 if phone else 1, is_mobile=phone,
+                                  has_touch=phone, color_scheme=scheme, bypass_csp=axe)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    try:
+        yield page
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def shot(page: Any, name: str, full: bool = False, settle: int = 150) -> None:
+    """A screenshot to ``test-artifacts/NAME.png`` (``name`` may hold a folder), the toast
+    hidden, after ``settle`` ms for the last render."""
+    path = ARTIFACTS / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if settle:
+        page.wait_for_timeout(settle)
+    page.evaluate("document.getElementById('toast').hidden = true; window.scrollTo(0, 0)")
+    page.screenshot(path=str(path), full_page=full)
+
+
+# Everything that shows text must keep it inside: its own box (no text wider than the
+# element), the box drawn around it (card, button, tile, chip) and the screen's width;
+# neighbours in one line (village name and points, card name and points) must not overlap.
+OVERFLOWS = "\n".join(  # the function, without its heading comment
+    line for line in (Path(__file__).resolve().parent / "overflows.js").read_text().splitlines()
+    if not line.startswith("//"))
+
+
+def overflows(page: Any) -> list[str]:
+    """Every way text leaves its box on the page, in words (none: ``[]``)."""
+    return list(page.evaluate(OVERFLOWS))
