@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import ARTIFACTS, VIEWPORTS, need_browser, opened, overflows, shot
+from browserkit import ARTIFACTS, PHONES, VIEWPORTS, need_browser, opened, overflows, shot
 from webkit import FakeEye, new_app, new_table
 
 from rules.actions import Seen
