@@ -9,7 +9,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench bench-live clean
+.PHONY: run test shots lint typecheck bench bench-live clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,13 @@ typecheck: $(STAMP)
 test: $(STAMP) lint typecheck
 	./tools/ensure-chromium.sh
 	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadgroup
+
+# the browser tests again, keeping their screenshots in test-artifacts/ for people to look at
+shots: $(STAMP)
+	./tools/ensure-chromium.sh
+	KOTD_SHOTS=1 $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadgroup \
+		$(wildcard tests/test_*browser*.py tests/test_*page*.py) tests/test_web_table.py \
+		tests/test_ukuk_whole_game.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_check.py

@@ -185,15 +185,22 @@ def opened(browser: Any, url: str, size: str = "390x844", scheme: str = "dark",
         context.close()
 
 
+SHOTS = os.environ.get("KOTD_SHOTS") == "1"
+"""Screenshots are for people reviewing the pages (``make shots``); the tests' checks never
+read them, so ``make test`` takes none."""
+
+
 def shot(page: Any, name: str, full: bool = False, settle: int = 150) -> None:
     """A screenshot to ``test-artifacts/NAME.png`` (``name`` may hold a folder), the toast
-    hidden, after ``settle`` ms for the last render."""
-    path = ARTIFACTS / f"{name}.png"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    hidden and the page scrolled to its top (as the tests go on from there), after ``settle``
+    ms for the last render; the picture itself only with ``KOTD_SHOTS=1``."""
     if settle:
         page.wait_for_timeout(settle)
     page.evaluate("document.getElementById('toast').hidden = true; window.scrollTo(0, 0)")
-    page.screenshot(path=str(path), full_page=full)
+    if SHOTS:
+        path = ARTIFACTS / f"{name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=full)
 
 
 # Everything that shows text must keep it inside: its own box (no text wider than the
