@@ -104,8 +104,10 @@ class BoardGame:
         return self.take_in(state, slot)
 
     def narrate(self, lines: list[str], lang: str) -> list[str]:
-        """No sentences yet: the history shows each stored action's words."""
-        return []
+        """A stored game's lines as sentences for the players (:mod:`rules.board.words`)."""
+        from rules.board.words import narrate
+
+        return narrate(self.deck, lines, lang)
 
     def catalogue(self, lang: str) -> dict[str, Any]:
         from rules.board.view import deck_catalogue
