@@ -5,8 +5,8 @@ whose cards carry dice conditions (:mod:`conditions`, cards as data in
 ``rules/board/data/board.toml``: :mod:`deck`); pairs of owned cards add dice as jokers
 (:mod:`jokers`); :mod:`check` tells which cards a roll meets and what jokers could do;
 :mod:`game` folds a game over the action words (:mod:`actions`); :mod:`score` counts the
-final sheet; :mod:`view` draws the table as data. :class:`BoardGame` is the pack
-(:class:`rules.pack.GamePack`).
+final sheet; :mod:`view` draws the table as data; :mod:`words` tells a stored game in
+sentences (the history). :class:`BoardGame` is the pack (:class:`rules.pack.GamePack`).
 """
 
 from __future__ import annotations
