@@ -1,6 +1,7 @@
 """The board game on the real page in headless Chromium: choose it at setup, play a turn by
 taps (a card entered, a throw, a card met, a joker suggestion taken, the effects done),
-fill in the final scoring sheet, and find the entered card again in the next game.
+fill in the final scoring sheet, read the game told in sentences on the history page, and
+find the entered card again in the next game.
 
 The server is the page's own waitress server in a thread over a real table and store;
 throws are posted through the API, as the camera does. Screenshots go to
@@ -108,6 +109,17 @@ def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(browser, ser
     with urllib.request.urlopen(site.url + "api/stats", timeout=10) as response:
         stats = {p["name"]: p for p in json.loads(response.read())["players"]}
     assert (stats["Ann"]["wins"], stats["Ann"]["best"], stats["Ben"]["wins"]) == (1, 16, 0)
+
+    # the history tells the game in sentences, never in the stored action words
+    history = _open(browser, site.url + "history")
+    with urllib.request.urlopen(site.url + "api/history", timeout=10) as response:
+        stored = json.loads(response.read())["events"]
+    expect(history.locator("#events li .ev-said")).to_have_count(len(stored))
+    expect(history.locator("#events li code")).to_have_count(0)
+    expect(history.locator("#events li .ev-said").first).to_have_text("New game: Ann, Ben")
+    expect(history.locator("#events li .ev-said").last).to_contain_text("Ann wins with")
+    _shot(history, "board-history", full=True)
+    assert history.errors == []
 
     # the next game: the card entered in this one is offered again
     status, body = site.post("players Cem Dora")

@@ -1,11 +1,11 @@
-"""Everything the German page can say, said in German, for both games: every word of the
+"""Everything the German page can say, said in German: every word of the
 page (each template filled, with one and with several), every refusal the rules meet
 (King of the Dice's by a brute force over played positions, Um Krone und Kragen's by the
-brute force of tests/test_ukuk_refusals.py), every sentence of two whole games as they
-are played and as the history tells them, and the view's prose (card labels, costs,
-abilities, the reach, why the game ended). Each text must hold no English word and no
-broken German (an article before a name that brings its own, "1 Karten", a word said
-twice, a template left unfilled)."""
+brute force of tests/test_ukuk_refusals.py), every sentence of three whole games (the
+board game's from tests/test_board_words.py) as they are played and as the history tells
+them, and the view's prose (card labels, costs, abilities, the reach, why the game ended).
+Each text must hold no English word and no broken German (an article before a name that
+brings its own, "1 Karten", a word said twice, a template left unfilled)."""
 
 from __future__ import annotations
 
@@ -179,7 +179,7 @@ def test_every_refusal_is_german(game: str) -> None:
     assert wrong == {}
 
 
-# ---- two whole games: the sentences, the history, the view -------------------------------
+# ---- three whole games: the sentences, the history, the view -----------------------------
 
 def prose(view: Any, key: str = "") -> Iterator[str]:
     if isinstance(view, dict):
@@ -210,7 +210,7 @@ def play(client: FlaskClient, table: Table, next_line: Any, most: int) -> set[st
     return said
 
 
-def test_two_whole_games_are_told_in_german(tmp_path: Path) -> None:
+def test_three_whole_games_are_told_in_german(tmp_path: Path) -> None:
     (tmp_path / "k").mkdir()
     kotd = new_table(tmp_path / "k", "players Ann Ben Cem")
     rng = random.Random(5)
@@ -219,6 +219,13 @@ def test_two_whole_games_are_told_in_german(tmp_path: Path) -> None:
     ukuk = Table(EventStore(tmp_path / "u" / "kotd.sqlite3"), game_pack("ukuk"))
     script = iter(lines(UKUK_GAME + ANN_FAILS))  # court cards used, the King, the final round
     said |= play(new_app(ukuk).test_client(), ukuk, lambda s: next(script), 3000)
+    (tmp_path / "b").mkdir()
+    board = Table(EventStore(tmp_path / "b" / "kotd.sqlite3"), game_pack("board"))
+    from test_board_words import LINES as BOARD_GAME  # it reads this module's checks
+
+    script = iter(BOARD_GAME)  # every action word of the board game, to its end
+    said |= play(new_app(board).test_client(), board, lambda s: next(script), 3000)
     assert len(said) > 200 and any(text.startswith("Zurückgenommen") for text in said)
+    assert any(text.startswith("Zurückgenommen: Kriszti ist fertig") for text in said)
     wrong = {text: problems(text) for text in said if problems(text)}
     assert wrong == {}

@@ -5,8 +5,8 @@ whose cards carry dice conditions (:mod:`conditions`, cards as data in
 ``rules/board/data/board.toml``: :mod:`deck`); pairs of owned cards add dice as jokers
 (:mod:`jokers`); :mod:`check` tells which cards a roll meets and what jokers could do;
 :mod:`game` folds a game over the action words (:mod:`actions`); :mod:`score` counts the
-final sheet; :mod:`view` draws the table as data. :class:`BoardGame` is the pack
-(:class:`rules.pack.GamePack`).
+final sheet; :mod:`view` draws the table as data; :mod:`words` tells a stored game in
+sentences (the history). :class:`BoardGame` is the pack (:class:`rules.pack.GamePack`).
 """
 
 from __future__ import annotations
@@ -104,8 +104,10 @@ class BoardGame:
         return self.take_in(state, slot)
 
     def narrate(self, lines: list[str], lang: str) -> list[str]:
-        """No sentences yet: the history shows each stored action's words."""
-        return []
+        """A stored game's lines as sentences for the players (:mod:`rules.board.words`)."""
+        from rules.board.words import narrate
+
+        return narrate(self.deck, lines, lang)
 
     def catalogue(self, lang: str) -> dict[str, Any]:
         from rules.board.view import deck_catalogue
