@@ -111,14 +111,14 @@ def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(browser, ser
     assert (stats["Ann"]["wins"], stats["Ann"]["best"], stats["Ben"]["wins"]) == (1, 16, 0)
 
     # the history tells the game in sentences, never in the stored action words
-    history = _open(browser, site.url + "history")
+    history = open_phone(browser, site.url + "history")
     with urllib.request.urlopen(site.url + "api/history", timeout=10) as response:
         stored = json.loads(response.read())["events"]
     expect(history.locator("#events li .ev-said")).to_have_count(len(stored))
     expect(history.locator("#events li code")).to_have_count(0)
     expect(history.locator("#events li .ev-said").first).to_have_text("New game: Ann, Ben")
     expect(history.locator("#events li .ev-said").last).to_contain_text("Ann wins with")
-    _shot(history, "board-history", full=True)
+    shot(history, "board-history", full=True)
     assert history.errors == []
 
     # the next game: the card entered in this one is offered again

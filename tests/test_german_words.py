@@ -2,14 +2,13 @@
 page (each template filled, with one and with several), every refusal the rules meet
 (King of the Dice's by a brute force over played positions, Um Krone und Kragen's by the
 brute force of tests/test_ukuk_refusals.py), every sentence of three whole games (the
-board game's from tests/test_board_words.py) as they are played and as the history tells
+board game's from tests/boardkit.py) as they are played and as the history tells
 them, and the view's prose (card labels, costs, abilities, the reach, why the game ended).
 Each text must hold no English word and no broken German (an article before a name that
 brings its own, "1 Karten", a word said twice, a template left unfilled)."""
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 import string
@@ -19,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from boardkit import LINES as BOARD_GAME
 from flask.testing import FlaskClient
 from gamebot import choose
+from germankit import problems
 from ukukkit import ANN_FAILS, lines
 from ukukkit import GAME as UKUK_GAME
 from ukukkit import refusals as ukuk_refusals
@@ -34,19 +35,6 @@ from rules.table import Table
 from web.i18n import ERRORS, STRINGS, say_error
 
 AUTH = {"X-Table-Token": TOKEN}
-ENGLISH = frozenset("""the and or of to is are not no with from left sum turn turns player players
-takes took take gives gave comes came roll rolls rolled dice card cards set aside buy
-bought bid throw throws threw court round rounds tied points point penalty scoundrel village
-row slot taken back holds wins final first last more needed too many few fits camera
-check please tap correct right wrong new game over yet then each every any only one
-two three your you can cannot must needs said goes keeps""".split())  # noqa: SIM905
-"""English words that are no German word (so never "die", "in", "also", "man" ...)."""
-PLURAL_NOUNS = ("Karten", "Würfe", "Aktionen", "Punkte", "Runden", "Minuspunkte", "Züge",
-                "Strafkarten", "Hofleute", "Orte", "Bürger-Karten")
-ARTICLE_NAMES = re.compile(r"\b(der|die|das|den|dem|des|ein|eine|einen|nimmt|Die Karte)\s+"
-                           r"(Der|Die|Das)\s+[A-ZÄÖÜ]")
-QUOTED = re.compile(r"„[^“]*“|\"[^\"]*\"|'[^']*'|«[^»]*»")
-"""Words in quotes are what to type (action words), not prose."""
 PROSE = {"last_said", "said", "ended_by", "label", "cost", "ability", "text", "name",
          "de"}
 """The view's keys whose strings the page shows as words (``de``: a card's German text)."""
@@ -54,33 +42,6 @@ NOT_SHOWN = {"message", "warning", "tie_break", "last", "english", "en"}
 """Strings the German page does not show (the camera's English note, the HABA clash's
 English warning and the tie-break's English words are said from templates instead;
 ``last`` is the rules' log line; ``english``: the refusal's English for the log)."""
-
-
-def problems(text: str) -> list[str]:
-    """What is wrong with one German text (empty when nothing is)."""
-    found = []
-    prose = QUOTED.sub(" ", text)
-    words = re.findall(r"[A-Za-zÄÖÜäöüß]+", prose)
-    english = sorted({w for w in words if w.lower() in ENGLISH and w not in ("Die",)})
-    if english:
-        found.append(f"English {english}")
-    for noun in PLURAL_NOUNS:
-        if re.search(rf"(?<![\d.,]){1}\s+{noun}\b", prose) or re.search(
-                rf"\bein(e|en)?\s+{noun}\b", prose):
-            found.append(f"singular with plural {noun!r}")
-    if ARTICLE_NAMES.search(prose):
-        found.append("an article before a name that has its own")
-    lowered = [w.lower() for w in words]
-    for a, b in itertools.pairwise(lowered):
-        if a == b and len(a) > 3:
-            found.append(f"{a!r} said twice")
-    for first, second in zip(prose.split(":"), prose.split(":")[1:], strict=False):
-        head = re.findall(r"[A-Za-zÄÖÜäöüß]+$", first.strip())
-        if head and second.split()[:1] == head:
-            found.append(f"{head[0]!r} said twice across a colon")
-    if re.search(r"\{\w*\}", text):
-        found.append("a template left unfilled")
-    return found
 
 
 # ---- the page's own words -----------------------------------------------------------------
@@ -221,8 +182,6 @@ def test_three_whole_games_are_told_in_german(tmp_path: Path) -> None:
     said |= play(new_app(ukuk).test_client(), ukuk, lambda s: next(script), 3000)
     (tmp_path / "b").mkdir()
     board = Table(EventStore(tmp_path / "b" / "kotd.sqlite3"), game_pack("board"))
-    from test_board_words import LINES as BOARD_GAME  # it reads this module's checks
-
     script = iter(BOARD_GAME)  # every action word of the board game, to its end
     said |= play(new_app(board).test_client(), board, lambda s: next(script), 3000)
     assert len(said) > 200 and any(text.startswith("Zurückgenommen") for text in said)
