@@ -177,3 +177,18 @@ def test_the_bound_on_uses_for_equal_dice_never_overestimates(active, aside, car
         assert fewest is None
     elif fewest is not None:
         assert bound <= fewest
+
+
+def test_a_pip_move_may_turn_dice_to_a_number_a_raising_card_lifts():
+    """2 5 5 -> 4 4 4 with the Alchemist, then the Edelmann lifts the three 4s: seven
+    sixes in three uses. A pip move cannot turn all its dice to a 6, but it can turn
+    them all to a 4; the bound must count that (it once said four uses)."""
+    active, aside = (2, 5, 5, 6), (6, 6)
+    cards = ["alchemist", "bischof", "edelmann", "pfandleiher"]
+    assert brute_force(active, aside, cards, {"kind": Groups((7,))}) == {"kind": 3}
+    kinds = _kinds(tuple(COURT.card(c).ability for c in cards))
+    bound = _uses_for_kind(counts_of(active), counts_of(aside), kinds, 7)
+    assert bound is not None and bound <= 3
+    plans = reach(active, aside, {c: COURT.card(c).ability for c in cards},
+                  {"koenig": COURT.card("koenig").cost})
+    assert plans["koenig"].uses == 3

@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from rules.ukuk.abilities import Ability, Add, CopyAside, Raise, Share, Values
+from rules.ukuk.abilities import Ability, Add, CopyAside, Raise, Share, Turn, Values
 from rules.ukuk.costs import VALUES, Capacity, Cost, Counts, Groups
 
 MAX_DICE = 15
@@ -325,32 +325,52 @@ class _Kinds:
     """What a set of unused cards can do towards n dice showing v (see _uses_for_kind),
     by v = 1-6 (index 0 unused).
 
-    ``first[v][below][c]``: the fewest cards that change a bounded number of dice that
-    can turn c dice in all to v, ``below`` saying whether a die lies below v: the
+    ``first[v][below][sides][c]``: the fewest cards that change a bounded number of dice
+    that can turn c dice in all to v, ``below`` saying whether a die lies below v: the
     Zauberer and the Astronom one die, the Dienstmagd one (none if no die lies below v:
     a die first lowered by another card was that card's to turn), the Philosoph two and
-    the Alchemist three (one fewer to a 1 or a 6: pips moved keep the sum, so the dice
-    cannot all end on the lowest or highest number unless they all showed it).
-    ``ways[v]``: for each choice of the cards that raise any
-    number of dice (Hofdame +1, Edelmann +2), how many cards that is, the numbers below
-    v from which they lift a die to v, and how many of the dice the cards bring in show
-    v or one of those numbers. ``adds``: how many dice the cards bring in; ``below[v]``:
-    whether one of them shows less than v (or any number).
+    the Alchemist three, but one fewer unless ``sides``: pips moved keep the sum, so
+    its dice all come to show w (v, or a number lifted to v) only if one of them
+    showed more than w and one less (see _sides and ``lifts``). ``ways[v]``: for each
+    choice of the cards that raise any number of dice (Hofdame +1, Edelmann +2), how
+    many cards that is, the numbers below v from which they lift a die to v, and how
+    many of the dice the cards bring in show v or one of those numbers. ``adds``: how
+    many dice the cards bring in; ``below[v]``: whether one of them shows less than v
+    (or any number). ``lifts[v]``: v and the numbers the raising cards together lift to
+    v (a pip move may turn dice to one of those first: 2 5 5 -> 4 4 4, then the
+    Edelmann). ``brought``: the numbers of the dice brought in, ``lift``: what the
+    raising cards add to one die at most, ``copies``: whether the Astronom is among
+    them, ``anything``: whether a card can put any number on a die (the Zauberer, the
+    Königin, or a second pip move).
     """
 
-    first: tuple[tuple[tuple[int, ...], ...], ...]
+    first: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]
     ways: tuple[tuple[tuple[int, tuple[int, ...], int], ...], ...]
     adds: int
     below: tuple[bool, ...]
+    lifts: tuple[tuple[int, ...], ...]
+    brought: tuple[int, ...]
+    lift: int
+    copies: bool
+    anything: bool
 
 
-def _turns_to(ability: Ability, v: int, below: bool) -> int:
+def _turns_to(ability: Ability, v: int, below: bool, sides: bool) -> int:
     """How many dice one use of a bounded card can turn to show v (see _Kinds)."""
     if isinstance(ability, Share):
-        return ability.dice - 1 if v in (1, 6) else ability.dice
+        return ability.dice if sides else ability.dice - 1
     if isinstance(ability, Raise):
         return int(below and any(v - b >= 1 for b in ability.by))
     return ability.touches or 0
+
+
+def _first(bounded: Sequence[Ability], v: int, below: bool, sides: bool) -> tuple[int, ...]:
+    """By c, the fewest of the bounded cards that can turn c dice to v (see _Kinds)."""
+    first = [0]
+    caps = sorted((_turns_to(a, v, below, sides) for a in bounded), reverse=True)
+    for i, cap in enumerate(caps):
+        first += [i + 1] * cap
+    return tuple(first)
 
 
 @lru_cache(maxsize=4096)
@@ -364,24 +384,42 @@ def _kinds(abilities: tuple[Ability, ...]) -> _Kinds:
         for chosen in itertools.combinations(raisers, size):
             choices.add((size, _sums([frozenset({r}) for r in chosen]) - {0}))
     adds = [a.value for a in abilities if isinstance(a, Add)]
-    firsts: list[tuple[tuple[int, ...], ...]] = [()]
+    firsts: list[tuple[tuple[tuple[int, ...], ...], ...]] = [()]
     ways: list[tuple[tuple[int, tuple[int, ...], int], ...]] = [()]
     below = [False]
     for v in VALUES:
-        by_side = []
-        for side in (False, True):
-            first = [0]
-            for i, cap in enumerate(sorted((_turns_to(a, v, side) for a in bounded),
-                                           reverse=True)):
-                first += [i + 1] * cap
-            by_side.append(tuple(first))
-        firsts.append(tuple(by_side))
+        firsts.append(tuple(tuple(_first(bounded, v, side, sides) for sides in (False, True))
+                            for side in (False, True)))
         below.append(any(w is None or w < v for w in adds))
         ways.append(tuple(sorted(
             (size, tuple(v - g for g in gains if g < v),
              sum(1 for w in adds if w is None or w == v or v - w in gains))
             for size, gains in choices)))
-    return _Kinds(tuple(firsts), tuple(ways), len(adds), tuple(below))
+    lift = sum(max(a.by) for a in abilities if isinstance(a, Raise))
+    anything = (any(isinstance(a, Turn) for a in abilities) or None in adds
+                or sum(isinstance(a, Share) for a in abilities) > 1)
+    lifted = _sums([frozenset({r}) for r in raisers])
+    lifts = ((), *(tuple(v - g for g in sorted(lifted) if g < v) for v in VALUES))
+    return _Kinds(tuple(firsts), tuple(ways), len(adds), tuple(below), lifts,
+                  tuple(w for w in adds if w is not None), lift,
+                  any(isinstance(a, CopyAside) for a in abilities), anything)
+
+
+def _sides(active: Counts, aside: Counts, kinds: _Kinds) -> tuple[int, int]:
+    """The lowest and the highest number an active die can come to show (see _Kinds).
+
+    A pip move turns all its dice to w only if one of them showed more than w and one
+    less. Without a card that puts any number on a die, an active die shows what a die
+    shows now or a card brings in (or the Astronom copies from the dice set aside),
+    raised by at most what every raising card adds. A pip move cannot make the sides
+    for its own use (a second pip move can: then any number counts as possible)."""
+    if kinds.anything:
+        return 1, 6
+    shown = [w for w in VALUES if active[w] or (kinds.copies and aside[w])]
+    shown += kinds.brought
+    if not shown:
+        return 7, 0
+    return min(shown), min(6, max(shown) + kinds.lift)
 
 
 def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int | None:
@@ -402,12 +440,14 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
     best = 99
     adds = kinds.adds
     low = next((w for w in VALUES if active[w]), 7)
+    lowest, highest = _sides(active, aside, kinds)
     for v in VALUES:
         short = n - active[v] - aside[v]
         least_adds = short - dice + active[v]  # dice to bring in to have enough at all
         if least_adds > adds or least_adds >= best:
             continue
-        first = kinds.first[v][kinds.below[v] or low < v]
+        sides = any(lowest < w < highest for w in kinds.lifts[v])
+        first = kinds.first[v][kinds.below[v] or low < v][sides]
         most = len(first) - 1
         for size, below, useful in kinds.ways[v]:
             if size + least_adds >= best:
