@@ -499,7 +499,10 @@ class _Search:
         self.found: dict[int, tuple[int, int, int]] = {}  # target -> (depth, position, used)
         self.layers: list[dict[int, int]] = [{self.x0: 1}]  # every used set met, by depth
         self.pending: list[dict[int, int]] = [{self.x0: 1}]  # ... not expanded yet
-        self.parents: list[dict[int, list[tuple[int, int]]]] = [{}]
+        # by depth: position -> its first way in, (position before << 6) | card, and
+        # the later ways in (ints, not tuples: the search makes no garbage to collect)
+        self.parents: list[dict[int, int]] = [{}]
+        self.more: list[dict[int, list[int]]] = [{}]
         self.lives: dict[int, int] = {}  # used sets -> the cards one of them lacks
         self.kind_need: dict[int, int] = {}  # wanted cards -> see kind_wanted
         self.kind_bounds: dict[tuple[int, int, int], int | None] = {}
@@ -518,7 +521,7 @@ class _Search:
             limit += 1
         plans = {}
         for i, (d, x, used) in self.found.items():
-            steps = _steps(self.layers, self.parents, self.abilities, self.names, d, x, used)
+            steps = _steps(self, d, x, used)
             plans[self.targets[i][0]] = Plan(self.targets[i][0], tuple(steps))
         return plans
 
@@ -580,6 +583,7 @@ class _Search:
             self.layers.append({})
             self.pending.append({})
             self.parents.append({})
+            self.more.append({})
         for x, used_sets in layer.items():
             live_mask = lives.get(used_sets, -1)
             if live_mask == -1:
@@ -600,6 +604,7 @@ class _Search:
 
     def expand(self, x: int, used_sets: int, live_mask: int, depth: int) -> None:
         nxt, pend, par = self.layers[depth + 1], self.pending[depth + 1], self.parents[depth + 1]
+        more = self.more[depth + 1]
         nxt_get = nxt.get
         known = len(_MET.costs)
         met_get, met_mask = _MET.table.get, _MET.mask
@@ -621,7 +626,7 @@ class _Search:
                 old = nxt_get(y)
                 if old is None:
                     nxt[y] = pend[y] = new_sets
-                    par[y] = [(x, i)]
+                    par[y] = x << 6 | i
                     code = (y & _LOW) + (y >> 24)
                     met = met_get(code)
                     hit = met[0] if met is not None and met[1] == known else met_mask(code)
@@ -635,7 +640,12 @@ class _Search:
                     fresh = new_sets & ~old
                     nxt[y] = old | fresh
                     pend[y] = pend.get(y, 0) | fresh
-                    par[y].append((x, i))
+                    way = x << 6 | i
+                    ways = more.get(y)
+                    if ways is None:
+                        more[y] = [way]
+                    else:
+                        ways.append(way)
 
 
 def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ability],
@@ -644,13 +654,13 @@ def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ab
     return _Search(active, aside, unused, wanted).run()
 
 
-def _steps(layers: list[dict[int, int]], parents: list[dict[int, list[tuple[int, int]]]],
-           abilities: list[Ability], names: list[str], depth: int, x: int,
-           used: int) -> list[Step]:
+def _steps(search: _Search, depth: int, x: int, used: int) -> list[Step]:
     """Walk back from (x, used) at ``depth`` to the start, naming every step."""
+    layers, abilities, names = search.layers, search.abilities, search.names
     steps: list[Step] = []
     while depth:
-        for prev, i in parents[depth][x]:
+        ways = [search.parents[depth][x], *search.more[depth].get(x, ())]
+        for prev, i in ((way >> 6, way & 63) for way in ways):
             before_set = used & ~(1 << i)
             if used >> i & 1 and layers[depth - 1].get(prev, 0) >> before_set & 1:
                 moves = _moves_between(abilities[i], prev, x)
