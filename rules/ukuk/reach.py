@@ -505,8 +505,9 @@ class _Search:
         self.more: list[dict[int, list[int]]] = [{}]
         self.lives: dict[int, int] = {}  # used sets -> the cards one of them lacks
         self.kind_need: dict[int, int] = {}  # wanted cards -> see kind_wanted
-        self.kind_bounds: dict[tuple[int, int, int], int | None] = {}
-        self.possible: dict[tuple[int, int, int], bool] = {}
+        # by n (kind_bounds) or wanted cards (possible): position << k | live cards -> ...
+        self.kind_bounds: dict[int, dict[int, int | None]] = {}
+        self.possible: dict[int, dict[int, bool]] = {}
         self.powers: dict[int, tuple[_Powers, _Kinds]] = {}  # live cards -> their powers
 
     def run(self) -> dict[str, Plan]:
@@ -554,23 +555,24 @@ class _Search:
         some wanted card is possible at all."""
         n = self.kind_wanted()
         h: int | None = 0
+        key = x << len(self.abilities) | live_mask
         if n:
-            key = (x, live_mask, n)
-            h = self.kind_bounds.get(key, -1)
+            bounds = self.kind_bounds.setdefault(n, {})
+            h = bounds.get(key, -1)
             if h == -1 and room == 0:  # only "none needed" would do: no need for more
                 total = (x & _LOW) + (x >> 24)
                 if all((total >> shift) & 15 < n for shift in _SHIFT[1:]):
                     return 1
             if h == -1:
-                h = self.kind_bounds[key] = _uses_for_kind(
+                h = bounds[key] = _uses_for_kind(
                     counts(x & _LOW), counts(x >> 24), self.power(live_mask)[1], n)
             if h is None or h > room:
                 return h
-        key = (x, live_mask, self.want)
-        ok = self.possible.get(key)
+        possible = self.possible.setdefault(self.want, {})
+        ok = possible.get(key)
         if ok is None:
             cap = _capacity_of(counts(x & _LOW), counts(x >> 24), self.power(live_mask)[0])
-            ok = self.possible[key] = any(cost.possible(cap) for b, cost in self.costs
+            ok = possible[key] = any(cost.possible(cap) for b, cost in self.costs
                                           if self.want >> b & 1)
         return h if ok else None
 
