@@ -330,16 +330,15 @@ class _Kinds:
     Zauberer and the Astronom one die, the Dienstmagd one (none if no die lies below v:
     a die first lowered by another card was that card's to turn), the Philosoph two and
     the Alchemist three, but one fewer unless ``sides``: pips moved keep the sum, so
-    its dice all come to show w (v, or a number lifted to v) only if one of them
-    showed more than w and one less (see _sides and ``lifts``). ``ways[v]``: for each
+    its dice all come to show w only if one of them showed more than w and one less
+    (see _sides); w is v or, for a choice of raising cards below, a number they lift
+    to v (2 5 5 -> 4 4 4, then the Edelmann: 6 6 6). ``ways[v]``: for each
     choice of the cards that raise any number of dice (Hofdame +1, Edelmann +2), how
     many cards that is, the numbers below v from which they lift a die to v, and how
     many of the dice the cards bring in show v or one of those numbers. ``adds``: how
     many dice the cards bring in; ``below[v]``: whether one of them shows less than v
-    (or any number). ``lifts[v]``: v and the numbers the raising cards together lift to
-    v (a pip move may turn dice to one of those first: 2 5 5 -> 4 4 4, then the
-    Edelmann). ``brought``: the numbers of the dice brought in, ``lift``: what the
-    raising cards add to one die at most, ``copies``: whether the Astronom is among
+    (or any number). ``brought``: the numbers of the dice brought in, ``lift``: what
+    the raising cards add to one die at most, ``copies``: whether the Astronom is among
     them, ``anything``: whether a card can put any number on a die (the Zauberer, the
     Königin, or a second pip move).
     """
@@ -348,7 +347,6 @@ class _Kinds:
     ways: tuple[tuple[tuple[int, tuple[int, ...], int], ...], ...]
     adds: int
     below: tuple[bool, ...]
-    lifts: tuple[tuple[int, ...], ...]
     brought: tuple[int, ...]
     lift: int
     copies: bool
@@ -398,9 +396,7 @@ def _kinds(abilities: tuple[Ability, ...]) -> _Kinds:
     lift = sum(max(a.by) for a in abilities if isinstance(a, Raise))
     anything = (any(isinstance(a, Turn) for a in abilities) or None in adds
                 or sum(isinstance(a, Share) for a in abilities) > 1)
-    lifted = _sums([frozenset({r}) for r in raisers])
-    lifts = ((), *(tuple(v - g for g in sorted(lifted) if g < v) for v in VALUES))
-    return _Kinds(tuple(firsts), tuple(ways), len(adds), tuple(below), lifts,
+    return _Kinds(tuple(firsts), tuple(ways), len(adds), tuple(below),
                   tuple(w for w in adds if w is not None), lift,
                   any(isinstance(a, CopyAside) for a in abilities), anything)
 
@@ -446,15 +442,18 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
         least_adds = short - dice + active[v]  # dice to bring in to have enough at all
         if least_adds > adds or least_adds >= best:
             continue
-        sides = any(lowest < w < highest for w in kinds.lifts[v])
-        first = kinds.first[v][kinds.below[v] or low < v][sides]
-        most = len(first) - 1
+        firsts = kinds.first[v][kinds.below[v] or low < v]
+        on_v = lowest < v < highest
         for size, below, useful in kinds.ways[v]:
             if size + least_adds >= best:
                 break
             left = short
+            sides = on_v
             for w in below:
                 left -= active[w]
+                sides = sides or lowest < w < highest
+            first = firsts[sides]
+            most = len(first) - 1
             j = max(least_adds, left - most, 0)
             if j > adds or left - most > useful:
                 continue
