@@ -326,8 +326,9 @@ class _Kinds:
     by v = 1-6 (index 0 unused).
 
     ``first[v][below][sides][c]``: the fewest cards that change a bounded number of dice
-    that can turn c dice in all to v, ``below`` saying whether a die lies below v: the
-    Zauberer and the Astronom one die, the Dienstmagd one (none if no die lies below v:
+    that can turn c dice in all to v, ``below`` saying whether a die lies below v that
+    the raising cards of the way do not lift: the Zauberer and the Astronom one die, the
+    Dienstmagd one (none without such a die: a die it raises and they lift counts once,
     a die first lowered by another card was that card's to turn), the Philosoph two and
     the Alchemist three, but one fewer unless ``sides``: pips moved keep the sum, so
     its dice all come to show w only if one of them showed more than w and one less
@@ -335,18 +336,17 @@ class _Kinds:
     to v (2 5 5 -> 4 4 4, then the Edelmann: 6 6 6). ``ways[v]``: for each
     choice of the cards that raise any number of dice (Hofdame +1, Edelmann +2), how
     many cards that is, the numbers below v from which they lift a die to v, and how
-    many of the dice the cards bring in show v or one of those numbers. ``adds``: how
-    many dice the cards bring in; ``below[v]``: whether one of them shows less than v
-    (or any number). ``brought``: the numbers of the dice brought in, ``lift``: what
+    many of the dice the cards bring in show v or one of those numbers, and whether one
+    of them may show less than v and not be lifted. ``adds``: how many dice the cards
+    bring in; ``brought``: the numbers of the dice brought in, ``lift``: what
     the raising cards add to one die at most, ``copies``: whether the Astronom is among
     them, ``anything``: whether a card can put any number on a die (the Zauberer, the
     Königin, or a second pip move).
     """
 
     first: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]
-    ways: tuple[tuple[tuple[int, tuple[int, ...], int], ...], ...]
+    ways: tuple[tuple[tuple[int, tuple[int, ...], int, bool], ...], ...]
     adds: int
-    below: tuple[bool, ...]
     brought: tuple[int, ...]
     lift: int
     copies: bool
@@ -383,20 +383,19 @@ def _kinds(abilities: tuple[Ability, ...]) -> _Kinds:
             choices.add((size, _sums([frozenset({r}) for r in chosen]) - {0}))
     adds = [a.value for a in abilities if isinstance(a, Add)]
     firsts: list[tuple[tuple[tuple[int, ...], ...], ...]] = [()]
-    ways: list[tuple[tuple[int, tuple[int, ...], int], ...]] = [()]
-    below = [False]
+    ways: list[tuple[tuple[int, tuple[int, ...], int, bool], ...]] = [()]
     for v in VALUES:
         firsts.append(tuple(tuple(_first(bounded, v, side, sides) for sides in (False, True))
                             for side in (False, True)))
-        below.append(any(w is None or w < v for w in adds))
         ways.append(tuple(sorted(
             (size, tuple(v - g for g in gains if g < v),
-             sum(1 for w in adds if w is None or w == v or v - w in gains))
+             sum(1 for w in adds if w is None or w == v or v - w in gains),
+             any(w is None or (w < v and v - w not in gains) for w in adds))
             for size, gains in choices)))
     lift = sum(max(a.by) for a in abilities if isinstance(a, Raise))
     anything = (any(isinstance(a, Turn) for a in abilities) or None in adds
                 or sum(isinstance(a, Share) for a in abilities) > 1)
-    return _Kinds(tuple(firsts), tuple(ways), len(adds), tuple(below),
+    return _Kinds(tuple(firsts), tuple(ways), len(adds),
                   tuple(w for w in adds if w is not None), lift,
                   any(isinstance(a, CopyAside) for a in abilities), anything)
 
@@ -435,16 +434,16 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
         return 0
     best = 99
     adds = kinds.adds
-    low = next((w for w in VALUES if active[w]), 7)
     lowest, highest = _sides(active, aside, kinds)
     for v in VALUES:
         short = n - active[v] - aside[v]
         least_adds = short - dice + active[v]  # dice to bring in to have enough at all
         if least_adds > adds or least_adds >= best:
             continue
-        firsts = kinds.first[v][kinds.below[v] or low < v]
+        firsts = kinds.first[v]
         on_v = lowest < v < highest
-        for size, below, useful in kinds.ways[v]:
+        under = sum(active[:v])
+        for size, below, useful, spare in kinds.ways[v]:
             if size + least_adds >= best:
                 break
             left = short
@@ -452,7 +451,7 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
             for w in below:
                 left -= active[w]
                 sides = sides or lowest < w < highest
-            first = firsts[sides]
+            first = firsts[spare or under > short - left][sides]
             most = len(first) - 1
             j = max(least_adds, left - most, 0)
             if j > adds or left - most > useful:
