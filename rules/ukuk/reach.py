@@ -501,6 +501,8 @@ class _Search:
         # the later ways in (ints, not tuples: the search makes no garbage to collect)
         self.parents: list[dict[int, int]] = [{}]
         self.more: list[dict[int, list[int]]] = [{}]
+        # by depth: a waiting position -> the limit it waits for (until new used sets come)
+        self.waits: list[dict[int, int]] = [{}]
         self.lives: dict[int, int] = {}  # used sets -> the cards one of them lacks
         self.kind_need: dict[int, int] = {}  # wanted cards -> see kind_wanted
         # by n (kind_bounds) or wanted cards (possible): position << k | live cards -> ...
@@ -584,7 +586,12 @@ class _Search:
             self.pending.append({})
             self.parents.append({})
             self.more.append({})
+            self.waits.append({})
+        waits = self.waits[depth]
         for x, used_sets in layer.items():
+            if waits.get(x, 0) > limit:
+                waiting[x] = used_sets
+                continue
             live_mask = lives.get(used_sets, -1)
             if live_mask == -1:
                 live_mask = lives[used_sets] = sum(
@@ -596,6 +603,7 @@ class _Search:
                 continue
             if depth + h > limit:
                 waiting[x] = used_sets
+                waits[x] = depth + h
                 continue
             self.expand(x, used_sets, live_mask, depth)
             if not self.want:
@@ -604,7 +612,7 @@ class _Search:
 
     def expand(self, x: int, used_sets: int, live_mask: int, depth: int) -> None:
         nxt, pend, par = self.layers[depth + 1], self.pending[depth + 1], self.parents[depth + 1]
-        more = self.more[depth + 1]
+        more, waits = self.more[depth + 1], self.waits[depth + 1]
         nxt_get = nxt.get
         known = len(_MET.costs)
         met_get, met_mask = _MET.table.get, _MET.mask
@@ -640,6 +648,7 @@ class _Search:
                     fresh = new_sets & ~old
                     nxt[y] = old | fresh
                     pend[y] = pend.get(y, 0) | fresh
+                    waits.pop(y, None)
                     way = x << 6 | i
                     ways = more.get(y)
                     if ways is None:
