@@ -169,6 +169,27 @@ def test_a_pip_move_turns_an_even_number_of_dice_to_the_other_parity():
 def test_the_bound_on_uses_for_equal_dice_never_overestimates(active, aside, cards, n):
     """The search waits with a position while its depth plus this bound exceeds a limit;
     a bound above the true fewest uses would hide the shortest plan."""
+    check_the_bound(active, aside, cards, n)
+
+
+RAISING = ["alchemist", "philosoph", "dienstmagd", "hofdame", "edelmann", "astronom",
+           "handwerker", "wachmann", "jaeger", "pfandleiher", "ritter", "bischof"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(active=st.lists(st.integers(1, 6), min_size=2, max_size=5),
+       aside=st.lists(st.integers(1, 6), max_size=2),
+       cards=st.lists(st.sampled_from(RAISING), min_size=2, max_size=4, unique=True),
+       n=st.integers(3, 7))
+def test_the_bound_never_overestimates_with_pip_moves_and_raises(active, aside, cards, n):
+    """The same, drawn from the cards whose counting is subtle: pip moves (both sides of
+    a number), raising cards (dice they lift, the Dienstmagd's die) and dice brought in."""
+    check_the_bound(active, aside, cards, n)
+
+
+def check_the_bound(active, aside, cards, n):
+    """The bound for n equal dice is at most the brute force's fewest uses, and says
+    never only where the brute force finds no way."""
     target = {"kind": Groups((n,))}
     fewest = brute_force(active, aside, cards, target).get("kind")
     bound = _uses_for_kind(counts_of(active), counts_of(aside),
@@ -177,3 +198,18 @@ def test_the_bound_on_uses_for_equal_dice_never_overestimates(active, aside, car
         assert fewest is None
     elif fewest is not None:
         assert bound <= fewest
+
+
+def test_a_pip_move_may_turn_dice_to_a_number_a_raising_card_lifts():
+    """2 5 5 -> 4 4 4 with the Alchemist, then the Edelmann lifts the three 4s: seven
+    sixes in three uses. A pip move cannot turn all its dice to a 6, but it can turn
+    them all to a 4; the bound must count that (it once said four uses)."""
+    active, aside = (2, 5, 5, 6), (6, 6)
+    cards = ["alchemist", "bischof", "edelmann", "pfandleiher"]
+    assert brute_force(active, aside, cards, {"kind": Groups((7,))}) == {"kind": 3}
+    kinds = _kinds(tuple(COURT.card(c).ability for c in cards))
+    bound = _uses_for_kind(counts_of(active), counts_of(aside), kinds, 7)
+    assert bound is not None and bound <= 3
+    plans = reach(active, aside, {c: COURT.card(c).ability for c in cards},
+                  {"koenig": COURT.card("koenig").cost})
+    assert plans["koenig"].uses == 3

@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from rules.ukuk.abilities import Ability, Add, CopyAside, Raise, Share, Values
+from rules.ukuk.abilities import Ability, Add, CopyAside, Raise, Share, Turn, Values
 from rules.ukuk.costs import VALUES, Capacity, Cost, Counts, Groups
 
 MAX_DICE = 15
@@ -325,32 +325,50 @@ class _Kinds:
     """What a set of unused cards can do towards n dice showing v (see _uses_for_kind),
     by v = 1-6 (index 0 unused).
 
-    ``first[v][below][c]``: the fewest cards that change a bounded number of dice that
-    can turn c dice in all to v, ``below`` saying whether a die lies below v: the
-    Zauberer and the Astronom one die, the Dienstmagd one (none if no die lies below v:
+    ``first[v][below][sides][c]``: the fewest cards that change a bounded number of dice
+    that can turn c dice in all to v, ``below`` saying whether a die lies below v that
+    the raising cards of the way do not lift: the Zauberer and the Astronom one die, the
+    Dienstmagd one (none without such a die: a die it raises and they lift counts once,
     a die first lowered by another card was that card's to turn), the Philosoph two and
-    the Alchemist three (one fewer to a 1 or a 6: pips moved keep the sum, so the dice
-    cannot all end on the lowest or highest number unless they all showed it).
-    ``ways[v]``: for each choice of the cards that raise any
-    number of dice (Hofdame +1, Edelmann +2), how many cards that is, the numbers below
-    v from which they lift a die to v, and how many of the dice the cards bring in show
-    v or one of those numbers. ``adds``: how many dice the cards bring in; ``below[v]``:
-    whether one of them shows less than v (or any number).
+    the Alchemist three, but one fewer unless ``sides``: pips moved keep the sum, so
+    its dice all come to show w only if one of them showed more than w and one less
+    (see _sides); w is v or, for a choice of raising cards below, a number they lift
+    to v (2 5 5 -> 4 4 4, then the Edelmann: 6 6 6). ``ways[v]``: for each
+    choice of the cards that raise any number of dice (Hofdame +1, Edelmann +2), how
+    many cards that is, the numbers below v from which they lift a die to v, and how
+    many of the dice the cards bring in show v or one of those numbers, and whether one
+    of them may show less than v and not be lifted. ``adds``: how many dice the cards
+    bring in; ``brought``: the numbers of the dice brought in, ``lift``: what
+    the raising cards add to one die at most, ``copies``: whether the Astronom is among
+    them, ``anything``: whether a card can put any number on a die (the Zauberer, the
+    Königin, or a second pip move).
     """
 
-    first: tuple[tuple[tuple[int, ...], ...], ...]
-    ways: tuple[tuple[tuple[int, tuple[int, ...], int], ...], ...]
+    first: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]
+    ways: tuple[tuple[tuple[int, tuple[int, ...], int, bool], ...], ...]
     adds: int
-    below: tuple[bool, ...]
+    brought: tuple[int, ...]
+    lift: int
+    copies: bool
+    anything: bool
 
 
-def _turns_to(ability: Ability, v: int, below: bool) -> int:
+def _turns_to(ability: Ability, v: int, below: bool, sides: bool) -> int:
     """How many dice one use of a bounded card can turn to show v (see _Kinds)."""
     if isinstance(ability, Share):
-        return ability.dice - 1 if v in (1, 6) else ability.dice
+        return ability.dice if sides else ability.dice - 1
     if isinstance(ability, Raise):
         return int(below and any(v - b >= 1 for b in ability.by))
     return ability.touches or 0
+
+
+def _first(bounded: Sequence[Ability], v: int, below: bool, sides: bool) -> tuple[int, ...]:
+    """By c, the fewest of the bounded cards that can turn c dice to v (see _Kinds)."""
+    first = [0]
+    caps = sorted((_turns_to(a, v, below, sides) for a in bounded), reverse=True)
+    for i, cap in enumerate(caps):
+        first += [i + 1] * cap
+    return tuple(first)
 
 
 @lru_cache(maxsize=4096)
@@ -364,24 +382,39 @@ def _kinds(abilities: tuple[Ability, ...]) -> _Kinds:
         for chosen in itertools.combinations(raisers, size):
             choices.add((size, _sums([frozenset({r}) for r in chosen]) - {0}))
     adds = [a.value for a in abilities if isinstance(a, Add)]
-    firsts: list[tuple[tuple[int, ...], ...]] = [()]
-    ways: list[tuple[tuple[int, tuple[int, ...], int], ...]] = [()]
-    below = [False]
+    firsts: list[tuple[tuple[tuple[int, ...], ...], ...]] = [()]
+    ways: list[tuple[tuple[int, tuple[int, ...], int, bool], ...]] = [()]
     for v in VALUES:
-        by_side = []
-        for side in (False, True):
-            first = [0]
-            for i, cap in enumerate(sorted((_turns_to(a, v, side) for a in bounded),
-                                           reverse=True)):
-                first += [i + 1] * cap
-            by_side.append(tuple(first))
-        firsts.append(tuple(by_side))
-        below.append(any(w is None or w < v for w in adds))
+        firsts.append(tuple(tuple(_first(bounded, v, side, sides) for sides in (False, True))
+                            for side in (False, True)))
         ways.append(tuple(sorted(
             (size, tuple(v - g for g in gains if g < v),
-             sum(1 for w in adds if w is None or w == v or v - w in gains))
+             sum(1 for w in adds if w is None or w == v or v - w in gains),
+             any(w is None or (w < v and v - w not in gains) for w in adds))
             for size, gains in choices)))
-    return _Kinds(tuple(firsts), tuple(ways), len(adds), tuple(below))
+    lift = sum(max(a.by) for a in abilities if isinstance(a, Raise))
+    anything = (any(isinstance(a, Turn) for a in abilities) or None in adds
+                or sum(isinstance(a, Share) for a in abilities) > 1)
+    return _Kinds(tuple(firsts), tuple(ways), len(adds),
+                  tuple(w for w in adds if w is not None), lift,
+                  any(isinstance(a, CopyAside) for a in abilities), anything)
+
+
+def _sides(active: Counts, aside: Counts, kinds: _Kinds) -> tuple[int, int]:
+    """The lowest and the highest number an active die can come to show (see _Kinds).
+
+    A pip move turns all its dice to w only if one of them showed more than w and one
+    less. Without a card that puts any number on a die, an active die shows what a die
+    shows now or a card brings in (or the Astronom copies from the dice set aside),
+    raised by at most what every raising card adds. A pip move cannot make the sides
+    for its own use (a second pip move can: then any number counts as possible)."""
+    if kinds.anything:
+        return 1, 6
+    shown = [w for w in VALUES if active[w] or (kinds.copies and aside[w])]
+    shown += kinds.brought
+    if not shown:
+        return 7, 0
+    return min(shown), min(6, max(shown) + kinds.lift)
 
 
 def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int | None:
@@ -401,20 +434,25 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
         return 0
     best = 99
     adds = kinds.adds
-    low = next((w for w in VALUES if active[w]), 7)
+    lowest, highest = _sides(active, aside, kinds)
     for v in VALUES:
         short = n - active[v] - aside[v]
         least_adds = short - dice + active[v]  # dice to bring in to have enough at all
         if least_adds > adds or least_adds >= best:
             continue
-        first = kinds.first[v][kinds.below[v] or low < v]
-        most = len(first) - 1
-        for size, below, useful in kinds.ways[v]:
+        firsts = kinds.first[v]
+        on_v = lowest < v < highest
+        under = sum(active[:v])
+        for size, below, useful, spare in kinds.ways[v]:
             if size + least_adds >= best:
                 break
             left = short
+            sides = on_v
             for w in below:
                 left -= active[w]
+                sides = sides or lowest < w < highest
+            first = firsts[spare or under > short - left][sides]
+            most = len(first) - 1
             j = max(least_adds, left - most, 0)
             if j > adds or left - most > useful:
                 continue
@@ -459,11 +497,17 @@ class _Search:
         self.found: dict[int, tuple[int, int, int]] = {}  # target -> (depth, position, used)
         self.layers: list[dict[int, int]] = [{self.x0: 1}]  # every used set met, by depth
         self.pending: list[dict[int, int]] = [{self.x0: 1}]  # ... not expanded yet
-        self.parents: list[dict[int, list[tuple[int, int]]]] = [{}]
+        # by depth: position -> its first way in, (position before << 6) | card, and
+        # the later ways in (ints, not tuples: the search makes no garbage to collect)
+        self.parents: list[dict[int, int]] = [{}]
+        self.more: list[dict[int, list[int]]] = [{}]
+        # by depth: a waiting position -> the limit it waits for (until new used sets come)
+        self.waits: list[dict[int, int]] = [{}]
         self.lives: dict[int, int] = {}  # used sets -> the cards one of them lacks
         self.kind_need: dict[int, int] = {}  # wanted cards -> see kind_wanted
-        self.kind_bounds: dict[tuple[int, int, int], int | None] = {}
-        self.possible: dict[tuple[int, int, int], bool] = {}
+        # by n (kind_bounds) or wanted cards (possible): position << k | live cards -> ...
+        self.kind_bounds: dict[int, dict[int, int | None]] = {}
+        self.possible: dict[int, dict[int, bool]] = {}
         self.powers: dict[int, tuple[_Powers, _Kinds]] = {}  # live cards -> their powers
 
     def run(self) -> dict[str, Plan]:
@@ -478,7 +522,7 @@ class _Search:
             limit += 1
         plans = {}
         for i, (d, x, used) in self.found.items():
-            steps = _steps(self.layers, self.parents, self.abilities, self.names, d, x, used)
+            steps = _steps(self, d, x, used)
             plans[self.targets[i][0]] = Plan(self.targets[i][0], tuple(steps))
         return plans
 
@@ -511,23 +555,24 @@ class _Search:
         some wanted card is possible at all."""
         n = self.kind_wanted()
         h: int | None = 0
+        key = x << len(self.abilities) | live_mask
         if n:
-            key = (x, live_mask, n)
-            h = self.kind_bounds.get(key, -1)
+            bounds = self.kind_bounds.setdefault(n, {})
+            h = bounds.get(key, -1)
             if h == -1 and room == 0:  # only "none needed" would do: no need for more
                 total = (x & _LOW) + (x >> 24)
                 if all((total >> shift) & 15 < n for shift in _SHIFT[1:]):
                     return 1
             if h == -1:
-                h = self.kind_bounds[key] = _uses_for_kind(
+                h = bounds[key] = _uses_for_kind(
                     counts(x & _LOW), counts(x >> 24), self.power(live_mask)[1], n)
             if h is None or h > room:
                 return h
-        key = (x, live_mask, self.want)
-        ok = self.possible.get(key)
+        possible = self.possible.setdefault(self.want, {})
+        ok = possible.get(key)
         if ok is None:
             cap = _capacity_of(counts(x & _LOW), counts(x >> 24), self.power(live_mask)[0])
-            ok = self.possible[key] = any(cost.possible(cap) for b, cost in self.costs
+            ok = possible[key] = any(cost.possible(cap) for b, cost in self.costs
                                           if self.want >> b & 1)
         return h if ok else None
 
@@ -540,7 +585,13 @@ class _Search:
             self.layers.append({})
             self.pending.append({})
             self.parents.append({})
+            self.more.append({})
+            self.waits.append({})
+        waits = self.waits[depth]
         for x, used_sets in layer.items():
+            if waits.get(x, 0) > limit:
+                waiting[x] = used_sets
+                continue
             live_mask = lives.get(used_sets, -1)
             if live_mask == -1:
                 live_mask = lives[used_sets] = sum(
@@ -552,6 +603,7 @@ class _Search:
                 continue
             if depth + h > limit:
                 waiting[x] = used_sets
+                waits[x] = depth + h
                 continue
             self.expand(x, used_sets, live_mask, depth)
             if not self.want:
@@ -560,6 +612,7 @@ class _Search:
 
     def expand(self, x: int, used_sets: int, live_mask: int, depth: int) -> None:
         nxt, pend, par = self.layers[depth + 1], self.pending[depth + 1], self.parents[depth + 1]
+        more, waits = self.more[depth + 1], self.waits[depth + 1]
         nxt_get = nxt.get
         known = len(_MET.costs)
         met_get, met_mask = _MET.table.get, _MET.mask
@@ -581,7 +634,7 @@ class _Search:
                 old = nxt_get(y)
                 if old is None:
                     nxt[y] = pend[y] = new_sets
-                    par[y] = [(x, i)]
+                    par[y] = x << 6 | i
                     code = (y & _LOW) + (y >> 24)
                     met = met_get(code)
                     hit = met[0] if met is not None and met[1] == known else met_mask(code)
@@ -595,7 +648,13 @@ class _Search:
                     fresh = new_sets & ~old
                     nxt[y] = old | fresh
                     pend[y] = pend.get(y, 0) | fresh
-                    par[y].append((x, i))
+                    waits.pop(y, None)
+                    way = x << 6 | i
+                    ways = more.get(y)
+                    if ways is None:
+                        more[y] = [way]
+                    else:
+                        ways.append(way)
 
 
 def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ability],
@@ -604,13 +663,13 @@ def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ab
     return _Search(active, aside, unused, wanted).run()
 
 
-def _steps(layers: list[dict[int, int]], parents: list[dict[int, list[tuple[int, int]]]],
-           abilities: list[Ability], names: list[str], depth: int, x: int,
-           used: int) -> list[Step]:
+def _steps(search: _Search, depth: int, x: int, used: int) -> list[Step]:
     """Walk back from (x, used) at ``depth`` to the start, naming every step."""
+    layers, abilities, names = search.layers, search.abilities, search.names
     steps: list[Step] = []
     while depth:
-        for prev, i in parents[depth][x]:
+        ways = [search.parents[depth][x], *search.more[depth].get(x, ())]
+        for prev, i in ((way >> 6, way & 63) for way in ways):
             before_set = used & ~(1 << i)
             if used >> i & 1 and layers[depth - 1].get(prev, 0) >> before_set & 1:
                 moves = _moves_between(abilities[i], prev, x)
