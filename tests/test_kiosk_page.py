@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browserkit import ARTIFACTS, need_browser
+from browserkit import need_browser, shot
 from conftest import play
 from webkit import START, SUM10, TOKEN, FakeEye, new_app, new_table
 
@@ -37,14 +37,13 @@ def test_kiosk_page_shows_the_join_code_in_a_corner(browser: Any, tmp_path: Path
         assert src == f"/qr.svg?token={TOKEN}"
         main = page.locator("main").bounding_box()
         assert main is not None and main["x"] + main["width"] <= box["x"]  # beside it
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "kiosk-800x480-join.png"))
+        shot(page, "kiosk-800x480-join", settle=0)
         play(table, START[1])   # the row is laid: play starts, the corner goes
         play(table, SUM10)
         expect(join).to_be_hidden()
         main = page.locator("main").bounding_box()
         assert main is not None and main["width"] > 760
-        page.screenshot(path=str(ARTIFACTS / "kiosk-800x480-play.png"))
+        shot(page, "kiosk-800x480-play", settle=0)
         phone = browser.new_page(viewport={"width": 390, "height": 844})
         phone.goto(server.url + f"?token={TOKEN}")
         phone.wait_for_selector("body[data-ready='1']")

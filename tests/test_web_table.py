@@ -367,6 +367,7 @@ def test_a_whole_game_by_taps_on_a_phone(browser: Any, served: Served) -> None:
         assert state["over"] and [(s["player"], s["total"]) for s in state["scores"]] == [
             ("Ann", 6), ("Ben", 4)]
         shot(page, "table/game-by-taps-over", settle=0)
+        (ARTIFACTS / "table").mkdir(parents=True, exist_ok=True)
         (ARTIFACTS / "table" / "taps-per-turn.json").write_text(json.dumps(per_turn, indent=1))
         # a rematch: the same players, the next seat starts
         tap("#rematch")
