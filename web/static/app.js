@@ -1209,9 +1209,10 @@
     const old = K.state;
     if (fromStream && K.fresh) K.fresh = false;  // a new stream (maybe a restarted server)
     else if (old && s.game_id === old.game_id) {
-      // answers to our own actions and the stream race: never step back to an older state
+      // answers to our own actions and the stream race: never step back to an older state,
+      // and never draw the same state twice (a button redrawn under a finger loses its tap)
       if (s.version < old.version) return;
-      if (fromStream && s.version === old.version && s.eye.version === old.eye.version) return;
+      if (s.version === old.version && s.eye.version === old.eye.version) return;
     }
     K.state = s;
     document.body.classList.toggle("can-act", K.canAct);
