@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.ukuk.actions import parse_action
-from rules.ukuk.costs import Beats, Groups, counts_of
+from rules.ukuk.costs import Beats, Groups, SumAtLeast, counts_of
 from rules.ukuk.court import load_court
 from rules.ukuk.game import GameState, TurnDice, apply, new_game
-from rules.ukuk.reach import _kinds, _uses_for_kind, reach
+from rules.ukuk.reach import _kinds, _uses_for_kind, _uses_for_sum, reach
 
 COURT = load_court()
 PLANNED = sorted(c.id for c in COURT if c.ability.deterministic and c.id != "koenigin")
@@ -213,3 +213,21 @@ def test_a_pip_move_may_turn_dice_to_a_number_a_raising_card_lifts():
     plans = reach(active, aside, {c: COURT.card(c).ability for c in cards},
                   {"koenig": COURT.card("koenig").cost})
     assert plans["koenig"].uses == 3
+
+
+@settings(max_examples=150, deadline=None)
+@given(active=st.lists(st.integers(1, 6), min_size=1, max_size=5),
+       aside=st.lists(st.integers(1, 6), max_size=2),
+       cards=st.lists(st.sampled_from(PLANNED), max_size=4, unique=True),
+       at_least=st.integers(10, 36))
+def test_the_bound_on_uses_for_a_sum_never_overestimates(active, aside, cards, at_least):
+    """The search waits with a position by this bound too when a sum card is wanted (the
+    Pfandleiher's 30); it must never be above the brute force's fewest uses, and say
+    never only where the brute force finds no way."""
+    fewest = brute_force(active, aside, cards, {"sum": SumAtLeast(at_least)}).get("sum")
+    bound = _uses_for_sum(counts_of(active), counts_of(aside),
+                          tuple(COURT.card(c).ability for c in sorted(cards)), at_least)
+    if bound is None:
+        assert fewest is None
+    elif fewest is not None:
+        assert bound <= fewest

@@ -21,9 +21,10 @@ exact:
   unused cards could give it, a bounded number of dice changed freely) says no wanted
   card is possible from it any more; the bound never says no to a reachable card;
 * once every card still wanted needs equal dice (the König's seven, the Feldherr's six,
-  ...), a position waits while its depth plus a lower bound of the uses still needed
-  exceeds a limit raised one at a time (best first, :class:`_Search`): a König found
-  only after six uses no longer means searching every position five uses deep.
+  ...), or every one a sum (the Pfandleiher's 30), a position waits while its depth
+  plus a lower bound of the uses still needed exceeds a limit raised one at a time
+  (best first, :class:`_Search`): a König found only after six uses no longer means
+  searching every position five uses deep.
 
 ``tests/test_ukuk_reach.py`` checks the result against a brute-force search over every
 order of card uses and set-aside steps, and replays every plan through the game.
@@ -38,7 +39,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from rules.ukuk.abilities import Ability, Add, CopyAside, Raise, Share, Turn, Values
-from rules.ukuk.costs import VALUES, Capacity, Cost, Counts, Groups
+from rules.ukuk.costs import VALUES, Capacity, Cost, Counts, Groups, SumAtLeast
 
 MAX_DICE = 15
 _SHIFT = (0, 0, 4, 8, 12, 16, 20)
@@ -465,6 +466,55 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
     return None if best == 99 else best
 
 
+@lru_cache(maxsize=4096)
+def _sum_gains(abilities: tuple[Ability, ...]) -> tuple[tuple[int, ...], tuple[int, ...],
+                                                       tuple[int, ...]]:
+    """What one use of each card adds to the sum of the dice at most: the numbers of the
+    dice the cards bring in (the Königin's a 6), largest first; the other cards' gains
+    (Dienstmagd its largest step; Zauberer and Astronom 5, one die from 1 to 6; a pip
+    move none); and the steps of the cards that raise any number of dice (Hofdame 1,
+    Edelmann 2), each per die."""
+    brought = sorted((6 if a.value is None else a.value for a in abilities
+                      if isinstance(a, Add)), reverse=True)
+    fixed: list[int] = []
+    per_die: list[int] = []
+    for a in abilities:
+        if isinstance(a, Raise):
+            (per_die if a.dice is None else fixed).append(max(a.by))
+        elif not isinstance(a, Add):
+            fixed.append(0 if isinstance(a, Share) else 5)
+    return tuple(brought), tuple(fixed), tuple(per_die)
+
+
+def _uses_for_sum(active: Counts, aside: Counts, abilities: tuple[Ability, ...],
+                  at_least: int) -> int | None:
+    """At least how many more card uses it takes for the dice to add up to ``at_least``
+    (None: never). No die shows more than 6, so at least ``at_least / 6`` dice are
+    needed: the missing ones are brought in (the largest first). Each card is used at
+    most once and adds at most its gain (:func:`_sum_gains`); a card that raises any
+    number of dice raises at most every die active now and every die still to come. So
+    the uses are at least those dice brought in and the fewest largest gains that make
+    up what is still missing."""
+    dice = sum(active) + sum(aside)
+    missing = at_least - sum(v * (active[v] + aside[v]) for v in VALUES)
+    if missing <= 0:
+        return 0
+    brought, fixed, per_die = _sum_gains(abilities)
+    forced = max(0, -(-at_least // 6) - dice)
+    if forced > len(brought):
+        return None
+    missing -= sum(brought[:forced])
+    if missing <= 0:
+        return forced
+    most = sum(active) + len(brought)
+    gains = sorted([*brought[forced:], *fixed, *(b * most for b in per_die)], reverse=True)
+    for uses, gain in enumerate(gains, start=forced + 1):
+        missing -= gain
+        if missing <= 0:
+            return uses
+    return None
+
+
 class _Search:
     """One breadth-first search by number of uses, over (dice, cards used) as in the
     module docstring, best first: a position waits while its depth plus a lower bound of
@@ -504,11 +554,12 @@ class _Search:
         # by depth: a waiting position -> the limit it waits for (until new used sets come)
         self.waits: list[dict[int, int]] = [{}]
         self.lives: dict[int, int] = {}  # used sets -> the cards one of them lacks
-        self.kind_need: dict[int, int] = {}  # wanted cards -> see kind_wanted
-        # by n (kind_bounds) or wanted cards (possible): position << k | live cards -> ...
-        self.kind_bounds: dict[int, dict[int, int | None]] = {}
+        self.need: dict[int, tuple[int, int]] = {}  # wanted cards -> see needs
+        # by needs (bounds) or wanted cards (possible): position << k | live cards -> ...
+        self.bounds: dict[tuple[int, int], dict[int, int | None]] = {}
         self.possible: dict[int, dict[int, bool]] = {}
-        self.powers: dict[int, tuple[_Powers, _Kinds]] = {}  # live cards -> their powers
+        # live cards -> their powers, and the cards
+        self.powers: dict[int, tuple[_Powers, _Kinds, tuple[Ability, ...]]] = {}
 
     def run(self) -> dict[str, Plan]:
         x0 = self.x0
@@ -533,39 +584,57 @@ class _Search:
                     self.found[i] = (depth, x, used)
         return mask
 
-    def power(self, live_mask: int) -> tuple[_Powers, _Kinds]:
+    def power(self, live_mask: int) -> tuple[_Powers, _Kinds, tuple[Ability, ...]]:
         pw = self.powers.get(live_mask)
         if pw is None:
             live = tuple(a for i, a in enumerate(self.abilities) if live_mask >> i & 1)
-            pw = self.powers[live_mask] = (_powers(live), _kinds(live))
+            pw = self.powers[live_mask] = (_powers(live), _kinds(live), live)
         return pw
 
-    def kind_wanted(self) -> int:
-        """The fewest equal dice every wanted card needs (0: some card needs none)."""
-        n = self.kind_need.get(self.want)
-        if n is None:
+    def needs(self) -> tuple[int, int]:
+        """The fewest equal dice every wanted card needs when all want equal dice, or
+        the lowest sum every wanted card needs when all want a sum (0: not so); (0, 0)
+        otherwise: no bound of uses (bounding a mix cost more than it saved)."""
+        need = self.need.get(self.want)
+        if need is None:
             wanted = [cost for b, cost in self.costs if self.want >> b & 1]
-            n = min((max(c.sizes) if isinstance(c, Groups) else 0 for c in wanted), default=0)
-            self.kind_need[self.want] = n
-        return n
+            if all(isinstance(c, Groups) for c in wanted) or all(
+                    isinstance(c, SumAtLeast) for c in wanted):
+                need = (min((max(c.sizes) for c in wanted if isinstance(c, Groups)), default=0),
+                        min((c.at_least for c in wanted if isinstance(c, SumAtLeast)),
+                            default=0))
+            else:
+                need = (0, 0)
+            self.need[self.want] = need
+        return need
+
+    def uses_needed(self, x: int, live_mask: int, n: int, total: int) -> int | None:
+        """The least of the bounds of uses for n equal dice and for the sum ``total``."""
+        active, aside = counts(x & _LOW), counts(x >> 24)
+        _, kinds, live = self.power(live_mask)
+        found = [h for h in (_uses_for_kind(active, aside, kinds, n) if n else None,
+                             _uses_for_sum(active, aside, live, total) if total else None)
+                 if h is not None]
+        return min(found, default=None)
 
     def bound(self, x: int, live_mask: int, room: int) -> int | None:
         """At least how many more uses any wanted card needs from x (None: none can be
         bought from x any more); only when that is within ``room`` is it checked that
         some wanted card is possible at all."""
-        n = self.kind_wanted()
+        n, total = self.needs()
         h: int | None = 0
         key = x << len(self.abilities) | live_mask
-        if n:
-            bounds = self.kind_bounds.setdefault(n, {})
+        if n or total:
+            bounds = self.bounds.setdefault((n, total), {})
             h = bounds.get(key, -1)
             if h == -1 and room == 0:  # only "none needed" would do: no need for more
-                total = (x & _LOW) + (x >> 24)
-                if all((total >> shift) & 15 < n for shift in _SHIFT[1:]):
+                dice = (x & _LOW) + (x >> 24)
+                if ((not n or all((dice >> shift) & 15 < n for shift in _SHIFT[1:]))
+                        and (not total or sum(v * c for v, c in enumerate(counts(dice)))
+                             < total)):
                     return 1
             if h == -1:
-                h = bounds[key] = _uses_for_kind(
-                    counts(x & _LOW), counts(x >> 24), self.power(live_mask)[1], n)
+                h = bounds[key] = self.uses_needed(x, live_mask, n, total)
             if h is None or h > room:
                 return h
         possible = self.possible.setdefault(self.want, {})
