@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rules.actions import Action, Fix, Players, Rolled, Undo
+from rules.actions import Action, Fix, Rolled
 from rules.board.actions import (
     SUPER,
     Discard,
@@ -34,7 +34,7 @@ from rules.board.deck import Deck
 from rules.board.game import THROWS, GameState, apply, new_game
 from rules.board.score import verdict
 from rules.dice import Color, Die
-from rules.errors import KotdError
+from rules.story import tell
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
@@ -265,30 +265,7 @@ def said(before: GameState, action: Action, after: GameState, lang: str = "en") 
 
 def narrate(deck: Deck, lines: list[str], lang: str = "en") -> list[str]:
     """A stored game's lines as sentences, one a line; an ``undo`` says what it took back,
-    and a line the rules refuse (or an undo with nothing to take back) ends the story."""
-    w = _w(lang)
-    out: list[str] = []
-    states: list[GameState] = []
-    told: list[str] = []
-    for line in lines:
-        try:
-            action = parse_action(line)
-            if isinstance(action, Players):
-                states, told = [new_game(action.names, deck)], []
-                out.append(w["players"].format(players=", ".join(action.names)))
-            elif isinstance(action, Undo):
-                if len(states) < 2:
-                    break
-                states.pop()
-                out.append(w["undo"].format(what=told.pop()))
-            elif states:
-                after = apply(states[-1], action)
-                sentence = said(states[-1], action, after, lang)
-                states.append(after)
-                told.append(sentence)
-                out.append(sentence)
-            else:
-                break
-        except KotdError:
-            break
-    return out
+    and a line the rules refuse (or an undo with nothing to take back) ends the story
+    (:func:`rules.story.tell`)."""
+    return tell(lines, parse_action, lambda names: new_game(names, deck), apply, said,
+                _w(lang), lang)

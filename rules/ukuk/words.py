@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rules.actions import Action, Fix, Players, Rolled, Undo
-from rules.errors import KotdError
+from rules.actions import Action, Fix, Rolled
+from rules.story import tell
 from rules.ukuk.actions import Bid, Buy, Pass, SetAside, UseCard, parse_action
 from rules.ukuk.court import Court
 from rules.ukuk.game import GameState, apply, new_game
@@ -93,29 +93,6 @@ def said(before: GameState, action: Action, after: GameState, lang: str = "en") 
 
 def narrate(court: Court, lines: list[str], lang: str = "en") -> list[str]:
     """A stored game's lines as sentences; an ``undo`` says what it took back, and a line
-    the rules refuse ends the story there."""
-    w = WORDS.get(lang, WORDS["en"])
-    out: list[str] = []
-    states: list[GameState] = []
-    told: list[str] = []
-    for line in lines:
-        try:
-            action = parse_action(line)
-            if isinstance(action, Players):
-                states = [new_game(action.names, court)]
-                told = []
-                out.append(w["players"].format(players=", ".join(action.names)))
-            elif isinstance(action, Undo):
-                if len(states) < 2:
-                    break
-                states.pop()
-                out.append(w["undo"].format(what=told.pop()))
-            elif states:
-                after = apply(states[-1], action)
-                sentence = said(states[-1], action, after, lang)
-                states.append(after)
-                told.append(sentence)
-                out.append(sentence)
-        except KotdError:
-            break
-    return out
+    the rules refuse ends the story there (:func:`rules.story.tell`)."""
+    return tell(lines, parse_action, lambda names: new_game(names, court), apply, said,
+                WORDS.get(lang, WORDS["en"]), lang)
