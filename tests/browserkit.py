@@ -143,6 +143,23 @@ def in_thread(data_dir: Path) -> Iterator[Served]:
 
 
 @contextlib.contextmanager
+def table_in_thread(data_dir: Path, token: str, game: str = "kotd",
+                    eye: FakeEye | None = None) -> Iterator[tuple[Served, Any]]:
+    """The page's own waitress server in a thread on a fresh table of ``game`` (no game
+    started yet) in ``data_dir``, acting for ``token``, with ``eye`` (default: a fake
+    camera); and that table, for the test to act on and read."""
+    from rules.games import game_pack
+    from rules.store import EventStore
+    from rules.table import Table
+    from web.server import make_server
+
+    table = Table(EventStore(data_dir / "kotd.sqlite3"), game_pack(game))
+    app = new_app(table, eye or FakeEye(), token)
+    with make_server(app, threads=12) as server:
+        yield Served(server.url, token, "in-thread"), table
+
+
+@contextlib.contextmanager
 def serve_page(data_dir: Path) -> Iterator[Served]:
     """``kotd serve --source sim`` on ``data_dir`` when that command exists (and
     ``KOTD_WEB_IN_THREAD`` is not set), otherwise :func:`in_thread`."""

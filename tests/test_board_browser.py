@@ -16,11 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browserkit import Served, need_browser, open_phone, shot
-from webkit import TOKEN, FakeEye, new_app
+from browserkit import Served, need_browser, open_phone, shot, table_in_thread
+from webkit import TOKEN
 
-from rules.games import game_pack
-from rules.store import EventStore
 from rules.table import Table
 
 expect = need_browser()
@@ -36,12 +34,8 @@ BEFORE = [
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[Served, Table]]:
-    from web.server import make_server
-
-    table = Table(EventStore(tmp_path / "kotd.sqlite3"), game_pack("kotd"))
-    app = new_app(table, FakeEye(), TOKEN)
-    with make_server(app, threads=12) as server:
-        yield Served(server.url, TOKEN, "in-thread"), table
+    with table_in_thread(tmp_path, TOKEN) as page_and_table:
+        yield page_and_table
 
 
 def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(browser, served) -> None:

@@ -17,14 +17,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import PHONES, VIEWPORTS, Served, need_browser, open_phone, opened, overflows, shot
+from browserkit import (
+    PHONES,
+    VIEWPORTS,
+    Served,
+    need_browser,
+    open_phone,
+    opened,
+    overflows,
+    shot,
+    table_in_thread,
+)
 from ukukkit import ANN_FAILS, GAME, lines
-from webkit import TOKEN, FakeEye, new_app
+from webkit import TOKEN, FakeEye
 
 from rules.actions import Seen
 from rules.dice import Roll
-from rules.games import game_pack
-from rules.store import EventStore
 from rules.table import Table
 
 expect = need_browser()
@@ -37,12 +45,8 @@ DROP_AT = 9  # the 9th throw: held, never confirmed; the table types the throw i
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[Served, Table]]:
-    from web.server import make_server
-
-    table = Table(EventStore(tmp_path / "kotd.sqlite3"), game_pack("ukuk"))
-    app = new_app(table, FakeEye(camera="ok"), TOKEN)
-    with make_server(app, threads=12) as server:
-        yield Served(server.url, TOKEN, "in-thread"), table
+    with table_in_thread(tmp_path, TOKEN, "ukuk", FakeEye(camera="ok")) as page_and_table:
+        yield page_and_table
 
 
 def seen(values: list[int], *unsure: int) -> Seen:
