@@ -1,7 +1,7 @@
 """Candidate HABA networks against the shipped ones, frame by frame.
 
 Run: .venv/bin/python benchmarks/compare_haba_nets.py --finder F.onnx [--pips P.onnx]
-         tune:0:1100 print:0:100 woven:0:200 .cache/pbr-set-5 [--no-count]
+         [--pair A.onnx] tune:0:1100 print:0:100 woven:0:200 .cache/pbr-set-5 [--no-count]
 Reads every frame twice with this checkout's reader, once with the shipped networks
 (``vision/models/``) and once with the candidates (a network not given stays the shipped
 one), told how many dice were thrown (``--no-count``: at most the box's six, as ``kotd
@@ -33,12 +33,14 @@ from bench_pbr import truth_dice  # noqa: E402
 import vision.reader as reader  # noqa: E402
 from rules.kotd.cards import load_box  # noqa: E402
 from vision.habanet import FINDER_ONNX, PIPS_ONNX, HabaNet  # noqa: E402
+from vision.pairnet import PAIR_ONNX, PairNet  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
 from vision.render.score import score_frame  # noqa: E402
 
 FIELDS = ("right", "asks", "silent", "value", "color", "false")
 Job = tuple[str, int]
 _NETS: dict[str, HabaNet] = {}
+_PAIRS: dict[str, PairNet] = {}
 
 
 def jobs(source: str) -> list[Job]:
@@ -69,20 +71,22 @@ def source_frame(job: Job) -> tuple[np.ndarray, list[TruthDie]]:
     return png, truth_dice(json.loads(path.with_suffix(".json").read_text()))
 
 
-def _score(job: Job, finder: Path, pips: Path, at_most: int | None
+def _score(job: Job, finder: Path, pips: Path, pair: Path, at_most: int | None
            ) -> tuple[Job, tuple[int, ...], tuple[int, ...]]:
     """The frame's score with either networks: told how many dice were thrown, or, given
     ``at_most``, only that no more lie in view."""
     if not _NETS:
         cv2.setNumThreads(1)
         _NETS["shipped"], _NETS["candidate"] = HabaNet(), HabaNet(finder, pips)
+        _PAIRS["shipped"], _PAIRS["candidate"] = PairNet(), PairNet(pair)
     img, truth = source_frame(job)
     out = []
     for name in ("shipped", "candidate"):
         # the reader's network swapped (a monkeypatch of its cached loader)
         reader.default_haba_net = lambda net=_NETS[name]: net  # type: ignore[assignment]
-        readings = (reader.read_dice(img, thrown=len(truth)) if at_most is None
-                    else reader.read_dice(img, at_most=at_most))
+        readings = (reader.read_dice(img, thrown=len(truth), pair_net=_PAIRS[name])
+                    if at_most is None
+                    else reader.read_dice(img, at_most=at_most, pair_net=_PAIRS[name]))
         s = score_frame(readings, truth)
         out.append(tuple(int(getattr(s, f)) for f in FIELDS))
     return job, out[0], out[1]
@@ -93,9 +97,10 @@ def main() -> None:
     parser.add_argument("sources", nargs="+", help="set:start:count, or a Mitsuba directory")
     parser.add_argument("--finder", type=Path, default=FINDER_ONNX)
     parser.add_argument("--pips", type=Path, default=PIPS_ONNX)
+    parser.add_argument("--pair", type=Path, default=PAIR_ONNX)
     parser.add_argument("--no-count", action="store_true")
     args = parser.parse_args()
-    for net in (args.finder, args.pips):
+    for net in (args.finder, args.pips, args.pair):
         if not net.is_file():
             raise SystemExit(f"no network at {net}")
     todo = [j for s in args.sources for j in jobs(s)]
@@ -106,6 +111,7 @@ def main() -> None:
     with ProcessPoolExecutor(2) as pool:
         for (source, i), a, b in pool.map(_score, todo, [args.finder] * len(todo),
                                           [args.pips] * len(todo),
+                                          [args.pair] * len(todo),
                                           [at_most] * len(todo), chunksize=8):
             if a != b:
                 print(f"{source} {i}: " + ", ".join(

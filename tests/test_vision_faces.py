@@ -12,7 +12,7 @@ from rules.dice import Color
 from vision.faces import see
 from vision.habanet import FoundFace
 from vision.palette import Palette
-from vision.reader import doubt_sides
+from vision.reader import doubt_sides, side_chances
 from vision.reading import DieReading
 
 PALETTE = Palette.default()
@@ -65,3 +65,15 @@ def test_a_sure_reading_the_pair_network_calls_a_side_is_put_in_doubt() -> None:
         sure = DieReading(3, Color.RED, (600.0, 300.0), (), 0.95, 60.0, 0.7)
         out = doubt_sides(nets.frame, [sure], nets, nets)  # type: ignore[arg-type]
         assert out[0].confident is not doubted
+
+
+def test_the_side_catch_doubts_exactly_from_its_threshold() -> None:
+    """A sure reading is doubted when the pair network's "the other face is the top" reaches
+    the catch, and only then (the threshold ``benchmarks/sweep_side_catch.py`` chooses)."""
+    nets = FakeNets([_f(600), _f(660, 0.15)], [DIE, NO_DIE], pair=(0.3, 0.5, 0.2))
+    sure = DieReading(3, Color.RED, (600.0, 300.0), (), 0.95, 60.0, 0.7)
+    side = side_chances(nets.frame, [sure], nets, nets)  # type: ignore[arg-type]
+    assert side == [pytest.approx(0.5)]
+    for catch in (0.3, 0.5, 0.51, 0.9):
+        out = doubt_sides(nets.frame, [sure], nets, nets, catch)  # type: ignore[arg-type]
+        assert out[0].confident is (catch > 0.5)

@@ -7,8 +7,10 @@
     .venv/bin/python tools/train_haba_net.py mine --table print --frames 600
     .venv/bin/python tools/train_haba_net.py pips --steps 2000    # train + export the reader
 
-(the figures that made the shipped models; ``--start vision/models/haba_pips.onnx`` fine-tunes
-a shipped network instead of training afresh; ``--table woven`` draws the woven gingham and
+(the commands that made the first shipped models; the shipped ones were then fine-tuned for
+the real table, each step's command in ``docs/log/2026-11-28-issue-44-table.md``;
+``--start vision/models/haba_pips.onnx`` fine-tunes a shipped network instead of training
+afresh; ``--table woven`` draws the woven gingham and
 tartan cloths, a training-only family the shipped networks were not trained on: see
 BENCHMARKS.md). Needs PyTorch (``pip install -e '.[train]'``:
 torch 2.13.0 CPU build, onnx, onnxscript); the

@@ -9,8 +9,13 @@
         --out d4.pkl
     .venv/bin/python tools/train_pair_net.py train --steps 6000 d1.pkl d2.pkl d3.pkl d4.pkl
 
-(the figures that made the shipped network, ``vision/models/haba_pair.onnx``: BENCHMARKS.md,
-"Which of two faces is the top"). Needs PyTorch (``pip install -e '.[train]'``).
+(the commands that made the first shipped network; the shipped one was then fine-tuned for the
+real table with the networks it works beside, as ``docs/log/2026-11-28-issue-44-table.md``
+says). Needs PyTorch (``pip install -e '.[train]'``).
+``--table`` collects at a real table (:func:`vision.render.table.table_scene`: citizen cards,
+hands, a desk-arm camera; seeds of its own); ``--finder``/``--pips`` read the frames with
+other HABA networks than the shipped ones (the faces a retrained finder offers);
+``train --start-from haba_pair.onnx`` fine-tunes an exported network instead of starting afresh.
 
 **Collect.** Frames are drawn from :mod:`vision.render` with seeds of their own
 (:data:`SEEDS`), never a held-out family of ``benchmarks/haba_sets.py``; 60% of them with
@@ -51,13 +56,16 @@ sys.path.insert(0, str(ROOT / "tools"))
 from haba_sets import HELD_OUT  # noqa: E402
 
 import vision.reader as reader  # noqa: E402
-from vision.habanet import HINT_PEAK, face_crop, normalise  # noqa: E402
+from vision.habanet import FINDER_ONNX, HINT_PEAK, PIPS_ONNX, HabaNet, face_crop, normalise  # noqa: E402
 from vision.pairnet import JOINT_H, JOINT_W, NUMBERS, PAIR_ONNX, look, pair_input  # noqa: E402
 from vision.render import random_conditions, render_tray, scene_for  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
+from vision.render.table import table_scene  # noqa: E402
 
-SEEDS = {False: 6_000_000, True: 7_000_000}
-"""First seed of the collected frames: ordinary spacing, steep leans."""
+SEEDS = {"plain": 6_000_000, "steep": 7_000_000, "table": 8_000_000}
+"""First seed of the collected frames: ordinary spacing, steep leans, a real table."""
+LEANING = 0.6
+"""The share of ordinary and real-table frames drawn in the leaning spacing."""
 CLASSES = {1: 0, 0: 1, -1: 2}
 """A label (1: *a* is the top, 0: *b* is, -1: neither or both) as the network's class."""
 
@@ -96,13 +104,29 @@ def _listening_choose(faces: list[reader.SeenFace], thrown: int, palette: Any,
     return _choose(faces, thrown, palette, middle, None)
 
 
-def _one(i: int, steep: bool, faint: bool) -> list[dict[str, Any]]:
-    reader.choose = _listening_choose  # type: ignore[assignment]  # in each worker process
-    rng = np.random.default_rng(SEEDS[steep] + i)
+def _scene(i: int, where: str) -> tuple[np.ndarray, list[TruthDie]]:
+    """Frame ``i`` of a collection ``where`` (a key of :data:`SEEDS`), never a held-out
+    family."""
+    rng = np.random.default_rng(SEEDS[where] + i)
+    if where == "table":
+        force = {"spacing": "leaning"} if rng.random() < LEANING else {}
+        return render_tray(table_scene(rng, HELD_OUT, force=force), rng)
     cond = random_conditions(rng, HELD_OUT)
-    if steep or rng.random() < 0.6:
+    if where == "steep" or rng.random() < LEANING:
         cond = replace(cond, spacing="leaning")
-    img, truth = render_tray(scene_for(rng, cond, steep=steep), rng)
+    return render_tray(scene_for(rng, cond, steep=where == "steep"), rng)
+
+
+def _use_nets(finder: Path | None, pips: Path | None) -> None:
+    """Read with ``finder`` and ``pips`` (a network not given stays the shipped one)."""
+    if finder is not None or pips is not None:
+        net = HabaNet(finder or FINDER_ONNX, pips or PIPS_ONNX)
+        reader.default_haba_net = lambda: net  # type: ignore[assignment]  # in each worker
+
+
+def _one(i: int, where: str, faint: bool) -> list[dict[str, Any]]:
+    reader.choose = _listening_choose  # type: ignore[assignment]  # in each worker process
+    img, truth = _scene(i, where)
     _rows.clear()
     _frame.update(frame=img, truth=truth, key=i)
     readings = reader.read_dice(img, thrown=len(truth), pair_net=False)
@@ -125,45 +149,24 @@ def _one(i: int, steep: bool, faint: bool) -> list[dict[str, Any]]:
     return rows
 
 
-def collect(start: int, frames: int, out: Path, steep: bool, faint: bool,
-            workers: int) -> None:
-    with ProcessPoolExecutor(workers) as ex:
-        rows = [r for got in ex.map(_one, range(start, start + frames), [steep] * frames,
+def collect(start: int, frames: int, out: Path, where: str, faint: bool, workers: int,
+            nets: tuple[Path | None, Path | None] = (None, None)) -> None:
+    with ProcessPoolExecutor(workers, initializer=_use_nets, initargs=nets) as ex:
+        rows = [r for got in ex.map(_one, range(start, start + frames), [where] * frames,
                                     [faint] * frames, chunksize=4) for r in got]
     out.write_bytes(pickle.dumps(rows))
     print(len(rows), "pairs from", frames, "frames",
           dict(Counter((r["kind"], r["label"]) for r in rows)))
 
 
-def export_packed(net: Any, out: Path) -> None:
-    """``net`` (image, numbers) as an ONNX file of one input, as :class:`vision.pairnet.PairNet`
-    feeds it: the crop's three channels and a fourth whose first row begins with the
-    numbers (OpenCV 4.6 reads no network with two inputs)."""
-    import torch
-    from torch import nn
-
-    class Packed(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.net = net
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            out: torch.Tensor = self.net(x[:, 0:3], torch.flatten(x[:, 3:4, 0:1, 0:NUMBERS], 1))
-            return out
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(Packed().eval(), (torch.zeros(1, 4, JOINT_H, JOINT_W),), str(out),
-                      input_names=["image"], output_names=["out"], opset_version=13,
-                      dynamo=False, dynamic_axes={"image": {0: "n"}, "out": {0: "n"}})
-
-
-def train(data: list[Path], steps: int, seed: int, threads: int, out: Path) -> None:
+def _networks() -> tuple[Any, Any]:
+    """The pair network (an image and its numbers in, three classes out) and its packed form
+    of one input, as :class:`vision.pairnet.PairNet` feeds it: the crop's three channels and a
+    fourth whose first row begins with the numbers (OpenCV 4.6 reads no network with two
+    inputs). The packed form holds the network, so an exported file loads back into it."""
     import torch
     from torch import nn
     from torch_parts import conv
-    from train_haba_net import jitter_light
-
-    torch.set_num_threads(threads)
 
     class Net(nn.Module):
         def __init__(self) -> None:
@@ -178,6 +181,45 @@ def train(data: list[Path], steps: int, seed: int, threads: int, out: Path) -> N
         def forward(self, image: torch.Tensor, numbers: torch.Tensor) -> torch.Tensor:
             out: torch.Tensor = self.head(torch.cat([self.body(image), numbers], 1))
             return out
+
+    class Packed(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.net = Net()
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            out: torch.Tensor = self.net(x[:, 0:3], torch.flatten(x[:, 3:4, 0:1, 0:NUMBERS], 1))
+            return out
+
+    packed = Packed()
+    return packed.net, packed
+
+
+def export_packed(packed: Any, out: Path) -> None:
+    """The packed network (:func:`_networks`) as an ONNX file."""
+    import torch
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(packed.eval(), (torch.zeros(1, 4, JOINT_H, JOINT_W),), str(out),
+                      input_names=["image"], output_names=["out"], opset_version=13,
+                      dynamo=False, dynamic_axes={"image": {0: "n"}, "out": {0: "n"}})
+
+
+def train(data: list[Path], steps: int, seed: int, threads: int, out: Path,
+          start: Path | None = None, hard: int = 1) -> None:
+    """Train (or fine-tune ``start``) on the collected pairs; ``hard``: how many times as
+    often a sure reading's face that is a die's side (a ``faint`` pair whose other face is
+    the top) is drawn: the mistake that makes the reader silently wrong."""
+    import torch
+    from torch import nn
+    from torch_parts import freeze_norms, load_exported
+    from train_haba_net import jitter_light
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    net, packed = _networks()
+    if start is not None:
+        load_exported(packed, start)
 
     def prep(r: dict[str, Any], lr: bool, tb: bool, rng: np.random.Generator | None
              ) -> tuple[np.ndarray, np.ndarray, int]:
@@ -196,16 +238,18 @@ def train(data: list[Path], steps: int, seed: int, threads: int, out: Path) -> N
     rows = [r for f in data for r in pickle.loads(f.read_bytes())]
     held = [r for r in rows if r["key"] % 5 == 0]
     fit = [r for r in rows if r["key"] % 5 != 0]
+    fit += [r for r in fit if r["kind"] == "faint" and r["label"] == 0] * (hard - 1)
     print(len(fit), "to train on,", len(held), "held out; classes",
           np.bincount([CLASSES[r["label"]] for r in rows]))
     rng = np.random.default_rng(seed)
-    torch.manual_seed(seed)
-    net = Net()
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-3)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 2e-3, total_steps=steps)
+    lr = 2e-3 if start is None else 5e-4
+    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-3)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
     t0 = time.time()
     for step in range(steps):
         net.train()
+        if start is not None:
+            freeze_norms(net)  # as loaded: see torch_parts.load_exported
         got = [prep(fit[i], rng.random() < 0.5, rng.random() < 0.5, rng)
                for i in rng.choice(len(fit), 64)]
         image = torch.from_numpy(np.stack([g[0] for g in got]))
@@ -219,7 +263,7 @@ def train(data: list[Path], steps: int, seed: int, threads: int, out: Path) -> N
         if step % 500 == 0:
             print(step, round(loss.item(), 3), f"{time.time() - t0:.0f} s", flush=True)
     net.eval()
-    export_packed(net, out)
+    export_packed(packed, out)
     print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB)")
     from vision.pairnet import A_TOP, PairNet
     p = PairNet(out).chances([(r["crop"], r["numbers"]) for r in held])
@@ -239,16 +283,26 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=1000)
     parser.add_argument("--steep", action="store_true")
     parser.add_argument("--faint", action="store_true")
+    parser.add_argument("--table", action="store_true")
+    parser.add_argument("--finder", type=Path, default=None)
+    parser.add_argument("--pips", type=Path, default=None)
+    parser.add_argument("--start-from", dest="start_from", type=Path, default=None,
+                        help="train: fine-tune this exported pair network")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--steps", type=int, default=6000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--hard", type=int, default=1,
+                        help="train: draw a sure reading that is a side this many times as often")
     parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", "2")))
     a = parser.parse_args()
     if a.what == "collect":
-        collect(a.start, a.frames, a.out or Path("pairs.pkl"), a.steep, a.faint, a.workers)
+        where = "table" if a.table else "steep" if a.steep else "plain"
+        collect(a.start, a.frames, a.out or Path("pairs.pkl"), where, a.faint, a.workers,
+                (a.finder, a.pips))
     else:
-        train(a.data, a.steps, a.seed, a.threads, a.out or PAIR_ONNX)
+        train(a.data, a.steps, a.seed, a.threads, a.out or PAIR_ONNX, a.start_from,
+              a.hard)
 
 
 if __name__ == "__main__":

@@ -192,11 +192,12 @@ COUNT_SIDE = 0.5
 """The least chance, the pair network's answers in both orders averaged, that a face beside
 the doubted one is a die's top and the doubted one is not, that leaves the count's odds
 out (:data:`COUNT_ODDS`)."""
-SIDE_CATCH = 0.9
+SIDE_CATCH = 0.3
 """A sure reading is put in doubt (:data:`DOUBT`) when, against a face beside it (another
 reading, or a finder peak down to :data:`vision.habanet.HINT_PEAK`), the pair network gives
 "that face is the top, this one is not" at least this surely: a steeply leaning die's side
-read surely while its top, seen at a slant, was missed."""
+read surely while its top, seen at a slant, was missed. Chosen on tuning frames by
+``benchmarks/sweep_side_catch.py`` (the fewest asks, a silent frame costing 20)."""
 
 
 @dataclass(frozen=True)
@@ -685,17 +686,18 @@ def die_chance(belief: Belief, decision: Decision, palette: Palette) -> float:
     return decision.chance if favourite or settled else min(decision.chance, own)
 
 
-def doubt_sides(frame: np.ndarray, readings: list[DieReading], net: HabaNet,
-                pair_net: PairNet) -> list[DieReading]:
-    """``readings`` with each sure one put in doubt that the pair network takes for a die's
-    side beside its top (:data:`SIDE_CATCH`): against another reading's face or a finder peak
-    beside it (down to :data:`vision.habanet.HINT_PEAK`, found at the readings' size, each
-    told the pip reader's own chances), not one of its own die's finds."""
+def side_chances(frame: np.ndarray, readings: list[DieReading], net: HabaNet,
+                 pair_net: PairNet) -> list[float]:
+    """Per reading, the pair network's surest "that face is the top, this one is not"
+    against a face beside it (another reading's face or a finder peak down to
+    :data:`vision.habanet.HINT_PEAK`, found at the readings' size, each told the pip
+    reader's own chances; not one of its own die's finds); 0 for a reading not sure."""
+    out = [0.0] * len(readings)
     if not any(r.confident for r in readings):
-        return readings
+        return out
     finds = net.find(frame, HINT_PEAK, float(np.median([r.size for r in readings])))
     if len(finds) < 2:
-        return readings
+        return out
     _, probs = read_faces(net, frame, finds)
     middle = (frame.shape[1] / 2, frame.shape[0] / 2)
 
@@ -715,12 +717,20 @@ def doubt_sides(frame: np.ndarray, readings: list[DieReading], net: HabaNet,
             asked += [(i, pair_input(frame, face_look(k), face_look(j), middle))
                       for j, f in enumerate(finds) if j != k and _beside(mine, f)
                       and math.dist(f.center, mine.center) >= NEAR * min(f.side, mine.side)]
-    if not asked:
-        return readings
-    chances = pair_net.chances([pair for _, pair in asked])
-    sides = {i for (i, _), c in zip(asked, chances, strict=True) if c[B_TOP] >= SIDE_CATCH}
-    return [replace(r, confidence=min(r.confidence, DOUBT)) if i in sides else r
-            for i, r in enumerate(readings)]
+    if asked:
+        chances = pair_net.chances([pair for _, pair in asked])
+        for (i, _), c in zip(asked, chances, strict=True):
+            out[i] = max(out[i], float(c[B_TOP]))
+    return out
+
+
+def doubt_sides(frame: np.ndarray, readings: list[DieReading], net: HabaNet,
+                pair_net: PairNet, catch: float = SIDE_CATCH) -> list[DieReading]:
+    """``readings`` with each sure one put in doubt (:data:`DOUBT`) that the pair network
+    takes for a die's side beside its top at least ``catch`` surely (:func:`side_chances`)."""
+    sides = side_chances(frame, readings, net, pair_net)
+    return [replace(r, confidence=min(r.confidence, DOUBT)) if side >= catch else r
+            for r, side in zip(readings, sides, strict=True)]
 
 
 def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = None,
@@ -784,4 +794,5 @@ def _read_by_model(frame: np.ndarray, palette: Palette, thrown: int | None,
 
 # the reader's two networks too: the benchmarks swap them for others
 __all__ = ["SeenFace", "Tops", "choose", "counted", "default_haba_net", "default_standard_net",
-           "die_chance", "doubt_sides", "own_chance", "read_dice", "see_faces", "square"]
+           "die_chance", "doubt_sides", "own_chance", "read_dice", "see_faces", "side_chances",
+           "square"]
