@@ -24,7 +24,10 @@ exact:
   ...), or every one a sum (the Pfandleiher's 30), a position waits while its depth
   plus a lower bound of the uses still needed exceeds a limit raised one at a time
   (best first, :class:`_Search`): a König found only after six uses no longer means
-  searching every position five uses deep.
+  searching every position five uses deep. Under each limit the deepest positions are
+  expanded first (the order does not change what is found: every position that could
+  lead to a card in fewer uses was expanded under a lower limit), and no limit goes
+  beyond the number of cards: a card none of them reaches is not searched for further.
 
 ``tests/test_ukuk_reach.py`` checks the result against a brute-force search over every
 order of card uses and set-aside steps, and replays every plan through the game.
@@ -520,7 +523,10 @@ class _Search:
     module docstring, best first: a position waits while its depth plus a lower bound of
     the uses still needed for every wanted card (:func:`_uses_for_kind`, for costs of
     equal dice) exceeds a limit raised by one at a time, and keeps its layer meanwhile.
-    The bound never overestimates, so each card is first met at its fewest uses."""
+    The bound never overestimates, so each card is first met at its fewest uses: when
+    the limit is L, every position from which a card is met in fewer than L uses was
+    expanded under a lower limit, so a card met now (at most L uses deep) is met at its
+    fewest, whichever layer is expanded first (the deepest: nearest to a card)."""
 
     def __init__(self, active: Sequence[int], aside: Sequence[int],
                  unused: Mapping[str, Ability], wanted: Mapping[str, Cost]) -> None:
@@ -565,11 +571,16 @@ class _Search:
         x0 = self.x0
         self.want &= ~self.record(_MET.mask((x0 & _LOW) + (x0 >> 24)) & self.want, 0, x0, 0)
         limit = 0
-        while self.want and any(self.pending):
-            depth = 0
-            while self.want and depth <= limit and depth < len(self.pending):
-                self.expand_layer(depth, limit)
-                depth += 1
+        # no plan uses more cards than there are: a position waiting beyond that waits
+        # for nothing (a card none of them reaches is not searched for to the end)
+        while self.want and any(self.pending) and limit <= len(self.abilities):
+            # deepest layer first: a card first met at the limit is found from the
+            # positions nearest to it before the shallower ones are expanded
+            for top in range(min(limit, len(self.pending)) - 1, -1, -1):
+                depth = top
+                while self.want and depth < limit and depth < len(self.pending):
+                    self.expand_layer(depth, limit)
+                    depth += 1
             limit += 1
         plans = {}
         for i, (d, x, used) in self.found.items():
