@@ -108,6 +108,10 @@ def test_reach_equals_brute_force_and_its_plans_buy_the_card(active, aside, card
     ((6, 6, 6), (), ("hofdame", "edelmann", "dienstmagd")),
     ((1,), (5, 5), ("astronom", "bischof", "ritter")),
     ((4, 4, 4, 2, 1), (), ("jaeger", "ritter", "bischof", "hofdame", "edelmann")),
+    # six cards, the deepest layer expanded first under each limit; the Feldherr and
+    # the König are out of reach, and the search gives up after six uses, not later
+    ((3, 2, 2, 5), (), ("hofdame", "pfandleiher", "bischof", "wachmann", "ritter",
+                        "alchemist")),
 ])
 def test_hand_picked_positions(active, aside, cards):
     check_position(active, aside, cards)

@@ -24,7 +24,10 @@ exact:
   ...), or every one a sum (the Pfandleiher's 30), a position waits while its depth
   plus a lower bound of the uses still needed exceeds a limit raised one at a time
   (best first, :class:`_Search`): a König found only after six uses no longer means
-  searching every position five uses deep.
+  searching every position five uses deep. Under each limit the deepest positions are
+  expanded first (the order does not change what is found: every position that could
+  lead to a card in fewer uses was expanded under a lower limit), and no limit goes
+  beyond the number of cards: a card none of them reaches is not searched for further.
 
 ``tests/test_ukuk_reach.py`` checks the result against a brute-force search over every
 order of card uses and set-aside steps, and replays every plan through the game.
@@ -45,6 +48,11 @@ MAX_DICE = 15
 _SHIFT = (0, 0, 4, 8, 12, 16, 20)
 _ONE = (0, 1, 1 << 4, 1 << 8, 1 << 12, 1 << 16, 1 << 20)
 _LOW = (1 << 24) - 1
+# A way into a position, (position before << 6) | card, is below 2**54; the later ways
+# into one position are packed into one int, _WAY bits each (ints, not lists: nothing
+# for the garbage collector to walk)
+_WAY = 56
+_WAY_MASK = (1 << _WAY) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +88,10 @@ class Plan:
 # ---- multisets of dice as small integers (four bits per value) ----------------------------
 
 def encode(values: Iterable[int]) -> int:
-    return sum(_ONE[v] for v in values)
+    code = 0
+    for v in values:  # a loop, not sum() over a generator: half the time, and it is hot
+        code += _ONE[v]
+    return code
 
 
 def counts(code: int) -> Counts:
@@ -93,15 +104,33 @@ def decode(code: int) -> Values:
     return tuple(v for v in VALUES for _ in range(c[v]))
 
 
-@lru_cache(maxsize=200_000)
-def _after(ability: Ability, active: int) -> tuple[int, ...]:
-    """The active dice after each different use of ``ability`` (not the Astronom)."""
-    out = {active - encode(b) + encode(a) for b, a in ability.moves(counts(active), ())}
-    return tuple(out)
+_NUMBERED: dict[Ability, int] = {}  # each ability a small number, for the move tables
+_ABILITIES: list[Ability] = []
+_NUMBERING = threading.Lock()
+
+
+def _number(ability: Ability) -> int:
+    """The ability's number in :data:`_ABILITIES`. The move tables are keyed by numbers,
+    not abilities: a key of ints is no object for the garbage collector to walk, and a
+    table of tens of thousands of such keys made its full collections slow and often."""
+    with _NUMBERING:
+        n = _NUMBERED.get(ability)
+        if n is None:
+            n = _NUMBERED[ability] = len(_ABILITIES)
+            _ABILITIES.append(ability)
+        return n
 
 
 @lru_cache(maxsize=200_000)
-def _after_copy(ability: Ability, active: int, aside: int) -> tuple[int, ...]:
+def _after(number: int, active: int) -> tuple[int, ...]:
+    """The active dice after each different use of ability ``number`` (not the
+    Astronom)."""
+    moves = _ABILITIES[number].moves(counts(active), ())
+    return tuple({active - encode(b) + encode(a) for b, a in moves})
+
+
+@lru_cache(maxsize=200_000)
+def _after_copy(active: int, aside: int) -> tuple[int, ...]:
     """Positions (active | aside << 24) after each use of a copy-aside card, including
     setting aside one die first to copy its number."""
     out = set()
@@ -520,7 +549,10 @@ class _Search:
     module docstring, best first: a position waits while its depth plus a lower bound of
     the uses still needed for every wanted card (:func:`_uses_for_kind`, for costs of
     equal dice) exceeds a limit raised by one at a time, and keeps its layer meanwhile.
-    The bound never overestimates, so each card is first met at its fewest uses."""
+    The bound never overestimates, so each card is first met at its fewest uses: when
+    the limit is L, every position from which a card is met in fewer than L uses was
+    expanded under a lower limit, so a card met now (at most L uses deep) is met at its
+    fewest, whichever layer is expanded first (the deepest: nearest to a card)."""
 
     def __init__(self, active: Sequence[int], aside: Sequence[int],
                  unused: Mapping[str, Ability], wanted: Mapping[str, Cost]) -> None:
@@ -528,6 +560,7 @@ class _Search:
                        key=lambda item: (not isinstance(item[1], Add), item[0]))
         self.names = [cid for cid, _ in cards]
         self.abilities = [a for _, a in cards]
+        self.numbers = [_number(a) for a in self.abilities]
         k = len(self.abilities)
         n_add = sum(isinstance(a, Add) for a in self.abilities)
         # A card that brings in a die is used only before every other card, and these
@@ -550,7 +583,7 @@ class _Search:
         # by depth: position -> its first way in, (position before << 6) | card, and
         # the later ways in (ints, not tuples: the search makes no garbage to collect)
         self.parents: list[dict[int, int]] = [{}]
-        self.more: list[dict[int, list[int]]] = [{}]
+        self.more: list[dict[int, int]] = [{}]
         # by depth: a waiting position -> the limit it waits for (until new used sets come)
         self.waits: list[dict[int, int]] = [{}]
         self.lives: dict[int, int] = {}  # used sets -> the cards one of them lacks
@@ -565,11 +598,16 @@ class _Search:
         x0 = self.x0
         self.want &= ~self.record(_MET.mask((x0 & _LOW) + (x0 >> 24)) & self.want, 0, x0, 0)
         limit = 0
-        while self.want and any(self.pending):
-            depth = 0
-            while self.want and depth <= limit and depth < len(self.pending):
-                self.expand_layer(depth, limit)
-                depth += 1
+        # no plan uses more cards than there are: a position waiting beyond that waits
+        # for nothing (a card none of them reaches is not searched for to the end)
+        while self.want and any(self.pending) and limit <= len(self.abilities):
+            # deepest layer first: a card first met at the limit is found from the
+            # positions nearest to it before the shallower ones are expanded
+            for top in range(min(limit, len(self.pending)) - 1, -1, -1):
+                depth = top
+                while self.want and depth < limit and depth < len(self.pending):
+                    self.expand_layer(depth, limit)
+                    depth += 1
             limit += 1
         plans = {}
         for i, (d, x, used) in self.found.items():
@@ -682,6 +720,7 @@ class _Search:
     def expand(self, x: int, used_sets: int, live_mask: int, depth: int) -> None:
         nxt, pend, par = self.layers[depth + 1], self.pending[depth + 1], self.parents[depth + 1]
         more, waits = self.more[depth + 1], self.waits[depth + 1]
+        numbers = self.numbers
         nxt_get = nxt.get
         known = len(_MET.costs)
         met_get, met_mask = _MET.table.get, _MET.mask
@@ -693,10 +732,10 @@ class _Search:
             lacking, bit = self.shifts[i]
             new_sets = (used_sets & lacking) << bit
             if isinstance(ability, CopyAside):
-                ys: Iterable[int] = _after_copy(ability, active_code, aside_code)
+                ys: Iterable[int] = _after_copy(active_code, aside_code)
                 shift = 0
             else:
-                ys = _after(ability, active_code)
+                ys = _after(numbers[i], active_code)
                 shift = high
             for y in ys:
                 y |= shift
@@ -718,12 +757,7 @@ class _Search:
                     nxt[y] = old | fresh
                     pend[y] = pend.get(y, 0) | fresh
                     waits.pop(y, None)
-                    way = x << 6 | i
-                    ways = more.get(y)
-                    if ways is None:
-                        more[y] = [way]
-                    else:
-                        ways.append(way)
+                    more[y] = more.get(y, 0) << _WAY | (x << 6 | i) + 1
 
 
 def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ability],
@@ -732,12 +766,21 @@ def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ab
     return _Search(active, aside, unused, wanted).run()
 
 
+def _ways(packed: int) -> list[int]:
+    """The later ways into a position, packed into one int as the search keeps them."""
+    ways = []
+    while packed:
+        ways.append((packed & _WAY_MASK) - 1)
+        packed >>= _WAY
+    return ways[::-1]  # in the order they were found
+
+
 def _steps(search: _Search, depth: int, x: int, used: int) -> list[Step]:
     """Walk back from (x, used) at ``depth`` to the start, naming every step."""
     layers, abilities, names = search.layers, search.abilities, search.names
     steps: list[Step] = []
     while depth:
-        ways = [search.parents[depth][x], *search.more[depth].get(x, ())]
+        ways = [search.parents[depth][x], *_ways(search.more[depth].get(x, 0))]
         for prev, i in ((way >> 6, way & 63) for way in ways):
             before_set = used & ~(1 << i)
             if used >> i & 1 and layers[depth - 1].get(prev, 0) >> before_set & 1:
