@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import compare_haba_nets  # noqa: E402
 import haba_sets  # noqa: E402
 
 import vision.reader as reader  # noqa: E402
@@ -71,13 +72,10 @@ def main() -> None:
     parser.add_argument("sources", nargs="+", help="set:start:count of benchmarks/haba_sets.py")
     parser.add_argument("--silent-cost", type=float, default=20.0)
     args = parser.parse_args()
-    jobs = []
-    for source in args.sources:
-        name, start, count = source.split(":")
-        if name in JUDGING or name not in haba_sets.SETS:
-            tuning = ", ".join(sorted(set(haba_sets.SETS) - JUDGING))
-            raise SystemExit(f"{name!r}: give a tuning set ({tuning})")
-        jobs += [(name, i) for i in range(int(start), int(start) + int(count))]
+    jobs = [job for source in args.sources for job in compare_haba_nets.jobs(source)]
+    if any(name in JUDGING or name not in haba_sets.SETS for name, _ in jobs):
+        tuning = ", ".join(sorted(set(haba_sets.SETS) - JUDGING))
+        raise SystemExit(f"give tuning sets only ({tuning}), as set:start:count")
     totals: dict[str, np.ndarray] = defaultdict(lambda: np.zeros((len(CATCHES), 3), int))
     with ProcessPoolExecutor(2) as pool:
         for name, out in pool.map(_frame, jobs, chunksize=8):
