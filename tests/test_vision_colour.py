@@ -14,7 +14,17 @@ from hypothesis import strategies as st
 from rules.dice import HABA_LAYOUTS, Color
 from rules.errors import DataError
 from rules.kotd.cards import load_box, parse_box
-from vision.consistency import KEEP, MAX_OPTIONS, Belief, agreement, most_probable, one_die
+from vision.consistency import (
+    KEEP,
+    MAX_OPTIONS,
+    Belief,
+    agreement,
+    layout_chances,
+    most_probable,
+    obeying,
+    obeying_each,
+    one_die,
+)
 from vision.facecolor import chroma_of, face_chroma
 from vision.palette import Palette, bgr, calibrated
 
@@ -203,6 +213,19 @@ def test_agreement_of_up_to_seven_dice_against_every_reading(dice: list[Belief])
         if all(names.count(n) <= 2 for n in names):
             total += math.prod(p for _, p in reading)
     assert agreement(dice, COLORS) == pytest.approx(total, rel=1e-9, abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(sparse_beliefs, min_size=1, max_size=8), st.data())
+def test_obeying_each_choice_is_obeying_its_dice(dice: list[Belief], data) -> None:
+    """``obeying_each`` (all choices at once) equals ``obeying`` of each choice's dice."""
+    chances = [layout_chances(b, COLORS) for b in dice]
+    picks = st.lists(st.integers(0, len(dice) - 1), max_size=len(dice), unique=True)
+    chosen = [tuple(sorted(c)) for c in data.draw(st.lists(picks, max_size=12))]
+    got = obeying_each(chosen, chances)
+    assert len(got) == len(chosen)
+    for c, g in zip(chosen, got, strict=True):
+        assert g == pytest.approx(obeying([chances[k] for k in c]), rel=1e-9, abs=1e-12)
 
 
 def _one_die_faces() -> set[tuple[tuple[int, Color], tuple[int, Color]]]:

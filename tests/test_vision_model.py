@@ -246,3 +246,23 @@ def test_the_model_file_reads_back_what_it_wrote_and_names_its_fit() -> None:
     assert MODEL_TOML.is_file()
     with pytest.raises(ValueError, match="fit it again"):
         ReaderModel.from_toml('threshold = 0.5\ntemperature = 1.0\n[weights]\npips = 1.0\n')
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 6), st.sampled_from(COLORS), st.floats(0.3, 1.0),
+                          st.floats(0.05, 0.99), st.floats(20, 60), st.floats(0.0, 0.6),
+                          st.floats(0.0, 0.4)), min_size=0, max_size=8),
+       st.integers(1, 6), st.booleans())
+def test_every_choice_is_weighed_as_its_terms_say(spec, count: int, told: bool) -> None:
+    """``weigh`` works out all choices at once; each row equals :func:`terms` of its choice
+    (the oracle), for faces of any size, each asked of the pair network with the next."""
+    faces = [face(100 + 45 * k, y=100 + 7 * k, is_die=d, side=side, b=belief(v, c, vs, 0.9))
+             for k, (v, c, vs, d, side, _, _) in enumerate(spec)]
+    tops = {}
+    for k, (*_, top, under) in enumerate(spec[:-1]):
+        tops[k, k + 1], tops[k + 1, k] = top, under
+    s = seen(faces, tops)
+    w = weigh(s, count, told, COLORS)
+    assert w.choices == tuple(choices(s, count, told))
+    for row, chosen in zip(w.terms, w.choices, strict=True):
+        assert row == pytest.approx(terms(s, chosen, told, _layouts(s)), rel=1e-9, abs=1e-9)

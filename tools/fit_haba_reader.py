@@ -10,8 +10,10 @@ frame read twice, told the count and not told (at most the box's dice):
 2. the pip reader's temperature, by likelihood of the true values of faces on dice;
 3. the weights of :data:`vision.choose.TERMS`, by likelihood of the true choice of faces
    (a conditional logit over each frame's choices; convex, Newton's method);
-4. the threshold of :mod:`vision.doubt`'s one doubt rule: the one that asks least, a frame
-   silently wrong costing ``--silent-cost`` frames asking.
+4. how much a chosen face that may be a die's side lowers the reading's probability
+   (:attr:`vision.doubt.ReaderModel.side_doubt`) and the threshold of :mod:`vision.doubt`'s
+   one doubt rule, together: the pair that asks least, a frame silently wrong costing
+   ``--silent-cost`` frames asking.
 
 It prints the tuning frames' figures at the chosen threshold and writes the data file with
 the command and the date.
@@ -40,7 +42,7 @@ from haba_sets import RENDERER, SETS, frame  # noqa: E402
 from rules.kotd.cards import load_box  # noqa: E402
 from vision.choose import TERMS, Weighed, weigh  # noqa: E402
 from vision.consistency import Belief  # noqa: E402
-from vision.doubt import MODEL_TOML, ReaderModel, decide  # noqa: E402
+from vision.doubt import MODEL_TOML, ReaderModel, a_top, decide  # noqa: E402
 from vision.faces import Seen, see  # noqa: E402
 from vision.habanet import MODELS, default_net  # noqa: E402
 from vision.pairnet import default_pair_net  # noqa: E402
@@ -48,8 +50,10 @@ from vision.palette import Palette  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
 from vision.render.score import score_frame  # noqa: E402
 
-NETS = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(MODELS.glob("*.onnx")))
-                    ).hexdigest()[:10]
+_EVIDENCE = sorted(MODELS.glob("*.onnx")) + [
+    ROOT / "vision" / f"{m}.py" for m in ("faces", "habanet", "pairnet", "facecolor", "palette")]
+NETS = hashlib.sha1(b"".join(p.read_bytes() for p in _EVIDENCE)).hexdigest()[:10]
+"""The networks and the code that make a frame's faces: a change of either reads again."""
 CACHE = ROOT / ".cache" / "haba-reader" / f"{RENDERER}-{NETS}"
 RIDGE = 1.0
 """The weights' L2 penalty (a prior that keeps an unused term near 0)."""
@@ -156,26 +160,57 @@ def fit_weights(weighed: list[Weighed], truths: list[int | None]) -> np.ndarray:
     return weights
 
 
+Row = tuple[float, bool, bool, int, float]
+"""Per case: the reading's probability with no side doubt, whether it reads as many dice as
+the truth, whether it is right, its readings on no die, and the log of its side doubt's
+factor at power 1 (:func:`vision.doubt.a_top`)."""
+SIDE_DOUBTS = np.round(np.arange(0.0, 2.01, 0.1), 2)
+"""The side doubts tried."""
+
+
 def outcomes(cases: list[Case], weighed: list[Weighed], model: ReaderModel,
-             palette: Palette) -> list[tuple[float, bool, bool, int]]:
-    """Per case: the reading's probability, whether it reads as many dice as the truth,
-    whether it is right, and its readings on no die."""
+             palette: Palette) -> list[Row]:
+    """Each case's :data:`Row`, read by ``model`` with no side doubt."""
     out = []
+    plain, unit = replace(model, side_doubt=0.0), replace(model, side_doubt=1.0)
     for case, w in zip(cases, weighed, strict=True):
-        reading = decide(case.seen, w, model, palette)
+        reading = decide(case.seen, w, plain, palette)
         s = score_frame(list(reading.dice), case.truth)
-        out.append((reading.chance, len(reading.dice) == len(case.truth), s.right, s.false))
+        side = sum(math.log(max(a_top(case.seen.faces[k], unit), 1e-12))
+                   for k in reading.chosen)
+        out.append((reading.chance, len(reading.dice) == len(case.truth), s.right, s.false,
+                    side))
     return out
+
+
+def doubted(rows: list[Row], side_doubt: float) -> list[tuple[float, bool, bool, int]]:
+    """The rows' probabilities at ``side_doubt``."""
+    return [(c * math.exp(side_doubt * side), n, r, f) for c, n, r, f, side in rows]
+
+
+def loss(rows: list[tuple[float, bool, bool, int]], t: float, cost: float) -> float:
+    """Frames asking at threshold ``t``, and each frame silently wrong as ``cost`` asks."""
+    asks = sum(c < t or not n for c, n, _, _ in rows)
+    silent = sum(c >= t and n and not r for c, n, r, _ in rows)
+    return asks + cost * silent
+
+
+def fit_doubt(rows: list[Row], cost: float) -> tuple[float, float]:
+    """The side doubt (of :data:`SIDE_DOUBTS`) and threshold that ask least, a silently wrong
+    frame costing ``cost`` asks (the smaller side doubt on a tie)."""
+    fits = []
+    for side_doubt in SIDE_DOUBTS:
+        at = doubted(rows, float(side_doubt))
+        t = fit_threshold(at, cost)
+        fits.append((loss(at, t, cost), float(side_doubt), t))
+    _, side_doubt, t = min(fits)
+    return side_doubt, t
 
 
 def fit_threshold(rows: list[tuple[float, bool, bool, int]], cost: float) -> float:
     """The threshold that asks least, a silently wrong frame costing ``cost`` asks."""
-    def loss(t: float) -> float:
-        asks = sum(c < t or not n for c, n, _, _ in rows)
-        silent = sum(c >= t and n and not r for c, n, r, _ in rows)
-        return asks + cost * silent
     options = sorted({0.0, *(min(c + 1e-6, 1.0) for c, _, _, _ in rows)})
-    return min(options, key=lambda t: (loss(t), t))
+    return min(options, key=lambda t: (loss(rows, t, cost), t))
 
 
 def figures(label: str, rows: list[tuple[float, bool, bool, int]], t: float) -> None:
@@ -205,15 +240,16 @@ def main() -> None:
         truths.append(w.choices.index(true) if true in w.choices else None)
     weights = fit_weights(weighed, truths)
     model = ReaderModel(weights, 0.0, temperature)
-    rows = outcomes(cases, weighed, model, palette)
-    threshold = fit_threshold(rows, args.silent_cost)
+    read = outcomes(cases, weighed, model, palette)
+    side_doubt, threshold = fit_doubt(read, args.silent_cost)
+    rows = doubted(read, side_doubt)
     command = "tools/fit_haba_reader.py " + " ".join(sys.argv[1:])
-    model = replace(model, threshold=threshold, fitted_by=command,
+    model = replace(model, threshold=threshold, side_doubt=side_doubt, fitted_by=command,
                     date=datetime.date.today().isoformat())
     print(f"temperature {temperature:.3f}; weights "
           + ", ".join(f"{t} {w:.3f}" for t, w in zip(TERMS, weights, strict=True))
-          + f"; threshold {threshold:.4f}; true choice among the choices in "
-          f"{sum(y is not None for y in truths)} of {len(cases)}")
+          + f"; side doubt {side_doubt:.2f}; threshold {threshold:.4f}; true choice among "
+          f"the choices in {sum(y is not None for y in truths)} of {len(cases)}")
     figures("told the count", [r for r, c in zip(rows, cases, strict=True) if c.told],
             threshold)
     figures("not told", [r for r, c in zip(rows, cases, strict=True) if not c.told],

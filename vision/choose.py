@@ -32,7 +32,7 @@ from itertools import combinations
 import numpy as np
 
 from rules.dice import Color
-from vision.consistency import layout_chances, obeying
+from vision.consistency import layout_chances, obeying, obeying_each
 from vision.faces import Face, Seen, one_place
 
 TERMS = ("pips", "finder", "size", "pair", "inward", "side", "box", "dice_told",
@@ -136,11 +136,65 @@ def terms(seen: Seen, chosen: Sequence[int], told: bool, layouts: Sequence[np.nd
 
 
 def weigh(seen: Seen, count: int | None, told: bool, colors: Sequence[Color]) -> Weighed:
-    """Every choice of the frame's faces with its terms."""
+    """Every choice of the frame's faces with its terms: :func:`terms` of each, worked out
+    for all choices at once."""
     layouts = [layout_chances(f.belief, colors) for f in seen.faces]
     chosen = tuple(choices(seen, count, told))
-    rows = [terms(seen, c, told, layouts) for c in chosen]
-    return Weighed(chosen, np.array(rows).reshape(len(chosen), len(TERMS)))
+    if not chosen:
+        return Weighed(chosen, np.zeros((0, len(TERMS))))
+    picked = np.zeros((len(chosen), len(seen.faces)), dtype=bool)
+    for row, c in enumerate(chosen):
+        picked[row, list(c)] = True
+    faces = seen.faces
+    pair, side_in = _pair_columns(seen, picked)
+    n = picked.sum(axis=1).astype(float)
+    return Weighed(chosen, np.column_stack([
+        picked @ np.array([_logit(f.is_die) for f in faces]),
+        picked @ np.array([_logit(f.found.found) for f in faces]),
+        _size_column(picked, np.array([f.found.side for f in faces])),
+        pair, side_in,
+        picked @ np.array([float(bool(f.side_of)) for f in faces]),
+        _box_column(chosen, layouts),
+        n if told else np.zeros(len(chosen)),
+        np.zeros(len(chosen)) if told else n]))
+
+
+def _size_column(picked: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """The ``size`` term of every choice (rows of ``picked``)."""
+    median = np.ones((len(picked), 1))
+    some = picked.any(axis=1)
+    if some.any():
+        masked = np.where(picked[some], sides[None, :], np.nan)
+        median[some] = np.nanmedian(masked, axis=1, keepdims=True)
+    spread = np.where(picked, np.log(sides[None, :] / median) ** 2, 0.0)
+    out: np.ndarray = spread.sum(axis=1)
+    return out
+
+
+def _pair_columns(seen: Seen, picked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ``pair`` and ``inward`` terms of every choice (rows of ``picked``)."""
+    pair, side_in = np.zeros(len(picked)), np.zeros(len(picked))
+    for k, face in enumerate(seen.faces):
+        for nb in face.neighbours:
+            if nb.index < k:
+                continue
+            other = seen.faces[nb.index]
+            mine, theirs = picked[:, k], picked[:, nb.index]
+            only_mine, only_theirs = mine & ~theirs, theirs & ~mine
+            top, under, neither = (max(math.log(max(x, 1e-12)), -CLIP)
+                                   for x in (nb.top, nb.under, 1.0 - nb.top - nb.under))
+            pair += np.where(only_mine, top, np.where(only_theirs, under, neither))
+            lean = inward(face, other, seen.middle) - inward(other, face, seen.middle)
+            side_in += np.where(only_mine, lean, np.where(only_theirs, -lean, 0.0))
+    return pair, side_in
+
+
+def _box_column(chosen: Sequence[tuple[int, ...]], layouts: Sequence[np.ndarray]
+                ) -> np.ndarray:
+    """The ``box`` term of every choice."""
+    box = obeying_each(chosen, layouts)
+    out: np.ndarray = np.maximum(np.log(np.maximum(box, 1e-12)), -2 * CLIP)
+    return out
 
 
 def chances(weighed: Weighed, weights: np.ndarray) -> np.ndarray:

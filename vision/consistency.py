@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -188,6 +189,45 @@ def obeying(chances: Sequence[np.ndarray], per_pair: int = PER_PAIR) -> float:
     return float(shown.sum())
 
 
+def obeying_each(choices: Sequence[Sequence[int]], chances: Sequence[np.ndarray],
+                 per_pair: int = PER_PAIR) -> np.ndarray:
+    """:func:`obeying` of each choice of dice (their places in ``chances``), worked out for
+    all choices of one length at once: the chance of each count of dice per layout is a
+    vector, and one more die moves it by a matrix of that die's :func:`layout_chances`."""
+    out = np.ones(len(choices))
+    if not chances:
+        return out
+    moves = np.einsum("fl,lij->fij", np.asarray(chances), _count_moves(len(chances[0]) - 1,
+                                                                      per_pair))
+    for n in {len(c) for c in choices} - {0}:
+        rows = [r for r, c in enumerate(choices) if len(c) == n]
+        picked = np.array([choices[r] for r in rows])
+        shown = np.zeros((len(rows), moves.shape[1]))
+        shown[:, 0] = 1.0
+        for j in range(n):
+            shown = np.einsum("mij,mj->mi", moves[picked[:, j]], shown)
+        out[rows] = shown.sum(axis=1)
+    return out
+
+
+@lru_cache(maxsize=4)
+def _count_moves(layouts: int, per_pair: int) -> np.ndarray:
+    """Per layout, the matrix that moves the chance of each count of dice per layout (0 to
+    ``per_pair`` each, flattened) by one more die of that layout, a count past ``per_pair``
+    falling out; last, the identity (a die of no layout)."""
+    shape = (per_pair + 1,) * layouts
+    size = int(np.prod(shape))
+    out = np.zeros((layouts + 1, size, size))
+    for flat in range(size):
+        counts = np.unravel_index(flat, shape)
+        for k in range(layouts):
+            if counts[k] < per_pair:
+                more = tuple(c + (a == k) for a, c in enumerate(counts))
+                out[k, np.ravel_multi_index(more, shape), flat] = 1.0
+        out[layouts, flat, flat] = 1.0
+    return out
+
+
 def agreement(beliefs: Sequence[Belief], colors: Sequence[Color],
               layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
               per_pair: int = PER_PAIR) -> float:
@@ -197,4 +237,4 @@ def agreement(beliefs: Sequence[Belief], colors: Sequence[Color],
 
 
 __all__ = ["Belief", "Decision", "agreement", "layout_chances", "most_probable", "obeying",
-           "one_die", "reading_chance"]
+           "obeying_each", "one_die", "reading_chance"]

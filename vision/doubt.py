@@ -3,7 +3,10 @@
 The reading is the likeliest choice of faces (:mod:`vision.choose`) read together under the
 box's physics (:func:`vision.consistency.most_probable`). Its probability is the choice's
 times the chance that every chosen die reads as chosen
-(:func:`vision.consistency.reading_chance`). The one doubt rule: the table is asked when
+(:func:`vision.consistency.reading_chance`) times, per chosen face, the chance that it is a
+die's top and not the side of a die whose top lies beside it (:attr:`Face.beneath`, to the
+power :attr:`ReaderModel.side_doubt`: the choice alone cannot say it, when that top was
+never found or the other choices are worse still). The one doubt rule: the table is asked when
 that probability is below the model's :attr:`ReaderModel.threshold`.
 
 Each die's confidence is the chance that a die lies at its face (summed over choices) times
@@ -27,7 +30,7 @@ import numpy as np
 
 from vision.choose import TERMS, Weighed, chances
 from vision.consistency import most_probable, reading_chance
-from vision.faces import Seen
+from vision.faces import Face, Seen
 from vision.palette import Palette
 from vision.reading import DieReading
 
@@ -37,11 +40,13 @@ MODEL_TOML = Path(__file__).with_name("models") / "haba_reader.toml"
 @dataclass(frozen=True)
 class ReaderModel:
     """The fitted weights of :data:`vision.choose.TERMS`, the threshold below which the
-    table is asked, the pip reader's temperature, and how they were fitted."""
+    table is asked, the pip reader's temperature, how much a chosen face that may be a die's
+    side lowers the reading's probability, and how they were fitted."""
 
     weights: np.ndarray
     threshold: float
     temperature: float
+    side_doubt: float = 0.0
     fitted_by: str = ""
     date: str = ""
 
@@ -50,18 +55,20 @@ class ReaderModel:
         data = tomllib.loads(text)
         weights = data["weights"]
         missing = [t for t in TERMS if t not in weights]
+        missing += [k for k in ("threshold", "temperature", "side_doubt") if k not in data]
         if missing:
-            raise ValueError(f"haba_reader.toml lacks weights for {', '.join(missing)}: "
+            raise ValueError(f"haba_reader.toml lacks {', '.join(missing)}: "
                              "fit it again with tools/fit_haba_reader.py")
         return cls(np.array([float(weights[t]) for t in TERMS]), float(data["threshold"]),
-                   float(data["temperature"]), str(data.get("fitted_by", "")),
-                   str(data.get("date", "")))
+                   float(data["temperature"]), float(data["side_doubt"]),
+                   str(data.get("fitted_by", "")), str(data.get("date", "")))
 
     def to_toml(self) -> str:
         lines = ["# Written by tools/fit_haba_reader.py; fit again, do not edit by hand.",
                  f"fitted_by = {self.fitted_by!r}".replace("'", '"'),
                  f'date = "{self.date}"', f"threshold = {self.threshold:.4f}",
-                 f"temperature = {self.temperature:.4f}", "", "[weights]"]
+                 f"temperature = {self.temperature:.4f}",
+                 f"side_doubt = {self.side_doubt:.4f}", "", "[weights]"]
         lines += [f"{t} = {w:.4f}" for t, w in zip(TERMS, self.weights, strict=True)]
         return "\n".join(lines) + "\n"
 
@@ -74,10 +81,12 @@ def default_model() -> ReaderModel:
 
 @dataclass(frozen=True)
 class Reading:
-    """A frame's most probable reading: its dice and its probability."""
+    """A frame's most probable reading: its dice, its probability, and the faces chosen
+    for the dice (their places in :attr:`Seen.faces`, in the order of ``dice``)."""
 
     dice: tuple[DieReading, ...]
     chance: float
+    chosen: tuple[int, ...] = ()
 
 
 def square(seen: Seen, k: int) -> tuple[tuple[float, float], ...]:
@@ -90,6 +99,11 @@ def square(seen: Seen, k: int) -> tuple[tuple[float, float], ...]:
                  for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
 
 
+def a_top(face: Face, model: ReaderModel) -> float:
+    """The chance that a chosen face is a die's top, not the side of a die beside it."""
+    return float((1.0 - min(face.beneath, 1.0 - 1e-9)) ** model.side_doubt)
+
+
 def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette) -> Reading:
     """The most probable reading of the frame and its probability (module docstring)."""
     p = chances(weighed, model.weights)
@@ -99,17 +113,19 @@ def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette) -
     chosen = weighed.choices[best]
     beliefs = [seen.faces[k].belief for k in chosen]
     decisions = most_probable(beliefs, palette.colors)
-    chance = float(p[best]) * reading_chance(beliefs, palette.colors)
+    tops = [a_top(seen.faces[k], model) for k in chosen]
+    chance = float(p[best]) * reading_chance(beliefs, palette.colors) * math.prod(tops)
     there = {k: float(sum(q for c, q in zip(weighed.choices, p, strict=True) if k in c))
              for k in chosen}
-    sure = [min(there[k] * d.chance, 1.0) for k, d in zip(chosen, decisions, strict=True)]
+    sure = [min(there[k] * d.chance * top, 1.0)
+            for k, d, top in zip(chosen, decisions, tops, strict=True)]
     if chance < model.threshold and sure:
         least = int(np.argmin(sure))
         sure[least] = min(sure[least], chance)
     dice = tuple(DieReading(d.value, d.color, seen.faces[k].found.center, square(seen, k),
                             s, seen.faces[k].found.side, model.threshold)
                  for k, d, s in zip(chosen, decisions, sure, strict=True))
-    return Reading(dice, chance)
+    return Reading(dice, chance, chosen)
 
 
-__all__ = ["MODEL_TOML", "ReaderModel", "Reading", "decide", "default_model"]
+__all__ = ["MODEL_TOML", "ReaderModel", "Reading", "a_top", "decide", "default_model"]

@@ -44,6 +44,8 @@ that close can never both be dice."""
 BESIDE = 1.2
 """Faces closer than this many sides are beside each other: the pair network is asked which
 is a die's top."""
+A_DIE = 0.5
+"""A face the pip reader takes for a die: more likely one than not (even odds)."""
 SIDE_SHRINK = 0.75
 """A face narrower than this share of a neighbour's, closer to it than this many of the
 neighbour's sides, lies where that die's side shows (:attr:`Face.side_of`)."""
@@ -83,6 +85,12 @@ class Face:
     def is_die(self) -> float:
         return 1.0 - self.not_die
 
+    @property
+    def beneath(self) -> float:
+        """The pair network's surest answer that a face beside this one is a die's top and
+        this one is not: that this face is that die's side (0 with no face beside it)."""
+        return max((n.under for n in self.neighbours), default=0.0)
+
 
 @dataclass(frozen=True)
 class Seen:
@@ -120,21 +128,23 @@ def lies_as_side(face: FoundFace, top: FoundFace) -> bool:
             and math.dist(face.center, top.center) < SIDE_SHRINK * top.side)
 
 
-def _finds(frame: np.ndarray, net: HabaNet, count: int | None) -> list[tuple[FoundFace, str]]:
-    """The frame's candidate faces and the look that found each (module docstring)."""
+def _first_finds(frame: np.ndarray, net: HabaNet) -> list[tuple[FoundFace, str]]:
+    """The frame's candidate faces of the first look and its fainter peaks."""
     first = apart(net.find(frame))
     size = float(np.median([f.side for f in first])) if first else None
-    out = [(f, "first") for f in first]
-    out += [(f, "faint") for f in apart(net.find(frame, HINT_PEAK, size), first)]
-    if count is None or len(first) >= count:
-        return out
-    seen = [f for f, _ in out]
-    for name, more in (("farther", net.find_farther(frame)),
-                       ("closer", net.find_closer(frame, size) if size else [])):
-        new = apart(more, seen)
-        out += [(f, name) for f in new]
-        seen += new
-    return out
+    return [(f, "first") for f in first] + [
+        (f, "faint") for f in apart(net.find(frame, HINT_PEAK, size), first)]
+
+
+def _more_finds(frame: np.ndarray, net: HabaNet, seen: list[FoundFace]
+                ) -> list[tuple[FoundFace, str]]:
+    """The candidate faces the frame looked at from farther and closer adds to ``seen``: from
+    farther, every face (dice too big for the first look, which saw their pips as little
+    faces in their place: the choice weighs both), closer, only faces in new places."""
+    size = float(np.median([f.side for f in seen])) if seen else None
+    farther = apart(net.find_farther(frame))
+    closer = apart(net.find_closer(frame, size), [*seen, *farther]) if size else []
+    return [(f, "farther") for f in farther] + [(f, "closer") for f in closer]
 
 
 def _splits(faces: Sequence[FoundFace], size: float) -> list[FoundFace]:
@@ -170,7 +180,7 @@ def _with_splits(frame: np.ndarray, net: HabaNet, faces: list[Face], count: int 
                  palette: Palette, temperature: float) -> list[Face]:
     """``faces`` and, when the count wants more dice than they hold, the faces of two
     touching dice seen as one (:func:`_splits`)."""
-    dice = [f for f in faces if f.is_die >= 0.5]
+    dice = [f for f in faces if f.is_die >= A_DIE]
     if count is None or len(dice) >= count or not dice:
         return faces
     size = float(np.median([f.found.side for f in dice]))
@@ -217,7 +227,10 @@ def see(frame: np.ndarray, net: HabaNet, palette: Palette, count: int | None,
         pair_net: PairNet | None, temperature: float) -> Seen:
     """Every candidate face of ``frame`` with its evidence; ``count``: how many dice the
     table wants at most or threw (None: not known), which decides how hard to look."""
-    faces = _faces(frame, net, palette, temperature, _finds(frame, net, count))
+    faces = _faces(frame, net, palette, temperature, _first_finds(frame, net))
+    if count is not None and sum(f.is_die >= A_DIE for f in faces) < count:
+        more = _more_finds(frame, net, [f.found for f in faces])
+        faces += _faces(frame, net, palette, temperature, more)
     faces = _with_splits(frame, net, faces, count, palette, temperature)
     middle = (frame.shape[1] / 2, frame.shape[0] / 2)
     return Seen(tuple(_neighbours(frame, faces, pair_net, middle, temperature)), middle)

@@ -77,7 +77,7 @@ from vision.reading import HABA_CONFIDENT, DieReading
 
 Kind = Literal["haba", "standard"]
 Decider = Literal["model", "rules"]
-DECIDER: Decider = "rules"
+DECIDER: Decider = "model"
 """Which decides the HABA dice by default (:func:`read_dice`)."""
 
 NOT_A_DIE = 0.5
