@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from haba_sets import HELD_OUT, SETS, frames  # noqa: E402
 
 from rules.kotd.cards import load_box  # noqa: E402
+from vision.doubt import default_model  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.render.score import FrameScore, score_frame  # noqa: E402
 
@@ -81,9 +82,6 @@ def main() -> None:
     parser.add_argument("--at-most", type=int, default=load_box().dice,
                         help="with --no-count: at most this many dice lie in view (default: "
                              "the box's dice, 6, as `kotd read`; 0: no limit)")
-    parser.add_argument("--decider", choices=["model", "rules"], default=None,
-                        help="what decides the dice: the fitted model or the hand-set rules "
-                             "(default: vision.reader.DECIDER)")
     parser.add_argument("--show", type=int, default=0, help="print the first N wrong frames")
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -101,9 +99,8 @@ def main() -> None:
     shown = 0
     for i, img, truth, scene in frames(args.set, args.frames, args.start, args.workers):
         t, c = time.perf_counter(), time.thread_time()
-        readings = (read_dice(img, at_most=args.at_most or None, decider=args.decider)
-                    if args.no_count else read_dice(img, thrown=len(truth),
-                                                    decider=args.decider))
+        readings = (read_dice(img, at_most=args.at_most or None) if args.no_count
+                    else read_dice(img, thrown=len(truth)))
         times.append(time.perf_counter() - t)
         cpu.append(time.thread_time() - c)
         cpu_by_size[f"{img.shape[1]}x{img.shape[0]}"].append(cpu[-1])
@@ -134,7 +131,7 @@ def main() -> None:
           f"held-out families: {HELD_OUT}; reader "
           + (f"not told how many dice were thrown (at most {args.at_most or 'any'})"
              if args.no_count else "told how many dice were thrown")
-          + f"; decided by {args.decider or 'the default'}")
+          + f"; {default_model().fitted_by}")
     print(f"read time per {img.shape[1]}x{img.shape[0]} frame, one thread: CPU time median "
           f"{1000 * cpu[len(cpu) // 2]:.1f} ms, p95 {1000 * cpu[int(0.95 * len(cpu))]:.1f} ms;"
           f" wall time median {1000 * times[len(times) // 2]:.1f} ms (the machine is shared)")

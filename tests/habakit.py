@@ -1,7 +1,7 @@
 """Synthetic HABA faces for the reader's tests: evidence built by hand, no frame rendered.
 
-``seen_face`` makes a :class:`vision.reader.SeenFace` (the hand-set rules' evidence);
-``face`` a :class:`vision.faces.Face` (the fitted model's) and ``seen`` a frame of them;
+``face`` makes a :class:`vision.faces.Face` (a candidate face and its evidence) and ``seen``
+a frame of them;
 ``MODEL`` is a reader model with weights of the signs the physics gives, so that tests of
 behaviour do not change when the shipped model is fitted again.
 """
@@ -22,7 +22,6 @@ from vision.doubt import ReaderModel
 from vision.faces import Face, Neighbour, Seen, lies_as_side
 from vision.habanet import FoundFace
 from vision.palette import Palette
-from vision.reader import SeenFace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from haba_sets import HELD_OUT, frame
@@ -43,17 +42,6 @@ def belief(value: int, color: Color, sure: float = 0.95, color_sure: float = 0.9
     colors = np.full(len(COLORS), (1 - color_sure) / (len(COLORS) - 1))
     colors[COLORS.index(color)] = color_sure
     return Belief(values, colors)
-
-
-def seen_face(is_die: float, value: int, x: float, color: Color = Color.RED,
-              side: float = 60.0) -> SeenFace:
-    """A face for the hand-set rules: at (``x``, 100), read surely as ``value``/``color``."""
-    values = np.full(6, 0.01)
-    values[value - 1] = 0.95
-    colors = np.full(3, 0.01)
-    colors[COLORS.index(color)] = 0.98
-    return SeenFace(FoundFace((x, 100.0), side, 0.0, 0.9),
-                    Belief(values / values.sum(), colors), np.zeros(2), is_die)
 
 
 def face(x: float, y: float = 100.0, value: int = 1, color: Color = Color.RED,
@@ -126,4 +114,4 @@ class FakeNets:
 
 
 __all__ = ["COLORS", "HELD_OUT", "MIDDLE", "MODEL", "FakeNets", "belief", "face", "frame",
-           "seen", "seen_face"]
+           "seen"]

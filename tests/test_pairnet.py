@@ -8,7 +8,6 @@ import math
 import cv2
 import numpy as np
 import pytest
-from habakit import seen_face as _seen
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,8 +20,6 @@ from vision.pairnet import (
     joint_crop,
     pair_numbers,
 )
-from vision.palette import Palette
-from vision.reader import DOUBT, PAIR_SURE, choose
 
 
 def _face(x: float, y: float, side: float, found: float = 0.9) -> FoundFace:
@@ -65,35 +62,6 @@ def test_the_joint_crop_lays_face_a_left_and_face_b_right(turn: float, gap: floa
     left, right = crop[:, :48].astype(int), crop[:, 48:].astype(int)
     assert (left[..., 2] - left[..., 0]).mean() > 10 > (right[..., 2] - right[..., 0]).mean()
     assert (right[..., 0] - right[..., 2]).mean() > 10
-
-
-def test_a_rival_choice_the_pair_network_settles_is_no_rival() -> None:
-    """A leaning die's two faces, nearly as likely as each other to be a die, one too many:
-    the surer is kept, in doubt (the count cannot tell the top from the face tipped up).
-    When the pair network surely (PAIR_SURE) calls the kept face the top and the other not,
-    the choice that takes the other is no rival: the kept face is sure. Less sure, it stays in
-    doubt. Sure the other way round, its odds keep the other face (PAIR_ODDS), and that one is
-    sure. The network is asked about the pair once in each order, in one batch: its odds
-    and the settling both read those answers."""
-    top, back = _seen(0.999, 3, 1000.0), _seen(0.97, 5, 1050.0)
-    asked = []
-
-    def tops(chance: float):
-        def answer(pairs):
-            asked.extend((a.face, b.face) for a, b in pairs)
-            return np.array([[chance, 1 - chance, 0.0] if a.face == top.face
-                             else [1 - chance, chance, 0.0] for a, b in pairs])
-        return answer
-
-    for chance, kept_face, doubt in ((PAIR_SURE, top, False), (0.98, top, True),
-                                     (1 - PAIR_SURE, back, False)):
-        asked.clear()
-        (kept,) = choose([top, back], 1, Palette.default(), (640.0, 480.0), tops(chance))
-        assert kept.face == kept_face.face
-        assert (kept.is_die == DOUBT) == doubt
-        assert asked == [(top.face, back.face), (back.face, top.face)]
-    (blind,) = choose([top, back], 1, Palette.default(), (640.0, 480.0))
-    assert blind.face == top.face and blind.is_die == DOUBT
 
 
 @pytest.mark.skipif(runtime() != "onnxruntime", reason="ONNX Runtime has no wheel here")

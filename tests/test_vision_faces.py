@@ -8,12 +8,9 @@ import numpy as np
 import pytest
 from habakit import FakeNets
 
-from rules.dice import Color
 from vision.faces import see
 from vision.habanet import FoundFace
 from vision.palette import Palette
-from vision.reader import doubt_sides, side_chances
-from vision.reading import DieReading
 
 PALETTE = Palette.default()
 DIE = [0.01, 0.0, 0.0, 0.99, 0.0, 0.0, 0.0]  # surely a die, a 3
@@ -57,23 +54,26 @@ def test_faces_beside_each_other_carry_the_pair_network_s_answers_and_side_relat
     assert small.side_of == (0,) and big.side_of == ()
 
 
-def test_a_sure_reading_the_pair_network_calls_a_side_is_put_in_doubt() -> None:
-    """The hand-set rules' side catch: a sure reading beside a finder peak that the pair
-    network calls the top, the reading not, is put in doubt; called "neither", it stays."""
-    for pair, doubted in (((0.0, 0.95, 0.05), True), ((0.0, 0.05, 0.95), False)):
-        nets = FakeNets([_f(600), _f(660, 0.15)], [DIE, NO_DIE], pair=pair)
-        sure = DieReading(3, Color.RED, (600.0, 300.0), (), 0.95, 60.0, 0.7)
-        out = doubt_sides(nets.frame, [sure], nets, nets)  # type: ignore[arg-type]
-        assert out[0].confident is not doubted
+def test_faces_from_farther_are_weighed_beside_the_first_look_s_in_their_place() -> None:
+    """Dice too big for the first look show it their pips as little faces; told three dice
+    and seeing fewer die-like faces, the faces from farther in the same places are kept as
+    candidates too (the choice weighs both), not dropped as already seen."""
+    nets = FakeNets([_f(600, side=40.0)], [NO_DIE, DIE], farther=[_f(610, side=200.0)])
+    s = see(nets.frame, nets, PALETTE, 3, None, 1.0)  # type: ignore[arg-type]
+    assert [(f.look, f.found.side) for f in s.faces] == [("first", 40.0), ("farther", 200.0)]
 
 
-def test_the_side_catch_doubts_exactly_from_its_threshold() -> None:
-    """A sure reading is doubted when the pair network's "the other face is the top" reaches
-    the catch, and only then (the threshold ``benchmarks/sweep_side_catch.py`` chooses)."""
-    nets = FakeNets([_f(600), _f(660, 0.15)], [DIE, NO_DIE], pair=(0.3, 0.5, 0.2))
-    sure = DieReading(3, Color.RED, (600.0, 300.0), (), 0.95, 60.0, 0.7)
-    side = side_chances(nets.frame, [sure], nets, nets)  # type: ignore[arg-type]
-    assert side == [pytest.approx(0.5)]
-    for catch in (0.3, 0.5, 0.51, 0.9):
-        out = doubt_sides(nets.frame, [sure], nets, nets, catch)  # type: ignore[arg-type]
-        assert out[0].confident is (catch > 0.5)
+def test_told_more_dice_a_face_with_a_faint_peak_in_its_place_is_also_two_touching_dice(
+        ) -> None:
+    """Told three dice and seeing two die-like faces, a face with a faint peak beside it (two
+    touching dice of one colour the finder saw as one) is also read as two faces of the
+    dice's size, side by side on the line through both peaks; not told, it is not."""
+    finds = [_f(300), _f(600), _f(620, 0.2)]
+    for count, splits in ((3, 2), (None, 0), (2, 0)):
+        nets = FakeNets(finds, [DIE, DIE, DIE])
+        s = see(nets.frame, nets, PALETTE, count, None, 1.0)  # type: ignore[arg-type]
+        split = [f.found for f in s.faces if f.look == "split"]
+        assert len(split) == splits
+        if splits:
+            assert sorted(f.center[0] for f in split) == pytest.approx([580.0, 640.0])
+            assert all(f.side == 60.0 and f.center[1] == 300.0 for f in split)

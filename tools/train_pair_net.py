@@ -1,17 +1,16 @@
 """Train the pair network: which of two faces beside each other is a die's top
 (:mod:`vision.pairnet`).
 
-    .venv/bin/python tools/train_pair_net.py collect --start 0 --frames 12000 --out d1.pkl
-    .venv/bin/python tools/train_pair_net.py collect --start 12000 --frames 6000 --out d2.pkl
-    .venv/bin/python tools/train_pair_net.py collect --start 18000 --frames 4000 --faint \\
-        --out d3.pkl
-    .venv/bin/python tools/train_pair_net.py collect --start 0 --frames 6000 --faint --steep \\
-        --out d4.pkl
-    .venv/bin/python tools/train_pair_net.py train --steps 6000 d1.pkl d2.pkl d3.pkl d4.pkl
+    .venv/bin/python tools/train_pair_net.py collect --table --frames 4000 --out t.pkl
+    .venv/bin/python tools/train_pair_net.py collect --steep --frames 3000 --out s.pkl
+    .venv/bin/python tools/train_pair_net.py collect --frames 3000 --out p.pkl
+    .venv/bin/python tools/train_pair_net.py train --start-from vision/models/haba_pair.onnx \\
+        --hard 5 --steps 3000 t.pkl s.pkl p.pkl
 
-(the commands that made the first shipped network; the shipped one was then fine-tuned for the
-real table with the networks it works beside, as ``docs/log/2026-11-28-issue-44-table.md``
-says). Needs PyTorch (``pip install -e '.[train]'``).
+(the shipped network was trained afresh, then fine-tuned for the real table with the
+networks it works beside, as ``docs/log/2026-11-28-issue-44-table.md`` says; its pairs were
+collected before the reader's faces came from :func:`vision.faces.see`).
+Needs PyTorch (``pip install -e '.[train]'``).
 ``--table`` collects at a real table (:func:`vision.render.table.table_scene`: citizen cards,
 hands, a desk-arm camera; seeds of its own); ``--finder``/``--pips`` read the frames with
 other HABA networks than the shipped ones (the faces a retrained finder offers);
@@ -19,14 +18,12 @@ other HABA networks than the shipped ones (the faces a retrained finder offers);
 
 **Collect.** Frames are drawn from :mod:`vision.render` with seeds of their own
 (:data:`SEEDS`), never a held-out family of ``benchmarks/haba_sets.py``; 60% of them with
-the leaning spacing (``--steep``: all, with steep leans, ``scene_for(steep=True)``). Each is read
-by the shipped reader told the count, with no pair network (as the reader was before it), and
-every pair of faces beside each other that the reader's count chooses among
-(:func:`vision.reader.choose`) is kept with its label from the truth: face *a* is a die's top
-and *b* is not, *b* is and *a* is not, or neither or both are. ``--faint``: each reading's
-face is also paired with every finder peak beside it (down to
-:data:`vision.habanet.HINT_PEAK`) that no reading took, as the reader's check of a sure
-reading sees them (:func:`vision.reader.doubt_sides`).
+the leaning spacing (``--steep``: all, with steep leans, ``scene_for(steep=True)``). Each
+frame's candidate faces are found as the reader finds them, told the count
+(:func:`vision.faces.see`), and every pair the reader asks the pair network about
+(:func:`vision.faces.pairs_beside`) is kept with its label from the truth: face *a* is a
+die's top and *b* is not, *b* is and *a* is not, or neither or both are; and with which of
+the two the pip reader takes for a die (:data:`vision.faces.A_DIE`).
 
 **Train.** Frames whose number ends in 0 or 5 are held out; each batch's pairs are mirrored
 at random (as :mod:`vision.pairnet` reads them) and their light jittered.
@@ -55,9 +52,18 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from haba_sets import HELD_OUT  # noqa: E402
 
-import vision.reader as reader  # noqa: E402
-from vision.habanet import FINDER_ONNX, HINT_PEAK, PIPS_ONNX, HabaNet, face_crop, normalise  # noqa: E402
-from vision.pairnet import JOINT_H, JOINT_W, NUMBERS, PAIR_ONNX, look, pair_input  # noqa: E402
+from vision.faces import A_DIE, pairs_beside, see  # noqa: E402
+from vision.habanet import FINDER_ONNX, PIPS_ONNX, HabaNet, normalise  # noqa: E402
+from vision.pairnet import (  # noqa: E402
+    JOINT_H,
+    JOINT_W,
+    NUMBERS,
+    PAIR_ONNX,
+    FaceLook,
+    look,
+    pair_input,
+)
+from vision.palette import Palette  # noqa: E402
 from vision.render import random_conditions, render_tray, scene_for  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
 from vision.render.table import table_scene  # noqa: E402
@@ -69,8 +75,8 @@ LEANING = 0.6
 CLASSES = {1: 0, 0: 1, -1: 2}
 """A label (1: *a* is the top, 0: *b* is, -1: neither or both) as the network's class."""
 
-_rows: list[dict[str, Any]] = []
-_frame: dict[str, Any] = {}
+_nets: dict[str, HabaNet] = {}
+"""The finder and pip reader the frames are read with, in each worker."""
 
 
 def _label(truth: list[TruthDie], a: Any, b: Any) -> int:
@@ -81,27 +87,11 @@ def _label(truth: list[TruthDie], a: Any, b: Any) -> int:
     return -1 if ta == tb else int(ta)
 
 
-def _row(frame: np.ndarray, truth: list[TruthDie], a: Any, b: Any,
-         middle: tuple[float, float], kind: str) -> dict[str, Any]:
+def _row(frame: np.ndarray, truth: list[TruthDie], a: FaceLook, b: FaceLook,
+         middle: tuple[float, float], sure: tuple[bool, bool], key: int) -> dict[str, Any]:
     crop, numbers = pair_input(frame, a, b, middle)
-    return dict(crop=crop, numbers=numbers, label=_label(truth, a.face, b.face), kind=kind,
-                key=_frame["key"])
-
-
-_choose = reader.choose
-
-
-def _listening_choose(faces: list[reader.SeenFace], thrown: int, palette: Any,
-                      middle: tuple[float, float] | None = None, tops: Any = None
-                      ) -> list[reader.SeenFace]:
-    """The reader's choice, every pair of faces beside each other kept first."""
-    frame, truth = _frame["frame"], _frame["truth"]
-    looks = [look(frame, f.face, f.is_die, float(f.belief.value.max())) for f in faces]
-    for i in range(len(faces)):
-        for j in range(i + 1, len(faces)):
-            if middle is not None and reader._beside(faces[i].face, faces[j].face):
-                _rows.append(_row(frame, truth, looks[i], looks[j], middle, "choose"))
-    return _choose(faces, thrown, palette, middle, None)
+    return dict(crop=crop, numbers=numbers, label=_label(truth, a.face, b.face), sure=sure,
+                key=key)
 
 
 def _scene(i: int, where: str) -> tuple[np.ndarray, list[TruthDie]]:
@@ -119,44 +109,40 @@ def _scene(i: int, where: str) -> tuple[np.ndarray, list[TruthDie]]:
 
 def _use_nets(finder: Path | None, pips: Path | None) -> None:
     """Read with ``finder`` and ``pips`` (a network not given stays the shipped one)."""
-    if finder is not None or pips is not None:
-        net = HabaNet(finder or FINDER_ONNX, pips or PIPS_ONNX)
-        reader.default_haba_net = lambda: net  # type: ignore[assignment]  # in each worker
+    net = HabaNet(finder or FINDER_ONNX, pips or PIPS_ONNX)
+    _nets["haba"] = net
 
 
-def _one(i: int, where: str, faint: bool) -> list[dict[str, Any]]:
-    reader.choose = _listening_choose  # type: ignore[assignment]  # in each worker process
+def _one(i: int, where: str) -> list[dict[str, Any]]:
+    """The labelled pairs of frame ``i`` of a collection ``where``."""
     img, truth = _scene(i, where)
-    _rows.clear()
-    _frame.update(frame=img, truth=truth, key=i)
-    readings = reader.read_dice(img, thrown=len(truth), pair_net=False)
-    rows = list(_rows)
-    net = reader.default_haba_net()
-    finds = net.find(img, HINT_PEAK) if faint and net is not None else []
-    if finds and net is not None:
-        probs = net.read([face_crop(img, f.center, f.side, f.angle) for f in finds])
-        middle = (img.shape[1] / 2, img.shape[0] / 2)
-        for r in readings:
-            k = min(range(len(finds)), key=lambda j: math.dist(finds[j].center, r.center))
-            mine = look(img, finds[k], 1.0 - float(probs[k][0]), float(probs[k][1:].max()))
-            for j, f in enumerate(finds):
-                if j == k or not reader._beside(finds[k], f) or any(
-                        math.dist(f.center, o.center) < reader.NEAR * min(f.side, o.size)
-                        for o in readings):
-                    continue
-                other = look(img, f, 1.0 - float(probs[j][0]), float(probs[j][1:].max()))
-                rows.append(_row(img, truth, mine, other, middle, "faint"))
-    return rows
+    net = _nets["haba"]
+    with net.one_frame(img):
+        seen = see(img, net, Palette.default(), len(truth), None, 1.0)
+    looks = [look(img, f.found, f.is_die, float(f.belief.value.max())) for f in seen.faces]
+    return [_row(img, truth, looks[a], looks[b], seen.middle,
+                 (seen.faces[a].is_die >= A_DIE, seen.faces[b].is_die >= A_DIE), i)
+            for a, b in pairs_beside(seen.faces)]
 
 
-def collect(start: int, frames: int, out: Path, where: str, faint: bool, workers: int,
+def collect(start: int, frames: int, out: Path, where: str, workers: int,
             nets: tuple[Path | None, Path | None] = (None, None)) -> None:
     with ProcessPoolExecutor(workers, initializer=_use_nets, initargs=nets) as ex:
         rows = [r for got in ex.map(_one, range(start, start + frames), [where] * frames,
-                                    [faint] * frames, chunksize=4) for r in got]
+                                    chunksize=4) for r in got]
     out.write_bytes(pickle.dumps(rows))
     print(len(rows), "pairs from", frames, "frames",
-          dict(Counter((r["kind"], r["label"]) for r in rows)))
+          dict(Counter((r["sure"], r["label"]) for r in rows)))
+
+
+def _side_read_sure(row: dict[str, Any]) -> bool:
+    """Whether the pair is a face the pip reader takes for a die that is the side of the
+    other, that die's top: the mistake that makes the reader silently wrong. (Pairs collected
+    before the reader's faces came from :func:`vision.faces.see` say ``kind`` instead.)"""
+    if "sure" not in row:
+        return bool(row.get("kind") == "faint" and row["label"] == 0)
+    sure_a, sure_b = row["sure"]
+    return bool((row["label"] == 0 and sure_a) or (row["label"] == 1 and sure_b))
 
 
 def _networks() -> tuple[Any, Any]:
@@ -208,8 +194,8 @@ def export_packed(packed: Any, out: Path) -> None:
 def train(data: list[Path], steps: int, seed: int, threads: int, out: Path,
           start: Path | None = None, hard: int = 1) -> None:
     """Train (or fine-tune ``start``) on the collected pairs; ``hard``: how many times as
-    often a sure reading's face that is a die's side (a ``faint`` pair whose other face is
-    the top) is drawn: the mistake that makes the reader silently wrong."""
+    often a face the pip reader takes for a die that is a die's side is drawn
+    (:func:`_side_read_sure`)."""
     import torch
     from torch import nn
     from torch_parts import freeze_norms, load_exported
@@ -238,7 +224,7 @@ def train(data: list[Path], steps: int, seed: int, threads: int, out: Path,
     rows = [r for f in data for r in pickle.loads(f.read_bytes())]
     held = [r for r in rows if r["key"] % 5 == 0]
     fit = [r for r in rows if r["key"] % 5 != 0]
-    fit += [r for r in fit if r["kind"] == "faint" and r["label"] == 0] * (hard - 1)
+    fit += [r for r in fit if _side_read_sure(r)] * (hard - 1)
     print(len(fit), "to train on,", len(held), "held out; classes",
           np.bincount([CLASSES[r["label"]] for r in rows]))
     rng = np.random.default_rng(seed)
@@ -282,7 +268,6 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--frames", type=int, default=1000)
     parser.add_argument("--steep", action="store_true")
-    parser.add_argument("--faint", action="store_true")
     parser.add_argument("--table", action="store_true")
     parser.add_argument("--finder", type=Path, default=None)
     parser.add_argument("--pips", type=Path, default=None)
@@ -298,7 +283,7 @@ def main() -> None:
     a = parser.parse_args()
     if a.what == "collect":
         where = "table" if a.table else "steep" if a.steep else "plain"
-        collect(a.start, a.frames, a.out or Path("pairs.pkl"), where, a.faint, a.workers,
+        collect(a.start, a.frames, a.out or Path("pairs.pkl"), where, a.workers,
                 (a.finder, a.pips))
     else:
         train(a.data, a.steps, a.seed, a.threads, a.out or PAIR_ONNX, a.start_from,

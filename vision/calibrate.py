@@ -11,21 +11,17 @@ from __future__ import annotations
 import numpy as np
 
 from rules.dice import Color
-from vision.consistency import most_probable
 from vision.palette import Palette, calibrated
-from vision.reader import see_faces, square
-from vision.reading import HABA_CONFIDENT, DieReading, reading_order
+from vision.reader import read_haba
+from vision.reading import DieReading, reading_order
 
 
 def measure(frame: np.ndarray, palette: Palette | None = None
             ) -> list[tuple[DieReading, np.ndarray]]:
     """Each HABA die in reading order with its measured chroma."""
-    palette = palette or Palette.default()
-    seen = see_faces(frame, palette)
-    decisions = most_probable([s.belief for s in seen], palette.colors)
-    readings = [(DieReading(d.value, d.color, s.face.center, square(s.face),
-                            d.chance * s.is_die, s.face.side, HABA_CONFIDENT), s.chroma)
-                for s, d in zip(seen, decisions, strict=True)]
+    seen, reading = read_haba(frame, palette)
+    readings = [(d, seen.faces[k].chroma)
+                for d, k in zip(reading.dice, reading.chosen, strict=True)]
     order = reading_order([r for r, _ in readings])
     by_id = {id(r): c for r, c in readings}
     return [(r, by_id[id(r)]) for r in order]

@@ -196,13 +196,19 @@ def _surest(face: Face, temperature: float) -> float:
     return float(raw.max() / raw.sum())
 
 
+def pairs_beside(faces: Sequence[Face]) -> list[tuple[int, int]]:
+    """Every two faces (their places, in order) beside each other but not in one place: the
+    pairs the pair network is asked about."""
+    return [(a, b) for a, b in combinations(range(len(faces)), 2)
+            if beside(faces[a].found, faces[b].found)
+            and not one_place(faces[a].found, faces[b].found)]
+
+
 def _neighbours(frame: np.ndarray, faces: list[Face], pair_net: PairNet | None,
                 middle: tuple[float, float], temperature: float) -> list[Face]:
     """``faces`` with the pair network's answers about each face beside them (told the pip
     reader's own chances), and the faces beside which they lie as their side would."""
-    near = [(a, b) for a, b in combinations(range(len(faces)), 2)
-            if beside(faces[a].found, faces[b].found)
-            and not one_place(faces[a].found, faces[b].found)]
+    near = pairs_beside(faces)
     answers: dict[tuple[int, int], float] = {}
     if pair_net is not None and near:
         looks = [look(frame, f.found, f.is_die, _surest(f, temperature)) for f in faces]
@@ -242,5 +248,5 @@ def crop(frame: np.ndarray, face: Face) -> np.ndarray:
     return face_crop(frame, f.center, f.side, f.angle)
 
 
-__all__ = ["BESIDE", "ONE_PLACE", "SIDE_SHRINK", "Face", "Neighbour", "Seen", "apart",
-           "beside", "crop", "lies_as_side", "one_place", "see"]
+__all__ = ["A_DIE", "BESIDE", "ONE_PLACE", "SIDE_SHRINK", "Face", "Neighbour", "Seen", "apart",
+           "beside", "crop", "lies_as_side", "one_place", "pairs_beside", "see"]

@@ -9,10 +9,6 @@ from rules.dice import Color, Die, Roll
 
 CONFIDENT = 0.5
 """Ordinary dice: a reading less sure than this is flagged for the table to check."""
-HABA_CONFIDENT = 0.7
-"""HABA dice: a reading whose calibrated chance of being right (value and colour) is below
-this is flagged for the table to check (``tools/fit_haba_confidence.py`` prints what each
-threshold costs on the tuning frames)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +19,8 @@ class DieReading:
     frame that was read; ``size`` is the side of the top face in pixels; ``color`` is None
     for ordinary dice or when the face colour could not be told; ``confidence`` is 0..1;
     ``sure_at`` is the confidence from which the reader that made it trusts it
-    (:data:`CONFIDENT` for ordinary dice, :data:`HABA_CONFIDENT` for HABA dice).
+    (:data:`CONFIDENT` for ordinary dice; for HABA dice, the fitted threshold of
+    :mod:`vision.doubt`).
     """
 
     value: int
