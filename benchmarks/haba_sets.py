@@ -55,6 +55,8 @@ SETS: dict[str, tuple[int, dict[str, tuple[str, ...]] | None, dict[str, str]]] =
     "table-tune": (130_000, HELD_OUT, {}),
     "table": (930_000, None, {})}
 """Per set: the first seed, the families left out, the family every frame is on per axis."""
+JUDGING = frozenset({"stress", "table"})
+"""The judging sets: read to report, never to fit or choose anything on."""
 STEEP = frozenset({"steep"})
 """The sets whose leaning dice lean steeply."""
 AT_TABLE = frozenset({"table-tune", "table"})

@@ -166,6 +166,28 @@ def test_the_table_is_asked_exactly_when_the_reading_is_less_likely_than_the_thr
         assert d.confidence <= 1
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.floats(0.0, 0.99), st.floats(0.0, 2.0), st.floats(0.05, 0.95))
+def test_a_face_feared_to_be_a_side_lowers_the_reading_and_is_the_die_marked(
+        under: float, side_doubt: float, threshold: float) -> None:
+    """Two sure dice far apart, and beside the first a face no die, the pair network fearing
+    (``under``) that this face is a die's top and the first its side: read told two dice, the
+    reading's probability is the one without the side doubt times (1 - under) to the power of
+    the side doubt; below the threshold, the table is asked, the feared die the least sure."""
+    faces = [face(300, value=3), face(900, value=4, color=Color.BLUE),
+             face(355, value=6, is_die=0.01)]
+    s = seen(faces, {(0, 2): 0.0, (2, 0): under})
+    model = replace(MODEL, threshold=threshold, side_doubt=side_doubt)
+    plain, feared = _read(s, 2, True, replace(model, side_doubt=0.0)), _read(s, 2, True, model)
+    assert [d.center for d in feared.dice] == [d.center for d in plain.dice]
+    assert feared.chance == pytest.approx(plain.chance * (1 - under) ** side_doubt)
+    unsure = [d.center for d in feared.dice if not d.confident]
+    assert bool(unsure) == (feared.chance < threshold)
+    if unsure and (1 - under) ** side_doubt < 0.9:
+        least = min(feared.dice, key=lambda d: d.confidence)
+        assert least.center == faces[0].found.center
+
+
 def test_a_die_s_side_is_never_read_as_its_top() -> None:
     """A die's top and, beside it, a smaller face where its side shows, the pip reader
     taking both for dice and the pair network calling the top the top: told one die or
@@ -236,16 +258,22 @@ def test_apart_keeps_the_surer_of_two_finds_in_one_place() -> None:
 
 
 def test_the_model_file_reads_back_what_it_wrote_and_names_its_fit() -> None:
-    model = replace(MODEL, fitted_by="tools/fit_haba_reader.py tune:0-9", date="2026-11-28")
+    model = replace(MODEL, fitted_by="tools/fit_haba_reader.py tune:0-9", date="2026-11-28",
+                    side_doubt=0.7)
     back = ReaderModel.from_toml(model.to_toml())
     assert np.allclose(back.weights, model.weights) and back.threshold == model.threshold
+    assert back.side_doubt == model.side_doubt and back.temperature == model.temperature
     assert back.fitted_by == model.fitted_by and back.date == model.date
     shipped = default_model()
     assert shipped.fitted_by.startswith("tools/fit_haba_reader.py ") and shipped.date
-    assert "stress:" not in shipped.fitted_by and 0 < shipped.threshold <= 1
+    assert "stress:" not in shipped.fitted_by and "table:" not in shipped.fitted_by
+    assert 0 < shipped.threshold <= 1 and shipped.side_doubt >= 0
     assert MODEL_TOML.is_file()
     with pytest.raises(ValueError, match="fit it again"):
         ReaderModel.from_toml('threshold = 0.5\ntemperature = 1.0\n[weights]\npips = 1.0\n')
+    whole = model.to_toml()
+    with pytest.raises(ValueError, match="side_doubt"):
+        ReaderModel.from_toml(whole.replace("side_doubt", "#"))
 
 
 @settings(max_examples=60, deadline=None)

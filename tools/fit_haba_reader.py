@@ -1,12 +1,12 @@
 """Fit the HABA reader's model and rewrite ``vision/models/haba_reader.toml``.
 
-    .venv/bin/python tools/fit_haba_reader.py tune:0-799 steep:0-299 [--silent-cost 20]
+    .venv/bin/python tools/fit_haba_reader.py tune:0-599 steep:0-199 table-tune:0-239
 
-On tuning frames only (``benchmarks/haba_sets.py``: never ``stress``, the judging set), each
-frame read twice, told the count and not told (at most the box's dice):
+On tuning frames only (``benchmarks/haba_sets.py``: never a judging set, ``stress`` or
+``table``), each frame read twice, told the count and not told (at most the box's dice):
 
 1. every candidate face with its evidence (:func:`vision.faces.see`, kept in
-   ``.cache/haba-reader`` per frame and networks);
+   ``.cache/haba-reader`` per frame, networks and the code that finds faces);
 2. the pip reader's temperature, by likelihood of the true values of faces on dice;
 3. the weights of :data:`vision.choose.TERMS`, by likelihood of the true choice of faces
    (a conditional logit over each frame's choices; convex, Newton's method);
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from haba_sets import RENDERER, SETS, frame  # noqa: E402
+from haba_sets import JUDGING, RENDERER, SETS, frame  # noqa: E402
 
 from rules.kotd.cards import load_box  # noqa: E402
 from vision.choose import TERMS, Weighed, weigh  # noqa: E402
@@ -74,9 +74,9 @@ def spans(texts: list[str]) -> list[tuple[str, int]]:
     out = []
     for text in texts:
         name, _, rng = text.partition(":")
-        if name not in SETS or name == "stress":
-            raise SystemExit(f"{name!r}: fit on tuning sets only ({', '.join(SETS)} less "
-                             "stress)")
+        if name not in SETS or name in JUDGING:
+            raise SystemExit(f"{name!r}: fit on tuning sets only: "
+                             f"{', '.join(sorted(set(SETS) - JUDGING))}")
         first, _, last = rng.partition("-")
         out += [(name, i) for i in range(int(first), int(last or first) + 1)]
     return out
