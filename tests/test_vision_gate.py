@@ -1,8 +1,8 @@
-"""One gate on the HABA reader as a whole: a small frozen set of rendered frames, read as
-the game reads them (told how many dice were thrown) and as ``kotd read`` does (at most the
-box's six). The gate holds the figures the
-product promises, with room: never silently wrong, few frames asking, nearly every die read
-right. It pins no frame's outcome, so a
+"""One gate on the HABA reader as a whole: two small frozen sets of rendered frames (a tray
+on its own, and a real table: citizen cards, hands, a desk-arm camera), read as the game
+reads them (told how many dice were thrown) and as ``kotd read`` does (at most the box's
+six). The gate holds the figures the product promises, with room: never silently wrong, the
+table asked within a bound, nearly every die read right. It pins no frame's outcome, so a
 network fitted again or a renderer changed needs no test edited; the full judging run is
 ``benchmarks/bench_haba.py`` (``make bench``)."""
 
@@ -15,25 +15,30 @@ from habakit import frame
 from vision.reader import read_dice
 from vision.render.score import score_frame
 
-GATE = range(4000, 4012)
-"""The frozen set: frames of the ``tune`` set's families that no fit uses (fits take frames
-0-3999)."""
-MOST_ASKING = 2
+GATE = {"tune": range(4000, 4012), "table-tune": range(4000, 4012)}
+"""The frozen sets: frames of tuning families that no fit uses (fits take frames 0-3999)."""
+MOST_ASKING = {"tune": 2, "table-tune": 6}
+"""Frames that may ask, told the count (two more not told): at a real table a die under a
+hand or out of the picture asks, about a third of the frames."""
+MOST_SURE_WRONG = {"tune": 0, "table-tune": 1}
+"""Sure readings that are wrong in frames that ask anyway: at a real table, about one frame in
+forty has a printed die of a citizen card or a finger sure where a die lies hidden."""
 LEAST_DICE_RIGHT = 0.95
 
 
+@pytest.mark.parametrize("where", sorted(GATE))
 @pytest.mark.parametrize("told", [True, False])
-def test_the_reader_is_never_silently_wrong_and_seldom_asks(told: bool) -> None:
+def test_the_reader_is_never_silently_wrong_and_seldom_asks(where: str, told: bool) -> None:
     cv2.setNumThreads(1)
     scores = []
-    for i in GATE:
-        img, truth, _ = frame("tune", i)
+    for i in GATE[where]:
+        img, truth, _ = frame(where, i)
         readings = (read_dice(img, thrown=len(truth)) if told
                     else read_dice(img, at_most=6))
         scores.append(score_frame(readings, truth))
     dice = sum(s.dice for s in scores)
     right = sum(min(s.value, s.color) for s in scores)
     assert sum(s.silent for s in scores) == 0
-    assert sum(s.wrong_sure for s in scores) == 0
-    assert sum(s.asks for s in scores) <= MOST_ASKING + (0 if told else 2)
+    assert sum(s.wrong_sure for s in scores) <= MOST_SURE_WRONG[where]
+    assert sum(s.asks for s in scores) <= MOST_ASKING[where] + (0 if told else 2)
     assert right >= LEAST_DICE_RIGHT * dice
