@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from rules.dice import Color, Roll
-from vision.reading import DieReading, reading_order, to_roll
+from vision.reading import DieReading, Why, reading_order, to_roll
 from vision.strip import AsideStrip
 from vision.tray import Tray
 
@@ -66,6 +66,9 @@ class Sight:
     unsure: tuple[int, ...] = ()
     dice_wanted: int | None = None
     """How many dice a roll needs, when the camera saw another number (None: any)."""
+    why: tuple[tuple[int, Why], ...] = ()
+    """Of the unsure dice, why the camera doubts each (position, :data:`vision.reading.Why`),
+    where the reader could say."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +161,8 @@ def keep_kept(readings: Sequence[DieReading], frame: np.ndarray,
             a, b = _patch(frame, prev), _patch(before_frame, prev)
             if a is not None and b is not None and float(np.abs(a - b).mean()) < KEPT_LEVEL:
                 same = (r.value, r.color) == (prev.value, prev.color)
-                r = replace(r, confidence=max(r.confidence, prev.confidence) if same else 0.0)
+                r = (replace(r, confidence=max(r.confidence, prev.confidence)) if same
+                     else replace(r, confidence=0.0, why="kept"))
         out.append(r)
     return out
 
@@ -291,11 +295,13 @@ class RollDetector:
         self._throw_frame = frame
         unsure = tuple(i + 1 for i, r in enumerate(ordered)
                        if not r.confident or r in doubtful)
+        why = tuple((i + 1, w) for i, r in enumerate(ordered)
+                    if (w := "strip" if r in doubtful else None if r.confident else r.why))
         message = "dice read" if not unsure else (
             "dice read; please check die " + ", ".join(map(str, unsure)))
         if doubtful:
             message += f"; {len(doubtful)} on the edge of the set-aside strip"
-        self.sight = Sight("settled", message, n, unsure)
+        self.sight = Sight("settled", message, n, unsure, why=why)
         reread, self._reread, self._armed = self._reread, False, False
         self._agreeing, self._anchor = [], None
         return Throw(roll, tuple(ordered), reread, aside)

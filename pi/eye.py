@@ -115,7 +115,7 @@ class Eye:
                          sight.dice_seen, sight.unsure, message, self.simulated,
                          self._dice_at(), self.calibrator is not None and camera != "lost",
                          tuple((str(k), str(v)) for k, v in info.items()),
-                         dice_wanted=sight.dice_wanted, tray=self._tray_at())
+                         dice_wanted=sight.dice_wanted, tray=self._tray_at(), why=sight.why)
 
     def _tray_at(self) -> tuple[tuple[float, float], ...]:
         tray = self.tray_keeper.tray if self.tray_keeper is not None else None
@@ -345,9 +345,10 @@ class Eye:
         self._start_reader()
 
     def _deliver(self, throw: Throw) -> None:
+        unsure = [(i, r) for i, r in enumerate(throw.readings, start=1) if not r.confident]
         seen = Seen(throw.roll, tuple(r.confidence for r in throw.readings),
-                    tuple(i for i, r in enumerate(throw.readings, start=1) if not r.confident),
-                    throw.reread, throw.aside)
+                    tuple(i for i, _ in unsure), throw.reread, throw.aside,
+                    tuple((i, r.why) for i, r in unsure if r.why))
         self.last_refusal = ""
         try:
             self.table.saw(seen)

@@ -22,7 +22,7 @@ lock, what that means for the game (a ``roll``, a ``fix``, or nothing).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, Protocol
 
 from rules.dice import Die, Roll
@@ -243,6 +243,16 @@ class Seen:
     unsure: tuple[int, ...] = ()
     reread: bool = False
     aside: Roll | None = None
+    why: tuple[tuple[int, str], ...] = ()
+    """Why the camera doubts an unsure die, where it could say: (position, a reason code:
+    "side", "die", "value", "colour", "box", "kept" or "strip"), for the page to say it."""
+
+    def checked(self, position: int | None = None) -> Seen:
+        """This reading with die ``position`` (1-based; None: every die) checked by a person:
+        no longer to check, nor its doubt."""
+        keep = (lambda p: False) if position is None else (lambda p: p != position)
+        return replace(self, unsure=tuple(p for p in self.unsure if keep(p)),
+                       why=tuple((p, w) for p, w in self.why if keep(p)))
 
     def __str__(self) -> str:
         marks = f" (check die {', '.join(map(str, self.unsure))})" if self.unsure else ""

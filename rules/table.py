@@ -80,7 +80,8 @@ class EyeStatus:
     ``camera``: "ok", "lost", "stalled" (no frame for 2 s: opened again), "simulated",
     "starting" or "none" (no camera: dice by hand);
     ``seeing``: what it sees now ("moving", "settled", "no dice", ...); ``dice_seen``;
-    ``unsure``: 1-based dice of the last reading to check; ``message``: for people;
+    ``unsure``: 1-based dice of the last reading to check (``why``: why, by position, where
+    the camera could say: :attr:`rules.actions.Seen.why`); ``message``: for people;
     ``dice_at``: where the dice of the last reading lie, as fractions of the picture (x, y)
     in the page's order; ``can_calibrate``: the colours can be taught from the page;
     ``camera_info``: what the camera was set to when it opened (model, mode, exposure,
@@ -101,6 +102,7 @@ class EyeStatus:
     camera_info: tuple[tuple[str, str], ...] = ()
     dice_wanted: int | None = None
     tray: tuple[tuple[float, float], ...] = ()
+    why: tuple[tuple[int, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"camera": self.camera, "source": self.source, "seeing": self.seeing,
@@ -108,7 +110,8 @@ class EyeStatus:
                 "message": self.message, "simulated": self.simulated,
                 "dice_at": [list(xy) for xy in self.dice_at],
                 "can_calibrate": self.can_calibrate, "camera_info": dict(self.camera_info),
-                "dice_wanted": self.dice_wanted, "tray": [list(xy) for xy in self.tray]}
+                "dice_wanted": self.dice_wanted, "tray": [list(xy) for xy in self.tray],
+                "unsure_why": dict(self.why)}
 
 
 NO_EYE = EyeStatus()
@@ -152,7 +155,7 @@ class Held:
         return {"why": self.why, "player": self.player, "text": str(self.seen.roll),
                 "dice": [{"value": d.value, "color": d.color.value if d.color else None}
                          for d in self.seen.roll],
-                "unsure": list(self.seen.unsure)}
+                "unsure": list(self.seen.unsure), "unsure_why": dict(self.seen.why)}
 
 NO_GAME_VIEW: dict[str, Any] = {
     "phase": "none", "players": [], "row": [], "scores": [], "actions": [], "can_undo": False,
@@ -437,7 +440,7 @@ class Table:
         """The table agrees with the roll it was asked to check: it enters the game."""
         with self._lock:
             held = self._held_to_check()
-            snapshot = self._enter(replace(held.seen, unsure=()))
+            snapshot = self._enter(held.seen.checked())
         self._publish()
         return snapshot
 
@@ -450,9 +453,8 @@ class Table:
             if not 1 <= position <= len(roll):
                 raise RuleError("no_die", "there is no die {position}; dice are 1-{dice}",
                                 position=position, dice=len(roll))
-            unsure = tuple(p for p in held.seen.unsure if p != position)
-            seen = replace(held.seen, roll=roll.replace(position - 1, die), unsure=unsure)
-            snapshot = (self._hold(replace(held, seen=seen)) if unsure
+            seen = replace(held.seen.checked(position), roll=roll.replace(position - 1, die))
+            snapshot = (self._hold(replace(held, seen=seen)) if seen.unsure
                         else self._enter(seen))
         self._publish()
         return snapshot

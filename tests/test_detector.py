@@ -189,7 +189,7 @@ def test_a_kept_die_read_otherwise_is_marked_for_the_table() -> None:
     got = keep_kept(later, now, dice, before)
     assert [g.value for g in got] == [1, 6, 3, 4, 6, 6]
     assert [g.confident for g in got] == [True, False, True, True, True, True]
-    assert got[0].confidence == 0.9 and got[4].confidence == 0.8
+    assert got[1].why == "kept" and got[0].confidence == 0.9 and got[4].confidence == 0.8
     assert keep_kept(later, now, [], before) == later  # no roll before: nothing is kept
     moved = rng.integers(0, 255, before.shape, dtype=np.uint8)
     assert [g.confident for g in keep_kept(later, moved, dice, before)] == [True] * 6
@@ -203,6 +203,20 @@ def test_a_kept_die_read_otherwise_is_marked_for_the_table() -> None:
     assert throw is not None and throw.reread
     assert [r.value for r in throw.readings] == [1, 6, 3, 4, 6, 6]
     assert all(r.confident for r in throw.readings)
+
+
+def test_the_sight_says_why_the_camera_doubts_each_unsure_die() -> None:
+    """A settled throw with dice the reader doubts: the sight names them in the page's order,
+    each with the reader's reason where it gave one."""
+    frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 200)]
+    dice = [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 6)]
+    dice[1] = replace(dice[1], confidence=0.2, why="side")
+    dice[4] = replace(dice[4], confidence=0.2)  # no reason given
+    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.2, stable_reads=1)
+    detector.feed(frames[0], 0.0)
+    detector.feed(frames[1], 0.1)
+    assert detector.feed(frames[1], 0.4) is not None
+    assert detector.sight.unsure == (2, 5) and detector.sight.why == ((2, "side"),)
 
 
 def test_the_roll_comes_as_soon_as_the_tray_has_been_still_for_the_settle_time() -> None:

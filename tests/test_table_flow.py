@@ -114,7 +114,7 @@ def test_a_roll_with_an_unsure_die_waits_for_the_table(table: Table,
     table.saw(seen(FITS, 3))
     state = client.get("/api/state").get_json()
     assert state["held"] == {"why": "check", "player": "Ann", "text": FITS,
-                             "dice": state["held"]["dice"], "unsure": [3]}
+                             "dice": state["held"]["dice"], "unsure": [3], "unsure_why": {}}
     assert state["dice"] is None and state["rolls_used"] == 0  # not in the game yet
     r = client.post("/api/held", json={"confirm": True})
     assert r.status_code == 403  # only the table
@@ -135,6 +135,17 @@ def test_confirming_a_held_roll_and_refusals(table: Table, client: FlaskClient) 
     r = client.post("/api/held", json={"confirm": True}, headers=AUTH)
     assert r.get_json()["dice"]["text"] == FITS and r.get_json()["held"] is None
     assert client.post("/api/held", json={"fix": "nine"}, headers=AUTH).status_code == 400
+
+
+def test_why_the_camera_doubts_a_die_is_held_with_it_until_the_die_is_checked(
+        table: Table, client: FlaskClient) -> None:
+    """The camera says why it doubts each unsure die; the page gets it by position, and a
+    die corrected by the table takes its doubt with it."""
+    table.saw(Seen(Roll.parse(FITS), unsure=(2, 5), why=((2, "side"), (5, "value"))))
+    held = client.get("/api/state").get_json()["held"]
+    assert held["unsure"] == [2, 5] and held["unsure_why"] == {"2": "side", "5": "value"}
+    r = client.post("/api/held", json={"fix": "2 1g"}, headers=AUTH)
+    assert r.get_json()["held"]["unsure_why"] == {"5": "value"}
 
 
 def test_refusals_are_sentences_in_the_pages_language(client: FlaskClient) -> None:

@@ -161,6 +161,7 @@ def test_the_table_is_asked_exactly_when_the_reading_is_less_likely_than_the_thr
     reading = _read(seen(faces), count, told, replace(MODEL, threshold=threshold))
     asks = any(not d.confident for d in reading.dice)
     assert asks == (reading.chance < threshold and bool(reading.dice))
+    assert all((d.why is None) == d.confident for d in reading.dice)  # each unsure says why
     for d in reading.dice:
         assert d.confidence >= min(reading.chance, threshold) - 1e-9 or not d.confident
         assert d.confidence <= 1
@@ -183,9 +184,10 @@ def test_a_face_feared_to_be_a_side_lowers_the_reading_and_is_the_die_marked(
     assert feared.chance == pytest.approx(plain.chance * (1 - under) ** side_doubt)
     unsure = [d.center for d in feared.dice if not d.confident]
     assert bool(unsure) == (feared.chance < threshold)
-    if unsure and (1 - under) ** side_doubt < 0.9:
+    assert all((d.why is None) == d.confident for d in feared.dice)
+    if unsure and (1 - under) ** side_doubt < 0.5:
         least = min(feared.dice, key=lambda d: d.confidence)
-        assert least.center == faces[0].found.center
+        assert least.center == faces[0].found.center and least.why == "side"
 
 
 def test_a_die_s_side_is_never_read_as_its_top() -> None:
@@ -208,6 +210,7 @@ def test_a_leaning_die_s_two_faces_alike_ask() -> None:
              {(0, 1): 0.45, (1, 0): 0.45})
     reading = _read(s, 1, True)
     assert len(reading.dice) == 1 and not reading.dice[0].confident
+    assert reading.dice[0].why in ("die", "side")  # which face is the top is in doubt
 
 
 def test_a_face_torn_between_two_values_asks_and_is_the_die_marked() -> None:
@@ -219,6 +222,7 @@ def test_a_face_torn_between_two_values_asks_and_is_the_die_marked() -> None:
     reading = _read(seen(faces), 2, True)
     unsure = [d for d in reading.dice if not d.confident]
     assert [d.center for d in unsure] == [faces[1].found.center]
+    assert unsure[0].why == "value"
     settled = _read(seen([*_row(100, 2), face(900, b=torn)]), 3, True)
     assert all(d.confident for d in settled.dice)
     assert [d.value for d in settled.dice if d.center == (900, 100.0)] == [3]

@@ -71,12 +71,13 @@ class ScriptedTray(FakeEye):
         self.thrown += 1
         self.set(seeing="settled", dice_seen=6)
         assert self.table is not None
-        # "3b?" is a die the camera is unsure of
-        words = roll.split()
-        unsure = tuple(i for i, w in enumerate(words, start=1) if w.endswith("?"))
+        # "3b?" is a die the camera is unsure of, "3b?side" one it says why it doubts
+        words = [w.partition("?") for w in roll.split()]
+        unsure = tuple(i for i, (_, q, _) in enumerate(words, start=1) if q)
+        why = tuple((i, w) for i, (_, _, w) in enumerate(words, start=1) if w)
         with contextlib.suppress(KotdError):  # a roll the rules refuse changes nothing
-            self.table.saw(Seen(Roll.parse(" ".join(w.rstrip("?") for w in words)),
-                                unsure=unsure))
+            self.table.saw(Seen(Roll.parse(" ".join(d for d, _, _ in words)),
+                                unsure=unsure, why=why))
         return True
 
 
@@ -183,7 +184,7 @@ def test_nothing_overflows_at_any_screen_size(browser: Any, served: Served, size
                     served.tray.throw()
                 elif state == "check":  # a die the camera is unsure of
                     served.play("start")
-                    served.tray.rolls = ["1g 2r 1b? 2g 1r 2b"]
+                    served.tray.rolls = ["1g 2r 1b?side 2g 1r 2b"]
                     served.tray.throw()
                 else:
                     served.play(state)
@@ -398,9 +399,11 @@ def test_held_rolls_on_the_page(browser: Any, served: Served) -> None:
         expect(page.locator("#held")).to_be_hidden()
         assert served.state()["dice"]["text"] == "3b 4b 6b 5g 4g 6r"
 
-        served.tray.rolls = ["1g 2r 1b? 2g 1r 2b"]
+        served.tray.rolls = ["1g 2r 1b?side 2g 1r 2b"]
         page.tap("#throw")
         expect(page.locator("#held")).to_contain_text("check die 3", timeout=LIVE)
+        expect(page.locator("#held .why-unsure")).to_have_text(
+            "Die 3: it may be a leaning die's side, not its top")
         expect(page.locator("#held .die.unsure")).to_have_count(1)
         expect(page.locator("#throw")).to_be_hidden()  # first the table checks the die
         assert served.state()["rolls_used"] == 1  # not in the game yet

@@ -29,10 +29,10 @@ from pathlib import Path
 import numpy as np
 
 from vision.choose import TERMS, Weighed, chances
-from vision.consistency import most_probable, reading_chance
+from vision.consistency import Decision, most_probable, reading_chance
 from vision.faces import Face, Seen
 from vision.palette import Palette
-from vision.reading import DieReading
+from vision.reading import DieReading, Why
 
 MODEL_TOML = Path(__file__).with_name("models") / "haba_reader.toml"
 
@@ -104,28 +104,54 @@ def a_top(face: Face, model: ReaderModel) -> float:
     return float((1.0 - min(face.beneath, 1.0 - 1e-9)) ** model.side_doubt)
 
 
+def why_unsure(face: Face, decision: Decision, there: float, top: float,
+               palette: Palette) -> Why:
+    """Why a die is unsure: the largest of its doubts, each one less its chance of being
+    right on that count: a die's top and not a side (``top``), a die at all (``there``), its
+    value, its colour, and the box (a reading the box overrules)."""
+    value = float(face.belief.value[decision.value - 1])
+    colour = float(face.belief.color[palette.colors.index(decision.color)])
+    own = value * colour
+    doubts: dict[Why, float] = {
+        "side": 1.0 - top, "die": 1.0 - there, "value": 1.0 - value, "colour": 1.0 - colour,
+        "box": 1.0 - min(decision.chance / own, 1.0) if own > 0 else 1.0}
+    return max(doubts, key=lambda why: doubts[why])
+
+
 def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette) -> Reading:
-    """The most probable reading of the frame and its probability (module docstring)."""
+    """The most probable reading of the frame and its probability (module docstring); each
+    unsure die says why (:func:`why_unsure`; the die marked for the reading as a whole:
+    "die" when which faces are the dice is what is in doubt, "side" when a side is)."""
     p = chances(weighed, model.weights)
     if not len(p):
         return Reading((), 1.0)
     best = int(np.argmax(p))
     chosen = weighed.choices[best]
-    beliefs = [seen.faces[k].belief for k in chosen]
-    decisions = most_probable(beliefs, palette.colors)
-    tops = [a_top(seen.faces[k], model) for k in chosen]
-    chance = float(p[best]) * reading_chance(beliefs, palette.colors) * math.prod(tops)
-    there = {k: float(sum(q for c, q in zip(weighed.choices, p, strict=True) if k in c))
-             for k in chosen}
-    sure = [min(there[k] * d.chance * top, 1.0)
-            for k, d, top in zip(chosen, decisions, tops, strict=True)]
+    faces = [seen.faces[k] for k in chosen]
+    decisions = most_probable([f.belief for f in faces], palette.colors)
+    tops = [a_top(f, model) for f in faces]
+    read_right = reading_chance([f.belief for f in faces], palette.colors)
+    chance = float(p[best]) * read_right * math.prod(tops)
+    there = [float(sum(q for c, q in zip(weighed.choices, p, strict=True) if k in c))
+             for k in chosen]
+    sure = [min(t * d.chance * top, 1.0)
+            for t, d, top in zip(there, decisions, tops, strict=True)]
+    whys: list[Why | None] = [
+        why_unsure(f, d, t, top, palette) if s < model.threshold else None
+        for f, d, t, top, s in zip(faces, decisions, there, tops, sure, strict=True)]
     if chance < model.threshold and sure:
         least = int(np.argmin(sure))
+        if sure[least] >= model.threshold:  # sure on its own: the reading as a whole is not
+            whys[least] = ("die" if p[best] <= min(read_right, math.prod(tops)) else "side"
+                           if math.prod(tops) <= read_right
+                           else why_unsure(faces[least], decisions[least], there[least],
+                                           tops[least], palette))
         sure[least] = min(sure[least], chance)
-    dice = tuple(DieReading(d.value, d.color, seen.faces[k].found.center, square(seen, k),
-                            s, seen.faces[k].found.side, model.threshold)
-                 for k, d, s in zip(chosen, decisions, sure, strict=True))
+    dice = tuple(DieReading(d.value, d.color, f.found.center, square(seen, k), s,
+                            f.found.side, model.threshold, why)
+                 for k, f, d, s, why in zip(chosen, faces, decisions, sure, whys, strict=True))
     return Reading(dice, chance, chosen)
 
 
-__all__ = ["MODEL_TOML", "ReaderModel", "Reading", "a_top", "decide", "default_model"]
+__all__ = ["MODEL_TOML", "ReaderModel", "Reading", "a_top", "decide", "default_model",
+           "why_unsure"]

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from rules.dice import Color, Die, Roll
 
 CONFIDENT = 0.5
 """Ordinary dice: a reading less sure than this is flagged for the table to check."""
+Why = Literal["side", "die", "value", "colour", "box", "kept", "strip"]
+"""Why the camera doubts a die: it may be the side of a leaning die, not its top; it may be
+no die; its pips are hard to read; its colour is; the box holds no such roll as seen; a kept
+die now reads otherwise than before; it lies on the edge of the set-aside strip."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +25,8 @@ class DieReading:
     for ordinary dice or when the face colour could not be told; ``confidence`` is 0..1;
     ``sure_at`` is the confidence from which the reader that made it trusts it
     (:data:`CONFIDENT` for ordinary dice; for HABA dice, the fitted threshold of
-    :mod:`vision.doubt`).
+    :mod:`vision.doubt`); ``why``: when it is not trusted, why (:data:`Why`; None when the
+    reader cannot say).
     """
 
     value: int
@@ -30,6 +36,7 @@ class DieReading:
     confidence: float
     size: float
     sure_at: float = CONFIDENT
+    why: Why | None = None
 
     @property
     def confident(self) -> bool:
@@ -49,6 +56,7 @@ class DieReading:
             "size": round(self.size, 1),
             "confidence": round(self.confidence, 3),
             "confident": self.confident,
+            "why": None if self.confident else self.why,
         }
 
 

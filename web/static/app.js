@@ -688,6 +688,7 @@
       fill(el, h("p", { class: "q-text" }, icon("alert"),
         fmt(unsure.length > 1 ? "held_check_n" : "held_check",
           { dice: list(unsure.map(String)), player: held.player })),
+      ...whyUnsure(unsure, held.unsure_why),
       h("div", { class: "dice held-dice" }, dice),
       h("button", { class: "big", id: "held-confirm", disabled: !K.canAct,
         onclick: () => sendHeld({ confirm: true }) }, icon("check"), " ", S.held_right));
@@ -695,6 +696,13 @@
       fill(el, h("p", { class: "held-note" }, fmt("held_waiting", { player: held.player })),
         h("div", { class: "dice held-dice small" }, dice));
     }
+  }
+
+  // Why the camera doubts each unsure die, in words, where it could say.
+  function whyUnsure(unsure, why, tag = "p") {
+    return unsure.filter((pos) => why && S["why_" + why[pos]])
+      .map((pos) => h(tag, { class: "why-unsure" },
+        fmt("why_of", { die: pos, why: S["why_" + why[pos]] })));
   }
 
   function renderDice(s) {
@@ -711,6 +719,7 @@
       dice && s.phase === "rolling" ? h("span", { class: "muted" },
         rollsLeft(s) === 0 ? S.no_rolls_left : rollsLeft(s) === 1 ? S.rolls_left_1 : fmt("rolls_left_n", { n: rollsLeft(s) })) : null,
       unsure.length && rolling ? h("span", { class: "warning" }, icon("alert"), fmt("check_die", { dice: unsure.join(", ") })) : null,
+      ...(rolling ? whyUnsure(unsure, s.eye && s.eye.unsure_why, "span") : []),
       dice && dice.warning ? h("span", { class: "warning" }, icon("alert"), S.warning + " " +
         (dice.clash ? fmt("haba_clash", { dice: dice.clash.dice.join(", "), pair: dice.clash.pair }) : dice.warning)) : null);
     fill($("camera"), cameraNodes(s));
