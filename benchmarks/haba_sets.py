@@ -30,6 +30,7 @@ frames are kept in ``.cache/haba-sets`` (PNG, lossless) to save rendering them a
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -85,8 +86,12 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
         scene = scene_for(rng, replace(cond, **fixed), steep=set_name in STEEP)
     img, truth = render_tray(scene, rng)
     png.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(png), img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
-    meta.write_bytes(pickle.dumps((truth, scene)))
+    # written aside and renamed: two processes drawing one frame never read half a file
+    part = png.with_name(f"{png.stem}-{os.getpid()}")
+    cv2.imwrite(str(part.with_suffix(".png")), img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    part.with_suffix(".pickle").write_bytes(pickle.dumps((truth, scene)))
+    os.replace(part.with_suffix(".pickle"), meta)
+    os.replace(part.with_suffix(".png"), png)
     return img, truth, scene
 
 
