@@ -140,6 +140,28 @@ def test_read_told_how_many_were_thrown(capsys, tmp_path, monkeypatch) -> None:
         assert out == "" and f"kotd: error: {flag} is for HABA dice" in err
 
 
+def test_read_says_why_a_die_is_to_check(capsys, tmp_path, monkeypatch) -> None:
+    """A die the reader doubts is marked in the table with the reason, in words; the JSON
+    carries the reason's code."""
+    import vision.reader
+    from rules.dice import Color
+    from vision.reading import DieReading
+
+    dice = [DieReading(3, Color.RED, (10.0, 10.0), (), 0.9, 20.0, 0.7),
+            DieReading(5, Color.BLUE, (60.0, 10.0), (), 0.3, 20.0, 0.7, "side"),
+            DieReading(2, Color.GREEN, (110.0, 10.0), (), 0.3, 20.0, 0.7)]
+    monkeypatch.setattr(vision.reader, "read_dice", lambda *a, **k: dice)
+    path = tmp_path / "tray.png"
+    cv2.imwrite(str(path), np.full((480, 640, 3), 90, np.uint8))
+    assert main(["read", str(path)]) == 0
+    lines = capsys.readouterr()[0].splitlines()
+    assert lines[2].endswith("0.90") and lines[3].endswith("(check: maybe a leaning die's side)")
+    assert lines[4].endswith("(check: unsure)")
+    assert main(["read", "--json", str(path)]) == 0
+    got = json.loads(capsys.readouterr()[0])["dice"]
+    assert [d["why"] for d in got] == [None, "side", None]
+
+
 def test_the_camera_view_draws_outlines_without_the_tuners_labels() -> None:
     """The page's picture outlines each die (the page numbers them in words); the labels with
     value, colour letter and confidence are for ``kotd read --annotate`` only."""

@@ -32,6 +32,13 @@ HabaDice = Callable[[], tuple[int, DiceLook]]
 """How many HABA dice the game's box holds and what they look like (handed down)."""
 
 
+
+WHY_WORDS: dict[str | None, str] = {"side": "maybe a leaning die's side", "die": "maybe no die",
+             "value": "pips unclear", "colour": "colour unclear",
+             "box": "the box has no such roll", "kept": "a kept die reads otherwise",
+             "strip": "on the set-aside strip's edge"}
+"""Why a die is to check (:data:`vision.reading.Why`), as ``kotd read`` says it."""
+
 def _data_palette(args: argparse.Namespace) -> Path:
     """The palette calibrated into the data directory the command line hands down."""
     from vision.palette import PALETTE_FILE
@@ -157,7 +164,7 @@ def _read(args: argparse.Namespace) -> int:
             print("  #  value  colour  centre         confidence")
             for i, r in enumerate(readings, 1):
                 col = r.color.value if r.color else "-"
-                flag = "" if r.confident else "  (check)"
+                flag = "" if r.confident else f"  (check: {WHY_WORDS.get(r.why, 'unsure')})"
                 print(f"  {i:<2} {r.value:>5}  {col:<6}  "
                       f"({r.center[0]:6.1f},{r.center[1]:6.1f})  {r.confidence:.2f}{flag}")
         if args.annotate:
