@@ -180,26 +180,48 @@ def open_phone(browser: Any, url: str, **options: Any) -> Any:
     return page
 
 
-@contextlib.contextmanager
-def opened(browser: Any, url: str, size: str = "390x844", scheme: str = "dark",
-           axe: bool = False) -> Iterator[Any]:
-    """``url`` on a screen of :data:`VIEWPORTS`, in a colour scheme; no script error on
-    it by the end (``axe``: the page's CSP lets the axe script in)."""
-    width, height = VIEWPORTS[size]
-    phone = size in PHONES
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  device_scale_factor=2 if phone else 1, is_mobile=phone,
-                                  has_touch=phone, color_scheme=scheme, bypass_csp=axe)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(url)
-    page.wait_for_selector("body[data-ready='1']")
-    try:
-        yield page
-        assert errors == [], errors
-    finally:
-        context.close()
+class Screens:
+    """One page per kind of screen (a phone or not, a colour scheme, axe let in or not),
+    kept for the test process (conftest's ``screens``): :meth:`opened` sets the page to a
+    size of :data:`VIEWPORTS` and loads the address afresh, with no cookie or stored token
+    from before, as a new phone would; a new Chromium page per look would cost about a
+    fifth of a second of the browser's CPU each time."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.pages: dict[tuple[bool, str, bool], Any] = {}
+
+    def _page(self, phone: bool, scheme: str, axe: bool) -> Any:
+        page = self.pages.get((phone, scheme, axe))
+        if page is None:
+            context = self.browser.new_context(
+                device_scale_factor=2 if phone else 1, is_mobile=phone, has_touch=phone,
+                color_scheme=scheme, bypass_csp=axe)
+            context.kept = True  # the ``browser`` fixture leaves it open
+            page = self.pages[(phone, scheme, axe)] = context.new_page()
+            page.errors = []
+            page.on("pageerror", lambda err: page.errors.append(str(err)))
+        return page
+
+    @contextlib.contextmanager
+    def opened(self, url: str, size: str = "390x844", scheme: str = "dark",
+               axe: bool = False) -> Iterator[Any]:
+        """``url`` on a screen of :data:`VIEWPORTS`, in a colour scheme; no script error on
+        it by the end (``axe``: the page's CSP lets the axe script in)."""
+        width, height = VIEWPORTS[size]
+        page = self._page(size in PHONES, scheme, axe)
+        page.context.clear_cookies()
+        if page.url.startswith("http"):
+            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        page.errors.clear()
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        try:
+            yield page
+            assert page.errors == [], page.errors
+        finally:
+            page.goto("about:blank")  # its live stream ends with the test
 
 
 SHOTS = os.environ.get("KOTD_SHOTS") == "1"
