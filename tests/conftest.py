@@ -137,12 +137,19 @@ def browser(chromium: Any) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def screens(chromium: Any) -> Any:
-    """The process's pages for looks at one screen size after another
-    (``browserkit.Screens``)."""
+def kept_screens(chromium: Any) -> Any:
+    """The process's kept pages (``browserkit.Screens``)."""
     from browserkit import Screens
 
     return Screens(chromium)
+
+
+@pytest.fixture
+def screens(kept_screens: Any) -> Iterator[Any]:
+    """The process's kept pages, one per kind of screen, loaded afresh at each look; after
+    the test they forget its site and go blank."""
+    yield kept_screens
+    kept_screens.leave()
 
 
 @pytest.fixture

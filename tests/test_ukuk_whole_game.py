@@ -23,7 +23,6 @@ from browserkit import (
     Screens,
     Served,
     need_browser,
-    open_phone,
     overflows,
     shot,
     table_in_thread,
@@ -113,9 +112,9 @@ def camera_throw(page: Any, table: Table, values: list[int], throws: int) -> Non
     in_step(page, table, before + 1)  # one throw, entered once
 
 
-def test_a_whole_game_by_taps_with_held_throws(browser, served) -> None:
+def test_a_whole_game_by_taps_with_held_throws(screens, served) -> None:
     site, table = served
-    page = open_phone(browser, site.url + f"setup?token={TOKEN}")
+    page = screens.phone(site.url + f"setup?token={TOKEN}")
     page.tap("#game-choice [data-game='ukuk']")
     page.fill("#player-list input[data-player='0']", "Ann")
     page.fill("#player-list input[data-player='1']", "Ben")
