@@ -116,6 +116,7 @@ class Config:
     settle_seconds: float = 0.4
     stable_reads: int = 2
     fps: float = 10.0
+    storage_check_seconds: float = 2.0  # how often the game file is looked after
     pin_factory: str = "auto"      # auto | mock | lgpio | rpigpio | pigpio
     focus_cm: float | None = None  # Camera Module 3: lens-to-tray distance; None = autofocus once
     pins: Pins = field(default_factory=Pins)
@@ -185,6 +186,8 @@ def _check(cfg: Config, where: str) -> Config:
         raise _bad(f"{where}: focus_cm must be the lens-to-tray distance in cm, 10-300")
     if not 0.5 <= cfg.fps <= 60:
         raise _bad(f"{where}: fps must be 0.5-60")
+    if not 0.1 <= cfg.storage_check_seconds <= 60:
+        raise _bad(f"{where}: storage_check_seconds must be 0.1-60")
     pins = cfg.pins
     if len(pins.slots) != 5 or not 3 <= len(pins.rolls) <= 4:
         raise _bad(f"{where}: pins.slots needs 5 pins and pins.rolls 3 or 4")

@@ -72,11 +72,13 @@ class Eye:
     the page's :class:`web.ports.TableEye`."""
 
     def __init__(self, source: FrameSource, detector: RollDetector, table: RollTaker,
-                 fps: float = 8.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 fps: float = 8.0, clock: Callable[[], float] = time.monotonic,
+                 stall_seconds: float = STALL_SECONDS) -> None:
         self.source = source
         self.detector = detector
         self.table = table
         self.period = 1.0 / fps
+        self.stall_seconds = stall_seconds  # the tests set a shorter stall than the table's
         self.clock = clock
         self.camera: Camera = "starting"
         self.camera_message = ""
@@ -212,7 +214,7 @@ class Eye:
     # ---- the threads ---------------------------------------------------------------
     #
     # A reader thread opens the source, reads frames and feeds the detector. The eye's own
-    # thread is its watchdog: when no frame came for STALL_SECONDS it says "camera
+    # thread is its watchdog: when no frame came for ``stall_seconds`` it says "camera
     # stalled", abandons the reader (a blocked read cannot be interrupted; whatever it
     # returns later is thrown away) and starts a new one that opens the camera again.
 
@@ -313,7 +315,7 @@ class Eye:
             if reader is None or not reader.is_alive():
                 self._start_reader()
             elif (self._opened and self.last_frame_at is not None
-                  and time.monotonic() - self.last_frame_at > STALL_SECONDS):
+                  and time.monotonic() - self.last_frame_at > self.stall_seconds):
                 self._stalled()
             self._stop.wait(WATCH_SECONDS)
 
@@ -326,16 +328,16 @@ class Eye:
         self._reader.start()
 
     def _stalled(self) -> None:
-        """No frame for STALL_SECONDS: say so, give up the reader, open the camera again."""
+        """No frame for ``stall_seconds``: say so, give up the reader, open the camera again."""
         self._generation += 1
         if self._reader is not None:
             self._abandoned.append(self._reader)
         self._reader = None
         self.camera = "stalled"
-        self.camera_message = (f"no picture from the camera for {STALL_SECONDS:.0f} s; "
+        self.camera_message = (f"no picture from the camera for {self.stall_seconds:g} s; "
                                "opening it again (the game is kept)")
         self.detector.reset()
-        self._complain(f"camera stalled: no frame for {STALL_SECONDS:.0f} s, opening it again")
+        self._complain(f"camera stalled: no frame for {self.stall_seconds:g} s, opening it again")
         self._changed()
         closing = threading.Thread(target=self._close, name="kotd-eye-close", daemon=True)
         closing.start()  # closing a hung camera may hang too: not on the watchdog

@@ -28,10 +28,6 @@ from vision.strip import AsideStrip
 
 log = logging.getLogger("kotd")
 
-STORAGE_CHECK_SECONDS = 2.0
-"""How often the game file is looked after (deleted? can it be written again?)."""
-
-
 def table_token(config: Config) -> str:
     """The token phones need to act: from the config, else kept in the data dir."""
     if config.token:
@@ -293,8 +289,9 @@ class Assistant:
         return self.table.act(action, f"panel-{uuid.uuid4().hex[:16]}")
 
     def _watch_storage(self) -> None:
-        """Every few seconds: the game file still there, saving possible again?"""
-        while not self._stopping.wait(STORAGE_CHECK_SECONDS):
+        """Every ``storage_check_seconds`` (2 s unless the config says otherwise): the
+        game file still there, saving possible again?"""
+        while not self._stopping.wait(self.config.storage_check_seconds):
             try:
                 self.table.check_storage()
             except Exception:  # a bug here must not end the watch; it shows in the log

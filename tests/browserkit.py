@@ -32,8 +32,6 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-         "is_mobile": True, "has_touch": True}
 VIEWPORTS = {"360x740": (360, 740), "390x844": (390, 844), "800x480": (800, 480),
              "1280x800": (1280, 800)}
 """Every screen at the table: two phones, the Pi's 7" screen, a laptop."""
@@ -168,38 +166,68 @@ def serve_page(data_dir: Path) -> Iterator[Served]:
         yield served
 
 
-def open_phone(browser: Any, url: str, **options: Any) -> Any:
-    """A new phone (390×844) on ``url``, once the page is ready; ``page.errors`` collects
-    the page's script errors."""
-    page = browser.new_context(**{**PHONE, **options}).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.errors = errors
-    page.goto(url)
-    page.wait_for_selector("body[data-ready='1']")
-    return page
+class Screens:
+    """Chromium pages kept for the test process, one per kind of screen (a phone or not, a
+    colour scheme, axe let in or not) and slot (a second phone at the table): each look
+    sets the page to a size of :data:`VIEWPORTS` and loads its address afresh, with no
+    cookie or stored token from before, as a new phone would. A new Chromium context and
+    page per look cost about 0.7 s of the browser's CPU each time. conftest's ``screens``
+    fixture hands them out and has them :meth:`leave` after each test."""
 
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.pages: dict[tuple[bool, str, bool, int], Any] = {}
+        self.used: list[Any] = []
 
-@contextlib.contextmanager
-def opened(browser: Any, url: str, size: str = "390x844", scheme: str = "dark",
-           axe: bool = False) -> Iterator[Any]:
-    """``url`` on a screen of :data:`VIEWPORTS`, in a colour scheme; no script error on
-    it by the end (``axe``: the page's CSP lets the axe script in)."""
-    width, height = VIEWPORTS[size]
-    phone = size in PHONES
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  device_scale_factor=2 if phone else 1, is_mobile=phone,
-                                  has_touch=phone, color_scheme=scheme, bypass_csp=axe)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(url)
-    page.wait_for_selector("body[data-ready='1']")
-    try:
+    def page(self, size: str = "390x844", scheme: str = "dark", axe: bool = False,
+             slot: int = 0) -> Any:
+        """The kept page of this kind at ``size``, clean, not yet loaded; ``page.errors``
+        collects the script errors from here on."""
+        width, height = VIEWPORTS[size]
+        phone = size in PHONES
+        page = self.pages.get((phone, scheme, axe, slot))
+        if page is None:
+            context = self.browser.new_context(
+                device_scale_factor=2 if phone else 1, is_mobile=phone, has_touch=phone,
+                color_scheme=scheme, bypass_csp=axe)
+            context.kept = True  # the ``browser`` fixture leaves it open
+            page = self.pages[(phone, scheme, axe, slot)] = context.new_page()
+            page.errors = []
+            page.on("pageerror", lambda err: page.errors.append(str(err)))
+        page.errors.clear()
+        page.set_viewport_size({"width": width, "height": height})
+        self.used.append(page)
+        return page
+
+    def phone(self, url: str, slot: int = 0) -> Any:
+        """A phone (390×844, the light scheme a phone starts in) on ``url``, once the page
+        is ready."""
+        page = self.page("390x844", "light", slot=slot)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        return page
+
+    @contextlib.contextmanager
+    def opened(self, url: str, size: str = "390x844", scheme: str = "dark",
+               axe: bool = False) -> Iterator[Any]:
+        """``url`` on a screen of :data:`VIEWPORTS`, in a colour scheme; no script error on
+        it by the end (``axe``: the page's CSP lets the axe script in)."""
+        page = self.page(size, scheme, axe)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
         yield page
-        assert errors == [], errors
-    finally:
-        context.close()
+        assert page.errors == [], page.errors
+        self.leave()
+
+    def leave(self) -> None:
+        """Every page used since the last call forgets its site (cookies, stored token) and
+        goes blank (its live stream ends)."""
+        for page in self.used:
+            page.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); }"
+                          " catch (e) { /* an error page has no storage */ } }")
+            page.context.clear_cookies()
+            page.goto("about:blank")
+        self.used.clear()
 
 
 SHOTS = os.environ.get("KOTD_SHOTS") == "1"

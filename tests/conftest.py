@@ -4,7 +4,8 @@ Fixtures: ``eye`` (a fake camera side), ``table`` (a King of the Dice table on a
 file in the test's folder, START played), ``app`` (the page for that table and eye),
 ``client`` (Flask's test client of it), ``assistant`` (``kotd serve``'s assistant in the
 process, from ``servekit``), ``browser`` (headless Chromium, one per test process; what a
-test opens in it is closed after it) and ``served`` (``kotd serve --source sim`` on the
+test opens in it is closed after it), ``screens`` (that browser's kept pages, one per kind
+of screen, loaded afresh at each size) and ``served`` (``kotd serve --source sim`` on the
 test's folder). The game bot that makes legal moves is ``gamebot.choose``;
 the fake eye and table makers are in ``webkit``, the browser's pieces in ``browserkit``.
 """
@@ -127,10 +128,28 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture
 def browser(chromium: Any) -> Iterator[Any]:
-    """The process's Chromium; every context (phone) the test opened is closed after it."""
+    """The process's Chromium; every context (phone) the test opened is closed after it
+    (``screens``' own are kept)."""
     yield chromium
     for context in chromium.contexts:
-        context.close()
+        if not getattr(context, "kept", False):
+            context.close()
+
+
+@pytest.fixture(scope="session")
+def kept_screens(chromium: Any) -> Any:
+    """The process's kept pages (``browserkit.Screens``)."""
+    from browserkit import Screens
+
+    return Screens(chromium)
+
+
+@pytest.fixture
+def screens(kept_screens: Any) -> Iterator[Any]:
+    """The process's kept pages, one per kind of screen, loaded afresh at each look; after
+    the test they forget its site and go blank."""
+    yield kept_screens
+    kept_screens.leave()
 
 
 @pytest.fixture

@@ -26,6 +26,9 @@ import pytest
 
 KOTD = str(Path(sys.executable).with_name("kotd"))
 TOKEN = "fault-token"
+CONFIG = "storage_check_seconds = 0.25\n"
+"""The tests' ``kotd serve`` looks after its game file every quarter second (the table:
+every 2 s), so a test waits less for the table to notice what it did to the file."""
 
 
 def free_port() -> int:
@@ -47,9 +50,12 @@ class Served:
         os.close(handle)
         self._log = Path(name)
         self._log_file = self._log.open("w")
+        self._config = self._log.with_suffix(".toml")
+        self._config.write_text(CONFIG)
         self.proc = subprocess.Popen(
-            [KOTD, "serve", "--source", "sim", "--pins", "mock", "--host", "127.0.0.1",
-             "--port", str(self.port), "--data-dir", str(data_dir), "--token", TOKEN, *args],
+            [KOTD, "serve", "--config", str(self._config), "--source", "sim", "--pins",
+             "mock", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir",
+             str(data_dir), "--token", TOKEN, *args],
             stdout=subprocess.DEVNULL, stderr=self._log_file, text=True)
         end = time.monotonic() + wait
         while time.monotonic() < end:
@@ -106,6 +112,7 @@ class Served:
             self._log_file.close()
             self._text = self._log.read_text(errors="replace")
             self._log.unlink(missing_ok=True)
+            self._config.unlink(missing_ok=True)
         return self.proc.returncode, self._text
 
     def __enter__(self) -> Served:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browserkit import Served, need_browser, open_phone, shot, table_in_thread
+from browserkit import Served, need_browser, shot, table_in_thread
 from webkit import TOKEN
 
 from rules.table import Table
@@ -38,9 +38,9 @@ def served(tmp_path: Path) -> Iterator[tuple[Served, Table]]:
         yield page_and_table
 
 
-def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(browser, served) -> None:
+def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(screens, served) -> None:
     site, table = served
-    page = open_phone(browser, site.url + f"setup?token={TOKEN}")
+    page = screens.phone(site.url + f"setup?token={TOKEN}")
     page.click("#game-choice [data-game='board']")
     expect(page.locator("#game-choice [data-game='board']")).to_have_attribute(
         "aria-pressed", "true")
@@ -105,7 +105,7 @@ def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(browser, ser
     assert (stats["Ann"]["wins"], stats["Ann"]["best"], stats["Ben"]["wins"]) == (1, 16, 0)
 
     # the history tells the game in sentences, never in the stored action words
-    history = open_phone(browser, site.url + "history")
+    history = screens.phone(site.url + "history", slot=1)
     with urllib.request.urlopen(site.url + "api/history", timeout=10) as response:
         stored = json.loads(response.read())["events"]
     expect(history.locator("#events li .ev-said")).to_have_count(len(stored))

@@ -39,6 +39,7 @@ def test_defaults_and_overrides(tmp_path: Path) -> None:
         ("[pins]\nstatus = 40", "pin 40 is not a BCM GPIO number"),
         ("port = ", "not valid TOML"),
         ('dice = "d20"', "dice must be 'haba' or 'standard'"),
+        ("storage_check_seconds = 0", "storage_check_seconds must be 0.1-60"),
     ],
 )
 def test_config_mistakes_are_one_clear_line(tmp_path: Path, text: str, message: str) -> None:

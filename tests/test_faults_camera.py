@@ -3,9 +3,10 @@ with exceptions other than ``CameraError``.
 
 The eye runs its real threads (reader and watchdog) over fake sources with the face of
 :class:`pi.sources.FrameSource` (this machine has no camera); the table is real. No frame
-for two seconds is "camera stalled" on the page and the LED, and the camera is opened
-again; any failure of a source is a camera problem with a status and a log line at most
-once a minute (not ten tracebacks a second).
+for ``stall_seconds`` (two at the table; :data:`STALL` here, so the stalls take less of the
+suite's time) is "camera stalled" on the page and the LED, and the camera is opened again;
+any failure of a source is a camera problem with a status and a log line at most once a
+minute (not ten tracebacks a second).
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ import pytest
 from conftest import play
 
 from pi.detector import RollDetector
-from pi.eye import STALL_SECONDS, Eye
+from pi.eye import Eye
 from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import Table
 
 FRAME = np.full((120, 160, 3), 90, np.uint8)
+STALL = 1.0
+"""The tests' stall (the table's is ``pi.eye.STALL_SECONDS``, 2 s): still twenty frame
+periods at 20 fps, so a loaded machine does not stall the camera before the test does."""
 
 
 class StallingSource:
@@ -88,13 +92,13 @@ class NothingSource(FailingSource):
         return None  # type: ignore[return-value]
 
 
-def running_eye(source) -> tuple[Eye, Table]:
+def running_eye(source, fps: float = 20.0) -> tuple[Eye, Table]:
     table = Table(EventStore(None), game_pack("kotd"))
     play(table, "players Ann Ben", "row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
     table.shown = []  # type: ignore[attr-defined]  # every camera state the page was sent
     table.subscribe(lambda snapshot: table.shown.append(snapshot.eye))  # type: ignore
     detector = RollDetector(lambda _f, _n: [], settle_seconds=0.3, stable_reads=2)
-    eye = Eye(source, detector, table, fps=20.0)
+    eye = Eye(source, detector, table, fps=fps, stall_seconds=STALL)
     eye.start()
     return eye, table
 
@@ -117,9 +121,9 @@ def test_frames_that_stop_coming_are_a_stalled_camera_opened_again() -> None:
         source.stall.set()
         stalled_at = time.monotonic()
         said = table.shown  # type: ignore[attr-defined]
-        until(lambda: any(e.camera == "stalled" for e in said), STALL_SECONDS + 2,
+        until(lambda: any(e.camera == "stalled" for e in said), STALL + 2,
               "the page to be told 'stalled'")
-        assert time.monotonic() - stalled_at >= STALL_SECONDS - 0.3
+        assert time.monotonic() - stalled_at >= STALL - 0.3
         stalled = next(e for e in said if e.camera == "stalled")
         assert "no picture" in stalled.message
         assert table.record == before  # the game is kept
@@ -138,9 +142,9 @@ def test_a_camera_that_stays_stuck_stays_stalled_without_piling_up_threads() -> 
         until(lambda: table.snapshot.eye.camera == "ok", 3, "the camera to start")
         base = threading.active_count()
         source.stall.set()
-        until(lambda: table.snapshot.eye.camera == "stalled", STALL_SECONDS + 2, "stalled")
+        until(lambda: table.snapshot.eye.camera == "stalled", STALL + 2, "stalled")
         shown = len(table.shown)  # type: ignore[attr-defined]
-        time.sleep(4 * STALL_SECONDS + 1)
+        time.sleep(4 * STALL + 1)
         assert table.snapshot.eye.camera == "stalled"  # never "ok" while no frame comes
         assert all(e.camera == "stalled" for e in table.shown[shown:])  # type: ignore
         assert threading.active_count() <= base + 3  # a few stuck readers, not one per try
@@ -160,13 +164,14 @@ def test_the_status_led_blinks_while_the_camera_is_stalled(tmp_path) -> None:
     config = Config(data_dir=tmp_path, source="sim", host="127.0.0.1", port=0, token="t",
                     fps=20.0, pin_factory="mock")
     assistant = Assistant(config, source=source, pin_factory=factory)
+    assistant.eye.stall_seconds = STALL
     assistant.eye.start()
     try:
         until(lambda: assistant.panel.status_led.is_lit and
               assistant.panel.status_led._blink_thread is None, 3, "the LED on")
         source.stall.set()
         until(lambda: assistant.panel.status_led._blink_thread is not None,
-              STALL_SECONDS + 2, "the LED to blink")
+              STALL + 2, "the LED to blink")
     finally:
         source.release.set()
         assistant.stop()
@@ -181,8 +186,8 @@ def test_the_status_led_blinks_while_the_camera_is_stalled(tmp_path) -> None:
 def test_any_failure_of_a_source_is_a_camera_problem_said_once(failure, caplog) -> None:
     source = FailingSource(failure)
     caplog.set_level(logging.INFO, logger="pi.eye")
-    eye, table = running_eye(source)
-    try:
+    eye, table = running_eye(source, fps=60.0)  # the fastest a camera is set to: 20 tries
+    try:                                          # in a third of a second
         until(lambda: source.reads >= 20, 5, "the eye to keep trying")
         snapshot = table.snapshot
         assert snapshot.eye.camera == "lost"

@@ -70,7 +70,7 @@ def test_no_pips_no_count(frame: np.ndarray) -> None:
 @given(seed=st.integers(0, 10_000), n=st.integers(1, 15))
 def test_trays_are_settled_and_true(seed: int, n: int) -> None:
     """Dice lie apart (no two centres closer than a die), inside the frame, their truth
-    in the scene's order; the same seed gives the same frame."""
+    in the scene's order."""
     scene = random_ordinary_scene(np.random.default_rng(seed), n, 320, 240, die_size=20.0)
     assert 1 <= len(scene.dice) <= n
     for i, a in enumerate(scene.dice):
@@ -83,8 +83,18 @@ def test_trays_are_settled_and_true(seed: int, n: int) -> None:
         assert t.visible
         assert 0 <= t.box[0] < t.center[0] < t.box[2] < 320 and 0 <= t.box[1] < t.center[1]
         assert t.center[1] < t.box[3] < 240
-    again, _ = render_ordinary(scene, np.random.default_rng(seed))
-    assert np.array_equal(frame, again)
+
+
+@pytest.mark.parametrize("seed", [0, 7, 4242])
+def test_the_same_seed_gives_the_same_tray(seed: int) -> None:
+    """The same seed gives the same scene and the same frame, on full trays (fifteen dice
+    of random looks each); the property above renders each of its scenes once."""
+    scene = random_ordinary_scene(np.random.default_rng(seed), 15, 320, 240, die_size=20.0)
+    assert random_ordinary_scene(np.random.default_rng(seed), 15, 320, 240,
+                                 die_size=20.0) == scene
+    frame, truth = render_ordinary(scene, np.random.default_rng(seed))
+    again, truth_again = render_ordinary(scene, np.random.default_rng(seed))
+    assert np.array_equal(frame, again) and truth == truth_again
 
 
 def test_a_die_is_drawn_where_its_truth_says() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Served, need_browser, open_phone, shot
+from browserkit import Screens, Served, need_browser, shot
 from webkit import START
 
 expect = need_browser()
@@ -30,13 +30,13 @@ def _tap(page: Any, points: list[tuple[float, float]]) -> None:
         page.click("#photo", position={"x": fx * box["width"], "y": fy * box["height"]})
 
 
-def test_the_tray_is_marked_by_four_taps_on_the_live_view(browser: Any, served: Served,
+def test_the_tray_is_marked_by_four_taps_on_the_live_view(screens: Screens, served: Served,
                                                           tmp_path: Path) -> None:
     if served.kind != "kotd serve":
         pytest.skip("needs kotd serve with the simulated tray")
     for line in START:  # two players and a row
         assert served.post(line)[0] == 200
-    page = open_phone(browser, served.url + "?token=" + served.token)
+    page = screens.phone(served.url + "?token=" + served.token)
     page.click("#photo-button")
     page.wait_for_function("() => document.getElementById('photo').naturalWidth > 0")
     page.click("#tray-mark")

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browserkit import Served, need_browser, open_phone, shot, table_in_thread
+from browserkit import Served, need_browser, shot, table_in_thread
 from webkit import TOKEN
 
 from rules.table import Table
@@ -35,9 +35,9 @@ def served(tmp_path: Path) -> Iterator[tuple[Served, Table]]:
         yield page_and_table
 
 
-def test_choose_the_game_and_play_a_turn_with_two_court_cards(browser, served) -> None:
+def test_choose_the_game_and_play_a_turn_with_two_court_cards(screens, served) -> None:
     site, table = served
-    page = open_phone(browser, site.url + f"setup?token={TOKEN}")
+    page = screens.phone(site.url + f"setup?token={TOKEN}")
     page.click("#game-choice [data-game='ukuk']")
     expect(page.locator("#game-choice [data-game='ukuk']")).to_have_attribute("aria-pressed",
                                                                               "true")
@@ -87,12 +87,12 @@ def test_choose_the_game_and_play_a_turn_with_two_court_cards(browser, served) -
     assert page.errors == []
 
 
-def test_the_reach_plan_is_done_with_one_tap(browser, served) -> None:
+def test_the_reach_plan_is_done_with_one_tap(screens, served) -> None:
     site, table = served
     table.act(table.parse("game ukuk"))
     for line in ["players Ann Ben", *BEFORE, "roll 1 3 5"]:
         table.act(table.parse(line))
-    page = open_phone(browser, site.url + f"?token={TOKEN}&lang=de")
+    page = screens.phone(site.url + f"?token={TOKEN}&lang=de")
     plan = page.locator("#u-reach li[data-reach='wachmann']")
     expect(plan).to_contain_text("Wachmann")
     plan.locator("button[data-plan]").click()

@@ -20,10 +20,9 @@ import pytest
 from browserkit import (
     PHONES,
     VIEWPORTS,
+    Screens,
     Served,
     need_browser,
-    open_phone,
-    opened,
     overflows,
     shot,
     table_in_thread,
@@ -113,9 +112,9 @@ def camera_throw(page: Any, table: Table, values: list[int], throws: int) -> Non
     in_step(page, table, before + 1)  # one throw, entered once
 
 
-def test_a_whole_game_by_taps_with_held_throws(browser, served) -> None:
+def test_a_whole_game_by_taps_with_held_throws(screens, served) -> None:
     site, table = served
-    page = open_phone(browser, site.url + f"setup?token={TOKEN}")
+    page = screens.phone(site.url + f"setup?token={TOKEN}")
     page.tap("#game-choice [data-game='ukuk']")
     page.fill("#player-list input[data-player='0']", "Ann")
     page.fill("#player-list input[data-player='1']", "Ben")
@@ -177,14 +176,14 @@ MID_TURN = lines(GAME)[:lines(GAME).index("use wachmann")]  # Ann's King turn, d
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_nothing_overflows_on_the_page_at_any_size(browser, served, size: str,
+def test_nothing_overflows_on_the_page_at_any_size(screens: Screens, served, size: str,
                                                     lang: str) -> None:
     _site, table = served
     table.act(table.parse("game ukuk"))
     for line in MID_TURN:
         table.act(table.parse(line))
     problems: dict[str, list[str]] = {}
-    with opened(browser, _site.url + f"?lang={lang}&token={TOKEN}", size) as page:
+    with screens.opened(_site.url + f"?lang={lang}&token={TOKEN}", size) as page:
         expect(page.locator("#u-reach li[data-reach]").first).to_be_visible()
         problems["reach"] = overflows(page)
         shot(page, f"table/ukuk-{size}-{lang}-reach", settle=0)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Served, in_thread, need_browser, open_phone, shot
+from browserkit import Screens, Served, in_thread, need_browser, shot
 
 expect = need_browser()
 
@@ -32,10 +32,10 @@ def _pick(page: Any, picker: str, card: str) -> None:
     page.click(f"{picker} button.pick[data-card='{card}']")
 
 
-def test_a_table_plays_turns_on_two_phones(browser: Any, served: Served) -> None:
-    host = open_phone(browser, served.url + "setup?token=" + served.token)
+def test_a_table_plays_turns_on_two_phones(screens: Screens, served: Served) -> None:
+    host = screens.phone(served.url + "setup?token=" + served.token)
     assert "token=" not in host.url  # the secret leaves the address bar at once
-    watcher = open_phone(browser, served.url)
+    watcher = screens.phone(served.url, slot=1)
 
     # -- the host sets up three players and the first row, by tapping ---------------------
     names = host.locator("#player-list input")
@@ -199,11 +199,11 @@ roll 4r 4g 1b 1r 2g 2b
 claim 4"""  # the last green village card is taken: Ann 9, Ben 6
 
 
-def test_scoreboard_shows_the_tie_break_and_the_final_ranking(browser: Any,
+def test_scoreboard_shows_the_tie_break_and_the_final_ranking(screens: Screens,
                                                               served: Served) -> None:
     for line in TIED.splitlines():
         assert served.post(line)[0] == 200, line
-    page = open_phone(browser, served.url + "scores")
+    page = screens.phone(served.url + "scores")
     expect(page.locator("article.player-score").first).to_have_attribute("data-player", "Ben")
     expect(page.locator("article[data-player='Ben'] .tie")).to_contain_text(
         "tied on 8 points: fewer minus points decide")
@@ -225,12 +225,12 @@ def test_scoreboard_shows_the_tie_break_and_the_final_ranking(browser: Any,
 
 
 def test_the_simulated_tray_is_thrown_from_the_page_and_odds_are_opt_in(
-        browser: Any, served: Served) -> None:
+        screens: Screens, served: Served) -> None:
     if served.kind != "kotd serve":
         pytest.skip("needs kotd serve with the simulated tray")
     assert served.post("players Ann Ben")[0] == 200
     assert served.post("row " + " ".join(ROW))[0] == 200
-    page = open_phone(browser, served.url + "?token=" + served.token)
+    page = screens.phone(served.url + "?token=" + served.token)
     expect(page.locator("#advice")).to_be_hidden()  # off by default: the game stays a game
     expect(page.locator("#throw")).to_be_enabled(timeout=LIVE)
     page.click("#throw")
@@ -252,7 +252,7 @@ def test_the_simulated_tray_is_thrown_from_the_page_and_odds_are_opt_in(
     assert page.errors == []
 
 
-def test_a_stored_game_that_no_longer_replays_is_said_on_the_page(browser: Any,
+def test_a_stored_game_that_no_longer_replays_is_said_on_the_page(screens: Screens,
                                                                   tmp_path: Path) -> None:
     from rules.store import EventStore
 
@@ -263,7 +263,7 @@ def test_a_stored_game_that_no_longer_replays_is_said_on_the_page(browser: Any,
         store.append(game, line)
     store.close()
     with in_thread(tmp_path) as served:
-        page = open_phone(browser, served.url + "?lang=de")
+        page = screens.phone(served.url + "?lang=de")
         problem = page.locator("#problem")
         expect(problem).to_be_visible()
         expect(problem).to_contain_text("kann nicht weitergehen")

@@ -1,6 +1,6 @@
 """The table page at every screen at the table, in English and German, in a real Chromium.
 
-One server for the whole module and the test process's one browser (``make test`` stays fast):
+One server for the whole module; the test process's one browser and its kept pages (``screens``)
 
 * every page at 360×740, 390×844 (phones), 800×480 (the Pi's 7" screen) and 1280×800
   (a laptop), English and German, in the states a game goes through: nothing may overflow
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import ARTIFACTS, PHONES, VIEWPORTS, need_browser, opened, overflows, shot
+from browserkit import ARTIFACTS, PHONES, VIEWPORTS, Screens, need_browser, overflows, shot
 from webkit import FakeEye, new_app, new_table
 
 from rules.actions import Seen
@@ -148,13 +148,13 @@ def wait_for(page: Any, state: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_the_header_at_its_widest_never_overflows(browser: Any, served: Served, size: str,
+def test_the_header_at_its_widest_never_overflows(screens: Screens, served: Served, size: str,
                                                   lang: str) -> None:
     """Every page's header while the live badge says "reconnecting…" (its longest word, as
     the page first arrives) with the QR button shown: the title keeps its whole word
     ("Würfelkönig") and nothing leaves its box at any screen size."""
     for path in ("", "scores", "history", "setup"):
-        with opened(browser, served.url + f"{path}?lang={lang}&token={TOKEN}", size) as page:
+        with screens.opened(served.url + f"{path}?lang={lang}&token={TOKEN}", size) as page:
             page.evaluate("""() => {
               const live = document.getElementById("live");
               live.textContent = document.documentElement.lang === "de" ? "verbinde neu…"
@@ -168,16 +168,16 @@ def test_the_header_at_its_widest_never_overflows(browser: Any, served: Served, 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_nothing_overflows_at_any_screen_size(browser: Any, served: Served, size: str,
+def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, size: str,
                                               lang: str) -> None:
     problems: dict[str, list[str]] = {}
     with served.lock:
         if served.referee.record is None:  # the very first page: no game yet
-            with opened(browser, served.url + f"?lang={lang}&token={TOKEN}", size) as page:
+            with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", size) as page:
                 wait_for(page, "none")
                 problems["none"] = overflows(page)
                 shot(page, f"table/{size}-{lang}-none", settle=0)
-        with opened(browser, served.url + f"?lang={lang}&token={TOKEN}", size) as page:
+        with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", size) as page:
             for state in ("rolling", "nothing", "draw", "held", "check", "over"):
                 if state == "held":  # a throw during the refill: kept for the next turn
                     served.tray.rolls = [NOTHING]
@@ -224,11 +224,11 @@ TOPLINE_ROWS = """() => {
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("size", PHONES)
-def test_the_top_line_is_one_line_on_a_phone(browser: Any, served: Served, size: str,
+def test_the_top_line_is_one_line_on_a_phone(screens: Screens, served: Served, size: str,
                                              lang: str) -> None:
     """Whose turn, which roll and three cards that fit (the longest top line of a turn,
     with the longest name) stay one line on a phone, in English and in German."""
-    with served.lock, opened(browser, served.url + f"?lang={lang}&token={TOKEN}",
+    with served.lock, screens.opened(served.url + f"?lang={lang}&token={TOKEN}",
                              size) as page:
         served.play("rolling")
         wait_for(page, "rolling")
@@ -240,10 +240,10 @@ def test_the_top_line_is_one_line_on_a_phone(browser: Any, served: Served, size:
     assert rows[0].count("|") >= 2  # the name, the roll and what fits are all there
 
 
-def test_the_row_is_above_the_fold_on_the_pis_screen(browser: Any, served: Served) -> None:
+def test_the_row_is_above_the_fold_on_the_pis_screen(screens: Screens, served: Served) -> None:
     with served.lock:
         served.play("rolling")
-        with opened(browser, served.url + "?lang=de", "800x480") as page:
+        with screens.opened(served.url + "?lang=de", "800x480") as page:
             wait_for(page, "rolling")
             bottom = page.evaluate(
                 "Math.max(...[...document.querySelectorAll('#row .card-rule')]"
@@ -256,19 +256,20 @@ def test_the_row_is_above_the_fold_on_the_pis_screen(browser: Any, served: Serve
 
 
 @pytest.mark.parametrize("scheme", ["dark", "light"])
-def test_axe_finds_no_serious_problem_on_any_page(browser: Any, served: Served,
+def test_axe_finds_no_serious_problem_on_any_page(screens: Screens, served: Served,
                                                   scheme: str) -> None:
     found: dict[str, list[str]] = {}
     with served.lock:
         for state in ("rolling", "nothing", "draw", "over"):
             served.play(state)
             lang = "de" if scheme == "light" else "en"
-            with opened(browser, served.url + f"?lang={lang}&token={TOKEN}", "390x844",
+            with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", "390x844",
                         scheme, axe=True) as page:
                 wait_for(page, state)
                 found[f"table-{state}"] = axe_problems(page)
         for other in ("scores", "setup", "history"):
-            with opened(browser, served.url + other, "1280x800", scheme, axe=True) as page:
+            with screens.opened(served.url + f"{other}?lang=en", "1280x800", scheme,
+                                axe=True) as page:
                 found[other] = axe_problems(page)
     assert {k: v for k, v in found.items() if v} == {}
 
@@ -307,9 +308,9 @@ class Taps:
         self.count += 1
 
 
-def test_a_whole_game_by_taps_on_a_phone(browser: Any, served: Served) -> None:
+def test_a_whole_game_by_taps_on_a_phone(screens: Screens, served: Served) -> None:
     per_turn: list[dict[str, Any]] = []
-    with served.lock, opened(browser, served.url + f"setup?token={TOKEN}", "390x844") as page:
+    with served.lock, screens.opened(served.url + f"setup?token={TOKEN}", "390x844") as page:
         tap = Taps(page)
         names = page.locator("#player-list input")
         names.nth(0).fill("Ann")  # names are typed; actions are only tapped
@@ -382,10 +383,10 @@ def test_a_whole_game_by_taps_on_a_phone(browser: Any, served: Served) -> None:
             assert turn["with draw"] <= 4, turn  # penalty and the drawn card
 
 
-def test_held_rolls_on_the_page(browser: Any, served: Served) -> None:
+def test_held_rolls_on_the_page(screens: Screens, served: Served) -> None:
     """A throw during the refill waits and becomes the next player's roll; a roll with an
     unsure die waits until one tap says it is right or corrects the die."""
-    with served.lock, opened(browser, served.url + f"?token={TOKEN}", "390x844") as page:
+    with served.lock, screens.opened(served.url + f"?token={TOKEN}", "390x844") as page:
         for line in ["players Ann Ben", "row " + " ".join(ROW), "roll " + FITS, "claim 5"]:
             served.post(line)
         expect(page.locator("#question")).to_have_attribute("data-ask", "draw", timeout=LIVE)

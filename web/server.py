@@ -166,9 +166,12 @@ class Server:
         self._closing = True
         stop_streams(self.app)
         self._server.task_dispatcher.shutdown(timeout=timeout)
-        wasyncore.close_all(self._server._map)
-        if self._thread is not None:
+        if self._thread is not None and self._thread.is_alive():
+            # closed by the loop's own thread, which then ends at once (closed from here,
+            # the loop would sit in its select for up to a second first)
+            self._server.trigger.pull_trigger(lambda: wasyncore.close_all(self._server._map))
             self._thread.join(timeout)
+        wasyncore.close_all(self._server._map)  # a server never started, or a stuck loop
 
     def __enter__(self) -> Server:
         return self.start()

@@ -83,8 +83,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         signal.signal(sig, lambda *_: stop.set())
     # Wait in short steps: a signal the kernel hands to another thread (OpenCV's, the web
     # server's) only runs its Python handler when the main thread next wakes, and a wait
-    # without a timeout may never wake.
-    while not stop.wait(0.5):
+    # without a timeout may never wake. A tenth of a second: a stop is prompt (the tests
+    # start and stop the table dozens of times) and ten wake-ups a second cost nothing.
+    while not stop.wait(0.1):
         pass
     assistant.stop()
     return 0
