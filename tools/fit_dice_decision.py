@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 from dice_data import PHOTO_SOURCES, SHARED, Photo, load_part, match
 
-from vision.dicedecision import DECISION_JSON, Decision
+from vision.dicedecision import DECISION_JSON, EVIDENCE, Decision
 from vision.dicenet import DiceNet, FoundDie
 from vision.reading import CONFIDENT
 
@@ -52,7 +52,7 @@ class Frame:
 
 
 def read_frames(net: DiceNet, photos: dict[str, list[Photo]], keep: float) -> list[Frame]:
-    trial = Decision(keep, (0.0,) * 6, 0.0, 0.0)
+    trial = Decision(keep, (0.0,) * len(EVIDENCE), 0.0, 0.0)
     out = []
     for source, part in photos.items():
         for ph in part:
