@@ -4,6 +4,7 @@ die falls in exactly the kind its reading, the finder's raw finds and its neighb
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -53,3 +54,19 @@ def test_an_unread_die_is_missed_dropped_or_one_of_two(label: np.ndarray, value:
     neighbour = _reading_on(label - np.array([5.0, 5.0, 0.0, 0.0]), value, 0.9, 0.9)
     assert kind_of_die(label, value, None, raw, [elsewhere, neighbour]) == \
         "one of two touching"
+
+
+@given(st.lists(st.tuples(chances, chances, st.booleans()), min_size=1, max_size=6),
+       st.integers(0, 2), st.floats(0.0, 6.0))
+def test_a_frame_is_silent_when_wrong_and_every_reading_confident(
+        dice: list[tuple[float, float, bool]], missed: int, shift: float) -> None:
+    from fit_dice_decision import Frame, silent
+
+    from vision.dicedecision import fitted
+    decision = replace(fitted(), shift=shift)
+    found = [_reading_on(np.array([0.0, 0.0, 40.0, 40.0]), 3, f, r) for f, r, _ in dice]
+    frame = Frame("byler-dev", "x.jpg", found, [ok for _, _, ok in dice], 0, missed)
+    wrong = missed > 0 or not all(ok for _, _, ok in dice)
+    sure = all(decision.confidence(d.evidence) >= CONFIDENT for d in found)
+    assert silent(frame, decision) == (wrong and sure)
+    assert not silent(frame, replace(decision, shift=100.0))
