@@ -459,20 +459,24 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
     v (or a number lifted to v) does for one use what a bounded card does at least, so
     the fewest such dice are brought in.
     """
+    for v in VALUES:  # plain loops, no generators: this is the search's hottest code
+        if active[v] + aside[v] >= n:
+            return 0
     dice = sum(active)
-    if max(a + s for a, s in zip(active, aside, strict=True)) >= n:
-        return 0
     best = 99
     adds = kinds.adds
     lowest, highest = _sides(active, aside, kinds)
+    under = 0  # active dice below v
     for v in VALUES:
-        short = n - active[v] - aside[v]
-        least_adds = short - dice + active[v]  # dice to bring in to have enough at all
+        on = active[v]
+        below_v = under
+        under += on
+        short = n - on - aside[v]
+        least_adds = short - dice + on  # dice to bring in to have enough at all
         if least_adds > adds or least_adds >= best:
             continue
         firsts = kinds.first[v]
         on_v = lowest < v < highest
-        under = sum(active[:v])
         for size, below, useful, spare in kinds.ways[v]:
             if size + least_adds >= best:
                 break
@@ -481,7 +485,7 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
             for w in below:
                 left -= active[w]
                 sides = sides or lowest < w < highest
-            first = firsts[spare or under > short - left][sides]
+            first = firsts[spare or below_v > short - left][sides]
             most = len(first) - 1
             j = max(least_adds, left - most, 0)
             if j > adds or left - most > useful:
@@ -650,6 +654,8 @@ class _Search:
         """The least of the bounds of uses for n equal dice and for the sum ``total``."""
         active, aside = counts(x & _LOW), counts(x >> 24)
         _, kinds, live = self.power(live_mask)
+        if not total:
+            return _uses_for_kind(active, aside, kinds, n)
         found = [h for h in (_uses_for_kind(active, aside, kinds, n) if n else None,
                              _uses_for_sum(active, aside, live, total) if total else None)
                  if h is not None]
