@@ -548,6 +548,20 @@ def _uses_for_sum(active: Counts, aside: Counts, abilities: tuple[Ability, ...],
     return None
 
 
+@dataclass(slots=True)
+class _Wanted:
+    """The cards still wanted (a bitset of costs), their costs, the equal dice ``n`` or
+    the sum ``total`` all of them need (0: not so), and the search's tables of bounds of
+    uses and of "possible" for them (see _Search.bound)."""
+
+    want: int
+    costs: tuple[Cost, ...]
+    n: int
+    total: int
+    bounds: dict[int, int | None]
+    possible: dict[int, bool]
+
+
 class _Search:
     """One breadth-first search by number of uses, over (dice, cards used) as in the
     module docstring, best first: a position waits while its depth plus a lower bound of
@@ -591,7 +605,7 @@ class _Search:
         # by depth: a waiting position -> the limit it waits for (until new used sets come)
         self.waits: list[dict[int, int]] = [{}]
         self.lives: dict[int, int] = {}  # used sets -> the cards one of them lacks
-        self.need: dict[int, tuple[int, int]] = {}  # wanted cards -> see needs
+        self.tables = _Wanted(-1, (), 0, 0, {}, {})  # see needs
         # by needs (bounds) or wanted cards (possible): position << k | live cards -> ...
         self.bounds: dict[tuple[int, int], dict[int, int | None]] = {}
         self.possible: dict[int, dict[int, bool]] = {}
@@ -633,22 +647,24 @@ class _Search:
             pw = self.powers[live_mask] = (_powers(live), _kinds(live), live)
         return pw
 
-    def needs(self) -> tuple[int, int]:
-        """The fewest equal dice every wanted card needs when all want equal dice, or
-        the lowest sum every wanted card needs when all want a sum (0: not so); (0, 0)
-        otherwise: no bound of uses (bounding a mix cost more than it saved)."""
-        need = self.need.get(self.want)
-        if need is None:
-            wanted = [cost for b, cost in self.costs if self.want >> b & 1]
-            if all(isinstance(c, Groups) for c in wanted) or all(
-                    isinstance(c, SumAtLeast) for c in wanted):
-                need = (min((max(c.sizes) for c in wanted if isinstance(c, Groups)), default=0),
-                        min((c.at_least for c in wanted if isinstance(c, SumAtLeast)),
-                            default=0))
-            else:
-                need = (0, 0)
-            self.need[self.want] = need
-        return need
+    def needs(self) -> _Wanted:
+        """The tables of the cards still wanted (kept until another card is found): the
+        fewest equal dice every wanted card needs when all want equal dice, or the lowest
+        sum every wanted card needs when all want a sum (0: not so); (0, 0) otherwise: no
+        bound of uses (bounding a mix cost more than it saved)."""
+        tables = self.tables
+        if tables.want == self.want:
+            return tables
+        wanted = tuple(cost for b, cost in self.costs if self.want >> b & 1)
+        n = total = 0
+        if all(isinstance(c, Groups) for c in wanted) or all(
+                isinstance(c, SumAtLeast) for c in wanted):
+            n = min((max(c.sizes) for c in wanted if isinstance(c, Groups)), default=0)
+            total = min((c.at_least for c in wanted if isinstance(c, SumAtLeast)), default=0)
+        self.tables = _Wanted(self.want, wanted, n, total,
+                              self.bounds.setdefault((n, total), {}),
+                              self.possible.setdefault(self.want, {}))
+        return self.tables
 
     def uses_needed(self, x: int, live_mask: int, n: int, total: int) -> int | None:
         """The least of the bounds of uses for n equal dice and for the sum ``total``."""
@@ -665,11 +681,12 @@ class _Search:
         """At least how many more uses any wanted card needs from x (None: none can be
         bought from x any more); only when that is within ``room`` is it checked that
         some wanted card is possible at all."""
-        n, total = self.needs()
+        tables = self.needs()
+        n, total = tables.n, tables.total
         h: int | None = 0
         key = x << len(self.abilities) | live_mask
         if n or total:
-            bounds = self.bounds.setdefault((n, total), {})
+            bounds = tables.bounds
             h = bounds.get(key, -1)
             if h == -1 and room == 0:  # only "none needed" would do: no need for more
                 dice = (x & _LOW) + (x >> 24)
@@ -681,12 +698,11 @@ class _Search:
                 h = bounds[key] = self.uses_needed(x, live_mask, n, total)
             if h is None or h > room:
                 return h
-        possible = self.possible.setdefault(self.want, {})
+        possible = tables.possible
         ok = possible.get(key)
         if ok is None:
             cap = _capacity_of(counts(x & _LOW), counts(x >> 24), self.power(live_mask)[0])
-            ok = possible[key] = any(cost.possible(cap) for b, cost in self.costs
-                                          if self.want >> b & 1)
+            ok = possible[key] = any(cost.possible(cap) for cost in tables.costs)
         return h if ok else None
 
     def expand_layer(self, depth: int, limit: int) -> None:
