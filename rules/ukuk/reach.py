@@ -465,7 +465,7 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
     dice = sum(active)
     best = 99
     adds = kinds.adds
-    lowest, highest = _sides(active, aside, kinds)
+    lowest = highest = -1  # the sides, found when first asked (most calls never ask)
     under = 0  # active dice below v
     for v in VALUES:
         on = active[v]
@@ -475,6 +475,8 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
         least_adds = short - dice + on  # dice to bring in to have enough at all
         if least_adds > adds or least_adds >= best:
             continue
+        if highest < 0:
+            lowest, highest = _sides(active, aside, kinds)
         firsts = kinds.first[v]
         on_v = lowest < v < highest
         for size, below, useful, spare in kinds.ways[v]:
@@ -486,11 +488,13 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
                 left -= active[w]
                 sides = sides or lowest < w < highest
             first = firsts[spare or below_v > short - left][sides]
-            most = len(first) - 1
-            j = max(least_adds, left - most, 0)
-            if j > adds or left - most > useful:
+            over = left - len(first) + 1  # dice the bounded cards cannot turn
+            j = least_adds if least_adds > over else over
+            if j < 0:
+                j = 0
+            if j > adds or over > useful:
                 continue
-            need = left - min(j, useful)
+            need = left - (j if j < useful else useful)
             uses = size + j + (first[need] if need > 0 else 0)
             if uses < best:
                 best = uses
@@ -670,8 +674,6 @@ class _Search:
         """The least of the bounds of uses for n equal dice and for the sum ``total``."""
         active, aside = counts(x & _LOW), counts(x >> 24)
         _, kinds, live = self.power(live_mask)
-        if not total:
-            return _uses_for_kind(active, aside, kinds, n)
         found = [h for h in (_uses_for_kind(active, aside, kinds, n) if n else None,
                              _uses_for_sum(active, aside, live, total) if total else None)
                  if h is not None]
@@ -695,7 +697,9 @@ class _Search:
                              < total)):
                     return 1
             if h == -1:
-                h = bounds[key] = self.uses_needed(x, live_mask, n, total)
+                h = bounds[key] = (self.uses_needed(x, live_mask, n, total) if total else
+                                   _uses_for_kind(counts(x & _LOW), counts(x >> 24),
+                                                  self.power(live_mask)[1], n))
             if h is None or h > room:
                 return h
         possible = tables.possible
