@@ -247,21 +247,24 @@ def _capacity_of(active: Counts, aside: Counts, pw: _Powers) -> Capacity:
     free = [0] * 7
     bound = [0] * 7
     gains: list[int] = []
-    max_sum = sum(v * aside[v] for v in VALUES) + 6 * pw.wild
+    max_sum = 6 * pw.wild
+    for v in VALUES:  # plain loops: this runs for most positions the search meets
+        max_sum += v * aside[v]
     odd_aside = aside[1] or aside[3] or aside[5]
     even_aside = aside[2] or aside[4] or aside[6]
     parity_need: list[int | None] = [None if odd_aside else 0, None if even_aside else 0]
+    pw_free, pw_bound, top, gain = pw.free, pw.bound, pw.top, pw.gain
     for x in VALUES:
         n = dice[x]
         if not n:
             continue
-        for v in pw.free[x]:
+        for v in pw_free[x]:
             free[v] += n
-        for v in pw.bound[x]:
+        for v in pw_bound[x]:
             bound[v] += n
-        max_sum += pw.top[x] * n
-        if pw.gain[x]:
-            gains += [pw.gain[x]] * n
+        max_sum += top[x] * n
+        if gain[x]:
+            gains += [gain[x]] * n
         if active[x]:  # brought-in dice may be left out, so they never spoil parity
             fp, bp = pw.parity[x], pw.bound_parity[x]
             for p in (0, 1):
@@ -269,11 +272,13 @@ def _capacity_of(active: Counts, aside: Counts, pw: _Powers) -> Capacity:
                 if need is None or fp[p]:
                     continue
                 parity_need[p] = need + active[x] if bp[p] else None
+    wild = pw.wild
     for v in VALUES:
-        free[v] += aside[v] + pw.wild
-    gains.sort(reverse=True)
-    max_sum += sum(gains[:pw.budget])
-    total = sum(active) + len(pw.brought) + pw.wild + sum(aside)
+        free[v] += aside[v] + wild
+    if gains:
+        gains.sort(reverse=True)
+        max_sum += sum(gains[:pw.budget])
+    total = sum(active) + len(pw.brought) + wild + sum(aside)
     return Capacity(tuple(free), tuple(bound), pw.budget, total, max_sum,
                     (parity_need[0], parity_need[1]), pw.parity_budget)
 
@@ -706,7 +711,12 @@ class _Search:
         ok = possible.get(key)
         if ok is None:
             cap = _capacity_of(counts(x & _LOW), counts(x >> 24), self.power(live_mask)[0])
-            ok = possible[key] = any(cost.possible(cap) for cost in tables.costs)
+            ok = False
+            for cost in tables.costs:
+                if cost.possible(cap):
+                    ok = True
+                    break
+            possible[key] = ok
         return h if ok else None
 
     def expand_layer(self, depth: int, limit: int) -> None:
