@@ -587,13 +587,17 @@ class _Search:
                        key=lambda item: (not isinstance(item[1], Add), item[0]))
         self.names = [cid for cid, _ in cards]
         self.abilities = [a for _, a in cards]
-        self.numbers = [_number(a) for a in self.abilities]
         k = len(self.abilities)
         n_add = sum(isinstance(a, Add) for a in self.abilities)
         # A card that brings in a die is used only before every other card, and these
         # cards in the order of their bits: the i-th only from subsets of the cards before.
         self.shifts = [((1 << (1 << i)) - 1 if i < n_add else _without(k, i), 1 << i)
                        for i in range(k)]
+        # per card: its bit, its move table's number, whether it copies a set-aside
+        # die (the Astronom), and its shift (above)
+        self.cards: list[tuple[int, int, bool, int, int]] = [
+            (i, _number(a), isinstance(a, CopyAside), *self.shifts[i])
+            for i, a in enumerate(self.abilities)]
         self.targets = [(cid, cost) for cid, cost in sorted(wanted.items())
                         if cost.dice_cost]
         self.by_bit: dict[int, list[int]] = {}  # a cost's bit -> the targets that cost it
@@ -613,6 +617,9 @@ class _Search:
         self.more: list[dict[int, int]] = [{}]
         # by depth: a waiting position -> the limit it waits for (until new used sets come)
         self.waits: list[dict[int, int]] = [{}]
+        # by depth: whether positions came or changed since the layer was last looked
+        # through under this limit (if not, every one of them still waits: skip it)
+        self.fresh: list[bool] = [True]
         self.lives: dict[int, int] = {}  # used sets -> the cards one of them lacks
         self.tables = _Wanted(-1, (), 0, 0, {}, {})  # see needs
         # by needs (bounds) or wanted cards (possible): position << k | live cards -> ...
@@ -636,6 +643,7 @@ class _Search:
                     self.expand_layer(depth, limit)
                     depth += 1
             limit += 1
+            self.fresh = [True] * len(self.fresh)
         plans = {}
         for i, (d, x, used) in self.found.items():
             steps = _steps(self, d, x, used)
@@ -721,6 +729,9 @@ class _Search:
 
     def expand_layer(self, depth: int, limit: int) -> None:
         """Expand the positions at ``depth`` whose bound lets them within ``limit``."""
+        if not self.fresh[depth]:
+            return
+        self.fresh[depth] = False
         shifts, lives = self.shifts, self.lives
         waiting: dict[int, int] = {}
         layer = self.pending[depth]
@@ -730,6 +741,7 @@ class _Search:
             self.parents.append({})
             self.more.append({})
             self.waits.append({})
+            self.fresh.append(True)
         waits = self.waits[depth]
         for x, used_sets in layer.items():
             if waits.get(x, 0) > limit:
@@ -756,29 +768,29 @@ class _Search:
     def expand(self, x: int, used_sets: int, live_mask: int, depth: int) -> None:
         nxt, pend, par = self.layers[depth + 1], self.pending[depth + 1], self.parents[depth + 1]
         more, waits = self.more[depth + 1], self.waits[depth + 1]
-        numbers = self.numbers
+        self.fresh[depth + 1] = True
         nxt_get = nxt.get
         known = len(_MET.costs)
         met_get, met_mask = _MET.table.get, _MET.mask
         active_code, aside_code = x & _LOW, x >> 24
         high = aside_code << 24
-        for i, ability in enumerate(self.abilities):
+        for i, number, copies, lacking, bit in self.cards:
             if not live_mask >> i & 1:
                 continue
-            lacking, bit = self.shifts[i]
             new_sets = (used_sets & lacking) << bit
-            if isinstance(ability, CopyAside):
+            way = x << 6 | i
+            if copies:
                 ys: Iterable[int] = _after_copy(active_code, aside_code)
                 shift = 0
             else:
-                ys = _after(numbers[i], active_code)
+                ys = _after(number, active_code)
                 shift = high
             for y in ys:
                 y |= shift
                 old = nxt_get(y)
                 if old is None:
                     nxt[y] = pend[y] = new_sets
-                    par[y] = x << 6 | i
+                    par[y] = way
                     code = (y & _LOW) + (y >> 24)
                     met = met_get(code)
                     hit = met[0] if met is not None and met[1] == known else met_mask(code)
@@ -788,12 +800,13 @@ class _Search:
                                                   low_set.bit_length() - 1)
                         if not self.want:
                             return
-                elif new_sets & ~old:
+                else:
                     fresh = new_sets & ~old
-                    nxt[y] = old | fresh
-                    pend[y] = pend.get(y, 0) | fresh
-                    waits.pop(y, None)
-                    more[y] = more.get(y, 0) << _WAY | (x << 6 | i) + 1
+                    if fresh:
+                        nxt[y] = old | fresh
+                        pend[y] = pend.get(y, 0) | fresh
+                        waits.pop(y, None)
+                        more[y] = more.get(y, 0) << _WAY | way + 1
 
 
 def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ability],
