@@ -247,21 +247,24 @@ def _capacity_of(active: Counts, aside: Counts, pw: _Powers) -> Capacity:
     free = [0] * 7
     bound = [0] * 7
     gains: list[int] = []
-    max_sum = sum(v * aside[v] for v in VALUES) + 6 * pw.wild
+    max_sum = 6 * pw.wild
+    for v in VALUES:  # plain loops: this runs for most positions the search meets
+        max_sum += v * aside[v]
     odd_aside = aside[1] or aside[3] or aside[5]
     even_aside = aside[2] or aside[4] or aside[6]
     parity_need: list[int | None] = [None if odd_aside else 0, None if even_aside else 0]
+    pw_free, pw_bound, top, gain = pw.free, pw.bound, pw.top, pw.gain
     for x in VALUES:
         n = dice[x]
         if not n:
             continue
-        for v in pw.free[x]:
+        for v in pw_free[x]:
             free[v] += n
-        for v in pw.bound[x]:
+        for v in pw_bound[x]:
             bound[v] += n
-        max_sum += pw.top[x] * n
-        if pw.gain[x]:
-            gains += [pw.gain[x]] * n
+        max_sum += top[x] * n
+        if gain[x]:
+            gains += [gain[x]] * n
         if active[x]:  # brought-in dice may be left out, so they never spoil parity
             fp, bp = pw.parity[x], pw.bound_parity[x]
             for p in (0, 1):
@@ -269,11 +272,13 @@ def _capacity_of(active: Counts, aside: Counts, pw: _Powers) -> Capacity:
                 if need is None or fp[p]:
                     continue
                 parity_need[p] = need + active[x] if bp[p] else None
+    wild = pw.wild
     for v in VALUES:
-        free[v] += aside[v] + pw.wild
-    gains.sort(reverse=True)
-    max_sum += sum(gains[:pw.budget])
-    total = sum(active) + len(pw.brought) + pw.wild + sum(aside)
+        free[v] += aside[v] + wild
+    if gains:
+        gains.sort(reverse=True)
+        max_sum += sum(gains[:pw.budget])
+    total = sum(active) + len(pw.brought) + wild + sum(aside)
     return Capacity(tuple(free), tuple(bound), pw.budget, total, max_sum,
                     (parity_need[0], parity_need[1]), pw.parity_budget)
 
@@ -459,20 +464,26 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
     v (or a number lifted to v) does for one use what a bounded card does at least, so
     the fewest such dice are brought in.
     """
+    for v in VALUES:  # plain loops, no generators: this is the search's hottest code
+        if active[v] + aside[v] >= n:
+            return 0
     dice = sum(active)
-    if max(a + s for a, s in zip(active, aside, strict=True)) >= n:
-        return 0
     best = 99
     adds = kinds.adds
-    lowest, highest = _sides(active, aside, kinds)
+    lowest = highest = -1  # the sides, found when first asked (most calls never ask)
+    under = 0  # active dice below v
     for v in VALUES:
-        short = n - active[v] - aside[v]
-        least_adds = short - dice + active[v]  # dice to bring in to have enough at all
+        on = active[v]
+        below_v = under
+        under += on
+        short = n - on - aside[v]
+        least_adds = short - dice + on  # dice to bring in to have enough at all
         if least_adds > adds or least_adds >= best:
             continue
+        if highest < 0:
+            lowest, highest = _sides(active, aside, kinds)
         firsts = kinds.first[v]
         on_v = lowest < v < highest
-        under = sum(active[:v])
         for size, below, useful, spare in kinds.ways[v]:
             if size + least_adds >= best:
                 break
@@ -481,12 +492,14 @@ def _uses_for_kind(active: Counts, aside: Counts, kinds: _Kinds, n: int) -> int 
             for w in below:
                 left -= active[w]
                 sides = sides or lowest < w < highest
-            first = firsts[spare or under > short - left][sides]
-            most = len(first) - 1
-            j = max(least_adds, left - most, 0)
-            if j > adds or left - most > useful:
+            first = firsts[spare or below_v > short - left][sides]
+            over = left - len(first) + 1  # dice the bounded cards cannot turn
+            j = least_adds if least_adds > over else over
+            if j < 0:
+                j = 0
+            if j > adds or over > useful:
                 continue
-            need = left - min(j, useful)
+            need = left - (j if j < useful else useful)
             uses = size + j + (first[need] if need > 0 else 0)
             if uses < best:
                 best = uses
@@ -544,6 +557,20 @@ def _uses_for_sum(active: Counts, aside: Counts, abilities: tuple[Ability, ...],
     return None
 
 
+@dataclass(slots=True)
+class _Wanted:
+    """The cards still wanted (a bitset of costs), their costs, the equal dice ``n`` or
+    the sum ``total`` all of them need (0: not so), and the search's tables of bounds of
+    uses and of "possible" for them (see _Search.bound)."""
+
+    want: int
+    costs: tuple[Cost, ...]
+    n: int
+    total: int
+    bounds: dict[int, int | None]
+    possible: dict[int, bool]
+
+
 class _Search:
     """One breadth-first search by number of uses, over (dice, cards used) as in the
     module docstring, best first: a position waits while its depth plus a lower bound of
@@ -560,13 +587,17 @@ class _Search:
                        key=lambda item: (not isinstance(item[1], Add), item[0]))
         self.names = [cid for cid, _ in cards]
         self.abilities = [a for _, a in cards]
-        self.numbers = [_number(a) for a in self.abilities]
         k = len(self.abilities)
         n_add = sum(isinstance(a, Add) for a in self.abilities)
         # A card that brings in a die is used only before every other card, and these
         # cards in the order of their bits: the i-th only from subsets of the cards before.
         self.shifts = [((1 << (1 << i)) - 1 if i < n_add else _without(k, i), 1 << i)
                        for i in range(k)]
+        # per card: its bit, its move table's number, whether it copies a set-aside
+        # die (the Astronom), and its shift (above)
+        self.cards: list[tuple[int, int, bool, int, int]] = [
+            (i, _number(a), isinstance(a, CopyAside), *self.shifts[i])
+            for i, a in enumerate(self.abilities)]
         self.targets = [(cid, cost) for cid, cost in sorted(wanted.items())
                         if cost.dice_cost]
         self.by_bit: dict[int, list[int]] = {}  # a cost's bit -> the targets that cost it
@@ -586,8 +617,11 @@ class _Search:
         self.more: list[dict[int, int]] = [{}]
         # by depth: a waiting position -> the limit it waits for (until new used sets come)
         self.waits: list[dict[int, int]] = [{}]
+        # by depth: whether positions came or changed since the layer was last looked
+        # through under this limit (if not, every one of them still waits: skip it)
+        self.fresh: list[bool] = [True]
         self.lives: dict[int, int] = {}  # used sets -> the cards one of them lacks
-        self.need: dict[int, tuple[int, int]] = {}  # wanted cards -> see needs
+        self.tables = _Wanted(-1, (), 0, 0, {}, {})  # see needs
         # by needs (bounds) or wanted cards (possible): position << k | live cards -> ...
         self.bounds: dict[tuple[int, int], dict[int, int | None]] = {}
         self.possible: dict[int, dict[int, bool]] = {}
@@ -609,6 +643,7 @@ class _Search:
                     self.expand_layer(depth, limit)
                     depth += 1
             limit += 1
+            self.fresh = [True] * len(self.fresh)
         plans = {}
         for i, (d, x, used) in self.found.items():
             steps = _steps(self, d, x, used)
@@ -629,22 +664,24 @@ class _Search:
             pw = self.powers[live_mask] = (_powers(live), _kinds(live), live)
         return pw
 
-    def needs(self) -> tuple[int, int]:
-        """The fewest equal dice every wanted card needs when all want equal dice, or
-        the lowest sum every wanted card needs when all want a sum (0: not so); (0, 0)
-        otherwise: no bound of uses (bounding a mix cost more than it saved)."""
-        need = self.need.get(self.want)
-        if need is None:
-            wanted = [cost for b, cost in self.costs if self.want >> b & 1]
-            if all(isinstance(c, Groups) for c in wanted) or all(
-                    isinstance(c, SumAtLeast) for c in wanted):
-                need = (min((max(c.sizes) for c in wanted if isinstance(c, Groups)), default=0),
-                        min((c.at_least for c in wanted if isinstance(c, SumAtLeast)),
-                            default=0))
-            else:
-                need = (0, 0)
-            self.need[self.want] = need
-        return need
+    def needs(self) -> _Wanted:
+        """The tables of the cards still wanted (kept until another card is found): the
+        fewest equal dice every wanted card needs when all want equal dice, or the lowest
+        sum every wanted card needs when all want a sum (0: not so); (0, 0) otherwise: no
+        bound of uses (bounding a mix cost more than it saved)."""
+        tables = self.tables
+        if tables.want == self.want:
+            return tables
+        wanted = tuple(cost for b, cost in self.costs if self.want >> b & 1)
+        n = total = 0
+        if all(isinstance(c, Groups) for c in wanted) or all(
+                isinstance(c, SumAtLeast) for c in wanted):
+            n = min((max(c.sizes) for c in wanted if isinstance(c, Groups)), default=0)
+            total = min((c.at_least for c in wanted if isinstance(c, SumAtLeast)), default=0)
+        self.tables = _Wanted(self.want, wanted, n, total,
+                              self.bounds.setdefault((n, total), {}),
+                              self.possible.setdefault(self.want, {}))
+        return self.tables
 
     def uses_needed(self, x: int, live_mask: int, n: int, total: int) -> int | None:
         """The least of the bounds of uses for n equal dice and for the sum ``total``."""
@@ -659,11 +696,12 @@ class _Search:
         """At least how many more uses any wanted card needs from x (None: none can be
         bought from x any more); only when that is within ``room`` is it checked that
         some wanted card is possible at all."""
-        n, total = self.needs()
+        tables = self.needs()
+        n, total = tables.n, tables.total
         h: int | None = 0
         key = x << len(self.abilities) | live_mask
         if n or total:
-            bounds = self.bounds.setdefault((n, total), {})
+            bounds = tables.bounds
             h = bounds.get(key, -1)
             if h == -1 and room == 0:  # only "none needed" would do: no need for more
                 dice = (x & _LOW) + (x >> 24)
@@ -672,19 +710,28 @@ class _Search:
                              < total)):
                     return 1
             if h == -1:
-                h = bounds[key] = self.uses_needed(x, live_mask, n, total)
+                h = bounds[key] = (self.uses_needed(x, live_mask, n, total) if total else
+                                   _uses_for_kind(counts(x & _LOW), counts(x >> 24),
+                                                  self.power(live_mask)[1], n))
             if h is None or h > room:
                 return h
-        possible = self.possible.setdefault(self.want, {})
+        possible = tables.possible
         ok = possible.get(key)
         if ok is None:
             cap = _capacity_of(counts(x & _LOW), counts(x >> 24), self.power(live_mask)[0])
-            ok = possible[key] = any(cost.possible(cap) for b, cost in self.costs
-                                          if self.want >> b & 1)
+            ok = False
+            for cost in tables.costs:
+                if cost.possible(cap):
+                    ok = True
+                    break
+            possible[key] = ok
         return h if ok else None
 
     def expand_layer(self, depth: int, limit: int) -> None:
         """Expand the positions at ``depth`` whose bound lets them within ``limit``."""
+        if not self.fresh[depth]:
+            return
+        self.fresh[depth] = False
         shifts, lives = self.shifts, self.lives
         waiting: dict[int, int] = {}
         layer = self.pending[depth]
@@ -694,6 +741,7 @@ class _Search:
             self.parents.append({})
             self.more.append({})
             self.waits.append({})
+            self.fresh.append(True)
         waits = self.waits[depth]
         for x, used_sets in layer.items():
             if waits.get(x, 0) > limit:
@@ -720,29 +768,29 @@ class _Search:
     def expand(self, x: int, used_sets: int, live_mask: int, depth: int) -> None:
         nxt, pend, par = self.layers[depth + 1], self.pending[depth + 1], self.parents[depth + 1]
         more, waits = self.more[depth + 1], self.waits[depth + 1]
-        numbers = self.numbers
+        self.fresh[depth + 1] = True
         nxt_get = nxt.get
         known = len(_MET.costs)
         met_get, met_mask = _MET.table.get, _MET.mask
         active_code, aside_code = x & _LOW, x >> 24
         high = aside_code << 24
-        for i, ability in enumerate(self.abilities):
+        for i, number, copies, lacking, bit in self.cards:
             if not live_mask >> i & 1:
                 continue
-            lacking, bit = self.shifts[i]
             new_sets = (used_sets & lacking) << bit
-            if isinstance(ability, CopyAside):
+            way = x << 6 | i
+            if copies:
                 ys: Iterable[int] = _after_copy(active_code, aside_code)
                 shift = 0
             else:
-                ys = _after(numbers[i], active_code)
+                ys = _after(number, active_code)
                 shift = high
             for y in ys:
                 y |= shift
                 old = nxt_get(y)
                 if old is None:
                     nxt[y] = pend[y] = new_sets
-                    par[y] = x << 6 | i
+                    par[y] = way
                     code = (y & _LOW) + (y >> 24)
                     met = met_get(code)
                     hit = met[0] if met is not None and met[1] == known else met_mask(code)
@@ -752,12 +800,13 @@ class _Search:
                                                   low_set.bit_length() - 1)
                         if not self.want:
                             return
-                elif new_sets & ~old:
+                else:
                     fresh = new_sets & ~old
-                    nxt[y] = old | fresh
-                    pend[y] = pend.get(y, 0) | fresh
-                    waits.pop(y, None)
-                    more[y] = more.get(y, 0) << _WAY | (x << 6 | i) + 1
+                    if fresh:
+                        nxt[y] = old | fresh
+                        pend[y] = pend.get(y, 0) | fresh
+                        waits.pop(y, None)
+                        more[y] = more.get(y, 0) << _WAY | way + 1
 
 
 def _search(active: Sequence[int], aside: Sequence[int], unused: Mapping[str, Ability],
