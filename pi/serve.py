@@ -28,6 +28,7 @@ from vision.strip import AsideStrip
 
 log = logging.getLogger("kotd")
 
+
 def table_token(config: Config) -> str:
     """The token phones need to act: from the config, else kept in the data dir."""
     if config.token:

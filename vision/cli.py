@@ -30,14 +30,12 @@ from rules.errors import UsageError
 
 HabaDice = Callable[[], tuple[int, DiceLook]]
 """How many HABA dice the game's box holds and what they look like (handed down)."""
-
-
-
-WHY_WORDS: dict[str | None, str] = {"side": "maybe a leaning die's side", "die": "maybe no die",
-             "value": "pips unclear", "colour": "colour unclear",
-             "box": "the box has no such roll", "kept": "a kept die reads otherwise",
-             "strip": "on the set-aside strip's edge"}
+WHY_WORDS: dict[str | None, str] = {
+    "side": "maybe a leaning die's side", "die": "maybe no die", "value": "pips unclear",
+    "colour": "colour unclear", "box": "the box has no such roll",
+    "kept": "a kept die reads otherwise", "strip": "on the set-aside strip's edge"}
 """Why a die is to check (:data:`vision.reading.Why`), as ``kotd read`` says it."""
+
 
 def _data_palette(args: argparse.Namespace) -> Path:
     """The palette calibrated into the data directory the command line hands down."""
