@@ -218,7 +218,8 @@ def test_agreement_of_up_to_seven_dice_against_every_reading(dice: list[Belief])
 @settings(max_examples=60, deadline=None)
 @given(st.lists(sparse_beliefs, min_size=1, max_size=8), st.data())
 def test_obeying_each_choice_is_obeying_its_dice(dice: list[Belief], data) -> None:
-    """``obeying_each`` (all choices at once) equals ``obeying`` of each choice's dice."""
+    """``obeying_each`` (all choices at once, grouped by length) equals ``obeying`` of each
+    choice's dice on their own (which the tests above check against every reading)."""
     chances = [layout_chances(b, COLORS) for b in dice]
     picks = st.lists(st.integers(0, len(dice) - 1), max_size=len(dice), unique=True)
     chosen = [tuple(sorted(c)) for c in data.draw(st.lists(picks, max_size=12))]

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.dice import Color
-from vision.choose import CLIP, POOL, TERMS, UNSEEN, chances, choices, terms, weigh
-from vision.consistency import Belief, layout_chances
+from vision.choose import CLIP, POOL, TERMS, UNSEEN, chances, choices, inward, terms, weigh
+from vision.consistency import Belief, layout_chances, obeying
 from vision.doubt import MODEL_TOML, ReaderModel, decide, default_model
 from vision.faces import apart, lies_as_side, one_place
 from vision.habanet import FoundFace
@@ -280,14 +280,44 @@ def test_the_model_file_reads_back_what_it_wrote_and_names_its_fit() -> None:
         ReaderModel.from_toml(whole.replace("side_doubt", "#"))
 
 
+def _one_by_one(s, chosen, told: bool, layouts) -> np.ndarray:
+    """The terms of one choice, worked out face by face and pair by pair as
+    :mod:`vision.choose`'s docstring states them: the oracle of the terms of all choices."""
+    def logit(p: float) -> float:
+        p = min(max(p, 1e-6), 1 - 1e-6)
+        return max(-CLIP, min(CLIP, math.log(p / (1 - p))))
+    faces = [s.faces[k] for k in chosen]
+    sides = [f.found.side for f in faces]
+    median = float(np.median(sides)) if sides else 1.0
+    pair = side_in = 0.0
+    for k, f in enumerate(s.faces):
+        for n in f.neighbours:
+            if n.index < k:
+                continue
+            mine, theirs = k in chosen, n.index in chosen
+            answer = n.top if mine and not theirs else n.under if theirs and not mine \
+                else 1.0 - n.top - n.under
+            pair += max(math.log(max(answer, 1e-12)), -CLIP)
+            if mine != theirs:
+                kept, out = (f, s.faces[n.index]) if mine else (s.faces[n.index], f)
+                side_in += inward(kept, out, s.middle) - inward(out, kept, s.middle)
+    box = obeying([layouts[k] for k in chosen])
+    return np.array([
+        sum(logit(f.is_die) for f in faces), sum(logit(f.found.found) for f in faces),
+        sum(math.log(x / median) ** 2 for x in sides), pair, side_in,
+        sum(bool(f.side_of) for f in faces), max(math.log(max(box, 1e-12)), -2 * CLIP),
+        len(faces) if told else 0.0, 0.0 if told else len(faces)])
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 6), st.sampled_from(COLORS), st.floats(0.3, 1.0),
                           st.floats(0.05, 0.99), st.floats(20, 60), st.floats(0.0, 0.6),
                           st.floats(0.0, 0.4)), min_size=0, max_size=8),
        st.integers(1, 6), st.booleans())
 def test_every_choice_is_weighed_as_its_terms_say(spec, count: int, told: bool) -> None:
-    """``weigh`` works out all choices at once; each row equals :func:`terms` of its choice
-    (the oracle), for faces of any size, each asked of the pair network with the next."""
+    """``weigh`` works out all choices at once; each row equals the terms of its choice
+    worked out one by one (the oracle), and :func:`terms` of it, for faces of any size, each
+    asked of the pair network with the next."""
     faces = [face(100 + 45 * k, y=100 + 7 * k, is_die=d, side=side, b=belief(v, c, vs, 0.9))
              for k, (v, c, vs, d, side, _, _) in enumerate(spec)]
     tops = {}
@@ -297,4 +327,6 @@ def test_every_choice_is_weighed_as_its_terms_say(spec, count: int, told: bool) 
     w = weigh(s, count, told, COLORS)
     assert w.choices == tuple(choices(s, count, told))
     for row, chosen in zip(w.terms, w.choices, strict=True):
-        assert row == pytest.approx(terms(s, chosen, told, _layouts(s)), rel=1e-9, abs=1e-9)
+        assert row == pytest.approx(_one_by_one(s, chosen, told, _layouts(s)), rel=1e-9,
+                                    abs=1e-9)
+        assert row == pytest.approx(terms(s, chosen, told, _layouts(s)), rel=1e-12, abs=1e-12)

@@ -15,7 +15,7 @@ tuning frames (``tools/fit_haba_reader.py``, :mod:`vision.doubt` loads them):
   chosen one lies towards the middle of the frame (a die's side shows towards the middle);
 * ``side``: chosen faces that lie where a neighbour's side shows;
 * ``box``: the log-chance that the chosen faces' readings obey the box's layouts
-  (:func:`vision.consistency.obeying`);
+  (:func:`vision.consistency.obeying_each`);
 * ``dice_told`` / ``dice_free``: how many faces are chosen, told the count or not (the count:
   told, a choice may leave out at most :data:`UNSEEN` dice, which makes the table ask).
 
@@ -32,7 +32,7 @@ from itertools import combinations
 import numpy as np
 
 from rules.dice import Color
-from vision.consistency import layout_chances, obeying, obeying_each
+from vision.consistency import layout_chances, obeying_each
 from vision.faces import Face, Seen, one_place
 
 TERMS = ("pips", "finder", "size", "pair", "inward", "side", "box", "dice_told",
@@ -95,60 +95,34 @@ def inward(face: Face, other: Face, middle: tuple[float, float]) -> float:
     return cos * min(far / (OUT_FROM_MIDDLE * other.found.side), 1.0)
 
 
-def _pair_terms(seen: Seen, chosen: Sequence[int]) -> tuple[float, float]:
-    """The ``pair`` and ``inward`` terms of a choice: per two faces beside each other, the
-    log of the pair network's chance of what the choice says of them (one is a die's top
-    and the other not, or neither or both are), and how much further inward the one chosen
-    lies than the one left out."""
-    pair = side_in = 0.0
-    for k, face in enumerate(seen.faces):
-        for n in face.neighbours:
-            if n.index < k:
-                continue
-            mine, theirs = k in chosen, n.index in chosen
-            answer = n.top if mine and not theirs else n.under if theirs and not mine \
-                else 1.0 - n.top - n.under
-            pair += max(math.log(max(answer, 1e-12)), -CLIP)
-            if mine != theirs:
-                kept, out = (face, seen.faces[n.index]) if mine else (seen.faces[n.index], face)
-                side_in += inward(kept, out, seen.middle) - inward(out, kept, seen.middle)
-    return pair, side_in
-
-
 def terms(seen: Seen, chosen: Sequence[int], told: bool, layouts: Sequence[np.ndarray]
           ) -> np.ndarray:
     """A choice's terms (:data:`TERMS`); ``layouts``: each face's
     :func:`vision.consistency.layout_chances`."""
-    faces = [seen.faces[k] for k in chosen]
-    sides = [f.found.side for f in faces]
-    median = float(np.median(sides)) if sides else 1.0
-    pair, side_in = _pair_terms(seen, chosen)
-    box = obeying([layouts[k] for k in chosen])
-    return np.array([
-        sum(_logit(f.is_die) for f in faces),
-        sum(_logit(f.found.found) for f in faces),
-        sum(math.log(s / median) ** 2 for s in sides),
-        pair, side_in,
-        sum(bool(f.side_of) for f in faces),
-        max(math.log(max(box, 1e-12)), -2 * CLIP),
-        len(faces) if told else 0.0,
-        0.0 if told else len(faces)])
+    out: np.ndarray = _columns(seen, (tuple(chosen),), told, layouts)[0]
+    return out
 
 
 def weigh(seen: Seen, count: int | None, told: bool, colors: Sequence[Color]) -> Weighed:
-    """Every choice of the frame's faces with its terms: :func:`terms` of each, worked out
-    for all choices at once."""
+    """Every choice of the frame's faces with its terms, worked out for all choices at
+    once."""
     layouts = [layout_chances(f.belief, colors) for f in seen.faces]
     chosen = tuple(choices(seen, count, told))
+    return Weighed(chosen, _columns(seen, chosen, told, layouts))
+
+
+def _columns(seen: Seen, chosen: Sequence[tuple[int, ...]], told: bool,
+             layouts: Sequence[np.ndarray]) -> np.ndarray:
+    """The terms of each choice of ``chosen``, a row per choice."""
     if not chosen:
-        return Weighed(chosen, np.zeros((0, len(TERMS))))
+        return np.zeros((0, len(TERMS)))
     picked = np.zeros((len(chosen), len(seen.faces)), dtype=bool)
     for row, c in enumerate(chosen):
         picked[row, list(c)] = True
     faces = seen.faces
     pair, side_in = _pair_columns(seen, picked)
     n = picked.sum(axis=1).astype(float)
-    return Weighed(chosen, np.column_stack([
+    return np.column_stack([
         picked @ np.array([_logit(f.is_die) for f in faces]),
         picked @ np.array([_logit(f.found.found) for f in faces]),
         _size_column(picked, np.array([f.found.side for f in faces])),
@@ -156,7 +130,7 @@ def weigh(seen: Seen, count: int | None, told: bool, colors: Sequence[Color]) ->
         picked @ np.array([float(bool(f.side_of)) for f in faces]),
         _box_column(chosen, layouts),
         n if told else np.zeros(len(chosen)),
-        np.zeros(len(chosen)) if told else n]))
+        np.zeros(len(chosen)) if told else n])
 
 
 def _size_column(picked: np.ndarray, sides: np.ndarray) -> np.ndarray:

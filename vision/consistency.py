@@ -172,28 +172,16 @@ def layout_chances(belief: Belief, colors: Sequence[Color],
 def obeying(chances: Sequence[np.ndarray], per_pair: int = PER_PAIR) -> float:
     """The chance that dice with these :func:`layout_chances` obey the box: no layout shows
     more than ``per_pair`` dice. Summed die by die over how many dice each layout shows so
-    far (0 to ``per_pair``), not over every reading of all dice: the count's choice asks it
-    of every choice of faces."""
-    if not chances:
-        return 1.0
-    layouts = len(chances[0]) - 1
-    shown = np.zeros((per_pair + 1,) * layouts)  # the chance of each count of dice per layout
-    shown[(0,) * layouts] = 1.0
-    for die in chances:
-        after = shown * die[-1]
-        for k in range(layouts):
-            more = tuple(slice(1, None) if a == k else slice(None) for a in range(layouts))
-            less = tuple(slice(None, -1) if a == k else slice(None) for a in range(layouts))
-            after[more] += shown[less] * die[k]
-        shown = after
-    return float(shown.sum())
+    far (0 to ``per_pair``, :func:`obeying_each`), not over every reading of all dice."""
+    return float(obeying_each([tuple(range(len(chances)))], chances, per_pair)[0])
 
 
 def obeying_each(choices: Sequence[Sequence[int]], chances: Sequence[np.ndarray],
                  per_pair: int = PER_PAIR) -> np.ndarray:
     """:func:`obeying` of each choice of dice (their places in ``chances``), worked out for
-    all choices of one length at once: the chance of each count of dice per layout is a
-    vector, and one more die moves it by a matrix of that die's :func:`layout_chances`."""
+    all choices of one length at once: the chance of each count of dice per layout (0 to
+    ``per_pair`` each) is a vector, and one more die moves it by a matrix of that die's
+    :func:`layout_chances` (the count's choice asks it of every choice of faces)."""
     out = np.ones(len(choices))
     if not chances:
         return out

@@ -131,7 +131,8 @@ def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette) -
     decisions = most_probable([f.belief for f in faces], palette.colors)
     tops = [a_top(f, model) for f in faces]
     read_right = reading_chance([f.belief for f in faces], palette.colors)
-    chance = float(p[best]) * read_right * math.prod(tops)
+    all_tops = math.prod(tops)
+    chance = float(p[best]) * read_right * all_tops
     there = [float(sum(q for c, q in zip(weighed.choices, p, strict=True) if k in c))
              for k in chosen]
     sure = [min(t * d.chance * top, 1.0)
@@ -142,8 +143,8 @@ def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette) -
     if chance < model.threshold and sure:
         least = int(np.argmin(sure))
         if sure[least] >= model.threshold:  # sure on its own: the reading as a whole is not
-            whys[least] = ("die" if p[best] <= min(read_right, math.prod(tops)) else "side"
-                           if math.prod(tops) <= read_right
+            whys[least] = ("die" if p[best] <= min(read_right, all_tops) else "side"
+                           if all_tops <= read_right
                            else why_unsure(faces[least], decisions[least], there[least],
                                            tops[least], palette))
         sure[least] = min(sure[least], chance)
