@@ -10,7 +10,10 @@ table would be asked (a die marked unsure, or not as many readings as dice throw
 ``silent``: that many confident readings, not all right. The row "read as a
 roll" holds the frames read with as many dice as were thrown: at the table only such frames
 give a roll (``pi/detector.py`` shows "too few dice" or "too many dice" for the others and
-waits), so its asks are the rolls the table is asked about.
+waits), so its asks are the rolls the table is asked about. ``--in-view`` adds the row of
+frames where no die is more than 40% hidden (a die further under a hand may ask instead),
+from the renderer's own measure of each die's top in view (``haba_sets.in_view``: each
+frame drawn once more, the first time).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from haba_sets import HELD_OUT, SETS, frames  # noqa: E402
+from haba_sets import HELD_OUT, SETS, frames, in_views  # noqa: E402
 
 from rules.kotd.cards import load_box  # noqa: E402
 from vision.doubt import default_model  # noqa: E402
@@ -83,7 +86,10 @@ def main() -> None:
                         help="with --no-count: at most this many dice lie in view (default: "
                              "the box's dice, 6, as `kotd read`; 0: no limit)")
     parser.add_argument("--show", type=int, default=0, help="print the first N wrong frames")
+    parser.add_argument("--in-view", action="store_true",
+                        help="also the frames where no die is more than 40%% hidden")
     args = parser.parse_args()
+    views = in_views(args.set, args.frames, args.start, args.workers) if args.in_view else {}
     cv2.setNumThreads(1)
     total = Tally()
     held = Tally()
@@ -91,6 +97,7 @@ def main() -> None:
     six = Tally()
     whole = Tally()
     hidden = Tally()
+    mostly = Tally()
     rolls = Tally()
     no_roll: dict[str, int] = defaultdict(int)
     by: dict[tuple[str, str], Tally] = defaultdict(Tally)
@@ -114,6 +121,8 @@ def main() -> None:
         # every die in view (flat or leaning), or one under a hand or out of the frame
         in_view = all(t.visible for t in truth)
         (whole if in_view else hidden).add(s)
+        if i in views and min(views[i], default=1.0) >= 0.6:
+            mostly.add(s)
         if len(readings) == len(truth):
             rolls.add(s)
         else:
@@ -150,6 +159,8 @@ def main() -> None:
     print("| six dice flat and in view " + six.row())
     print("| every die in view, flat or leaning " + whole.row())
     print("| a die hidden or partly out of view " + hidden.row())
+    if views:
+        print("| no die more than 40% hidden " + mostly.row())
     print("| read as a roll (as many readings as dice thrown) " + rolls.row())
     print(f"\nframes read with more or fewer dice than thrown (no roll; the table waits): "
           f"{total.n - rolls.n}: " + ", ".join(f"{k} {v}" for k, v in sorted(no_roll.items())))

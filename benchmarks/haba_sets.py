@@ -40,7 +40,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.render import random_conditions, render_tray, scene_for
+from vision.render import draw, random_conditions, render_tray, scene_for
+from vision.render.camera import Projector
 from vision.render.scene import TrayScene, TruthDie
 from vision.render.table import table_scene
 
@@ -93,6 +94,58 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
     os.replace(part.with_suffix(".pickle"), meta)
     os.replace(part.with_suffix(".png"), png)
     return img, truth, scene
+
+
+def in_view(set_name: str, i: int) -> list[float]:
+    """How much of each truth die's top face is in view (0-1, in the order of the frame's
+    truth; a die under a hand or another die shows less): the renderer's own measure, which
+    the truth keeps only as ``visible`` (more than 0.9 in view), taken while the frame is drawn
+    again from its seed, and kept beside the frame."""
+    kept = CACHE / set_name / f"{i:05d}.in-view.pickle"
+    if kept.exists():
+        shares: list[float] = pickle.loads(kept.read_bytes())
+        return shares
+    seed, exclude, fixed = SETS[set_name]
+    rng = np.random.default_rng(seed + i)
+    if set_name in AT_TABLE:
+        scene = table_scene(rng, exclude)
+    else:
+        scene = scene_for(rng, replace(random_conditions(rng, exclude), **fixed),
+                          steep=set_name in STEEP)
+    seen: dict[int, tuple[float, np.ndarray]] = {}
+    measure = draw._visible_share
+
+    def record(owner: np.ndarray, quad: np.ndarray, index: int) -> float:
+        seen[index] = (measure(owner, quad, index), quad)
+        return seen[index][0]
+
+    draw._visible_share = record
+    try:
+        img, truth = draw.render_tray(scene, rng)
+    finally:
+        draw._visible_share = measure
+    h, w = img.shape[:2]
+    project = Projector(scene)
+    shares = [share for index, (share, quad) in sorted(seen.items())
+              if 0 <= (c := project.distort(quad).mean(axis=0))[0] < w and 0 <= c[1] < h]
+    if len(shares) != len(truth):
+        raise RuntimeError(f"{set_name} {i}: {len(shares)} shares for {len(truth)} dice")
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_bytes(pickle.dumps(shares))
+    return shares
+
+
+def _in_view(args: tuple[str, int]) -> list[float]:
+    return in_view(*args)
+
+
+def in_views(set_name: str, count: int, start: int = 0, workers: int = 2
+             ) -> dict[int, list[float]]:
+    """:func:`in_view` of frames ``start .. start+count-1``, by ``workers`` processes."""
+    jobs = [(set_name, i) for i in range(start, start + count)]
+    with ProcessPoolExecutor(workers) as pool:
+        return dict(zip(range(start, start + count), pool.map(_in_view, jobs, chunksize=4),
+                        strict=True))
 
 
 def _frame(args: tuple[str, int]) -> tuple[np.ndarray, list[TruthDie], TrayScene]:

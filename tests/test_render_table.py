@@ -135,3 +135,21 @@ def test_a_forced_family_is_drawn_on_its_axis() -> None:
         assert dict(floral.family)["table"] == "floral"
         assert dict(covering.family)["hand"] == "covering"
         assert any(d.kind == "hand" for d in covering.distractors) or not covering.dice
+
+
+def test_how_much_of_each_die_is_in_view_agrees_with_the_truth(tmp_path, monkeypatch) -> None:
+    """``haba_sets.in_view`` (the benchmark's measure of a die under a hand) gives one share
+    per truth die, and a die is ``visible`` exactly when its top lies inside the frame and
+    more than 0.9 of it is in view; it is kept, and read back the same."""
+    import haba_sets
+
+    monkeypatch.setattr(haba_sets, "CACHE", tmp_path)
+    img, truth, _ = haba_sets.frame("table-tune", 530)  # a hand over two of the dice
+    shares = haba_sets.in_view("table-tune", 530)
+    assert len(shares) == len(truth) and all(0 <= s <= 1 for s in shares)
+    h, w = img.shape[:2]
+    for t, share in zip(truth, shares, strict=True):
+        inside = all(0 <= x < w and 0 <= y < h for x, y in t.outline)
+        assert t.visible == (inside and share > 0.9)
+    assert min(shares) < 0.6  # the hand hides one more than 40%
+    assert haba_sets.in_view("table-tune", 530) == shares

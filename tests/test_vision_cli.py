@@ -123,8 +123,14 @@ def test_read_told_how_many_were_thrown(capsys, tmp_path, monkeypatch) -> None:
     cv2.imwrite(str(path), np.full((480, 640, 3), 90, np.uint8))
     for extra in (["--at-most", "30"], ["--thrown", "6"], []):
         assert main(["read", "--json", *extra, str(path)]) == 0
-        assert json.loads(capsys.readouterr()[0])["dice"] == []
-    assert asked == [(None, 30), (6, None), (None, 6)]
+        out = json.loads(capsys.readouterr()[0])
+        assert out["dice"] == [] and out.get("not_seen") == (6 if "--thrown" in extra else None)
+    assert main(["read", "--thrown", "6", str(path)]) == 0  # told six, none seen: it says so
+    assert "0 dice; 6 of the 6 thrown not seen: covered, or outside the picture?" in \
+        capsys.readouterr()[0]
+    assert main(["read", str(path)]) == 0  # not told: nothing is missing
+    assert "not seen" not in capsys.readouterr()[0]
+    assert asked == [(None, 30), (6, None), (None, 6), (6, None), (None, 6)]
     for flag in ("--thrown", "--at-most"):
         for bad in ("six", "0"):
             with pytest.raises(SystemExit) as stop:

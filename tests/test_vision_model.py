@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.dice import Color
-from vision.choose import CLIP, POOL, TERMS, UNSEEN, chances, choices, inward, terms, weigh
+from vision.choose import CLIP, POOL, TERMS, chances, choices, inward, terms, weigh
 from vision.consistency import Belief, layout_chances, obeying
 from vision.doubt import MODEL_TOML, ReaderModel, decide, default_model
 from vision.faces import apart, lies_as_side, one_place
@@ -33,6 +33,11 @@ def _layouts(s):
 
 def _read(s, count: int | None, told: bool, model: ReaderModel = MODEL):
     return decide(s, weigh(s, count, told, COLORS), model, PALETTE)
+
+
+def _every(s, count: int, model: ReaderModel = MODEL):
+    """Read told ``count`` dice, every chosen face read (none dropped as unlikely a die)."""
+    return decide(s, replace(weigh(s, count, True, COLORS), told=False), model, PALETTE)
 
 
 def _row(x: float, n: int, gap: float = 200.0) -> list:
@@ -52,15 +57,15 @@ _spots = st.lists(st.tuples(st.integers(0, 6), st.integers(0, 2), st.floats(0.05
 def test_every_choice_is_one_die_per_place_within_the_count(spots, count: int, told: bool
                                                            ) -> None:
     """Brute force over every set of pooled faces: the choices are exactly those with no two
-    faces in one place, of ``count`` down to UNSEEN fewer when told, of at most ``count``
-    when not; faces beyond the POOL most die-like are never chosen."""
+    faces in one place, of at most ``count`` (told or not: any die may be hidden); faces
+    beyond the POOL most die-like are never chosen."""
     faces = [face(100.0 + 25.0 * x, 100.0 + 25.0 * y, is_die=d) for x, y, d in spots]
     s = seen(faces)
-    got = set(choices(s, count, told))
+    got = set(choices(s, count))
+    assert got == set(weigh(s, count, told, COLORS).choices)
     pooled = sorted(sorted(range(len(faces)), key=lambda k: 1 - faces[k].is_die)[:POOL])
     most = min(count, len(pooled))
-    least = max(0, most - UNSEEN) if told else 0
-    expected = {c for n in range(least, most + 1) for c in combinations(pooled, n)
+    expected = {c for n in range(most + 1) for c in combinations(pooled, n)
                 if not any(one_place(faces[a].found, faces[b].found)
                            for a, b in combinations(c, 2))}
     assert got == expected
@@ -154,13 +159,19 @@ def test_chances_are_a_distribution_ordered_by_the_weighed_terms(weights, dies, 
 def test_the_table_is_asked_exactly_when_the_reading_is_less_likely_than_the_threshold(
         spec, threshold: float, count: int, told: bool) -> None:
     """The one doubt rule: some die is marked unsure if and only if the reading's
-    probability is below the threshold; no die is surer than its own evidence allows and
-    none less sure than the reading."""
+    probability is below the threshold (told the count: or fewer dice are read than were
+    thrown); no die is surer than its own evidence allows and none less sure than the
+    reading."""
     faces = [face(100 + 150 * k, is_die=d, b=belief(v, c, vs, cs))
              for k, (v, c, vs, cs, d) in enumerate(spec)]
     reading = _read(seen(faces), count, told, replace(MODEL, threshold=threshold))
-    asks = any(not d.confident for d in reading.dice)
-    assert asks == (reading.chance < threshold and bool(reading.dice))
+    unsure = any(not d.confident for d in reading.dice)
+    if told:
+        assert not unsure or reading.chance < threshold
+        if reading.chance < threshold:
+            assert unsure or len(reading.dice) < count
+    else:
+        assert unsure == (reading.chance < threshold and bool(reading.dice))
     assert all((d.why is None) == d.confident for d in reading.dice)  # each unsure says why
     for d in reading.dice:
         assert d.confidence >= min(reading.chance, threshold) - 1e-9 or not d.confident
@@ -172,14 +183,15 @@ def test_the_table_is_asked_exactly_when_the_reading_is_less_likely_than_the_thr
 def test_a_face_feared_to_be_a_side_lowers_the_reading_and_is_the_die_marked(
         under: float, side_doubt: float, threshold: float) -> None:
     """Two sure dice far apart, and beside the first a face no die, the pair network fearing
-    (``under``) that this face is a die's top and the first its side: read told two dice, the
-    reading's probability is the one without the side doubt times (1 - under) to the power of
-    the side doubt; below the threshold, the table is asked, the feared die the least sure."""
+    (``under``) that this face is a die's top and the first its side: read told two dice
+    (every chosen face read, none dropped), the reading's probability is the one without the
+    side doubt times (1 - under) to the power of the side doubt; below the threshold, the
+    table is asked, the feared die the least sure."""
     faces = [face(300, value=3), face(900, value=4, color=Color.BLUE),
              face(355, value=6, is_die=0.01)]
     s = seen(faces, {(0, 2): 0.0, (2, 0): under})
     model = replace(MODEL, threshold=threshold, side_doubt=side_doubt)
-    plain, feared = _read(s, 2, True, replace(model, side_doubt=0.0)), _read(s, 2, True, model)
+    plain, feared = _every(s, 2, replace(model, side_doubt=0.0)), _every(s, 2, model)
     assert [d.center for d in feared.dice] == [d.center for d in plain.dice]
     assert feared.chance == pytest.approx(plain.chance * (1 - under) ** side_doubt)
     unsure = [d.center for d in feared.dice if not d.confident]
@@ -247,6 +259,48 @@ def test_told_the_count_a_faint_die_is_read_not_told_it_is_left_out() -> None:
     s = seen(faces)
     assert len(_read(s, 6, True).dice) == 6
     assert len(_read(s, 6, False).dice) == 5
+
+
+def test_told_the_count_a_face_unlikely_a_die_is_not_taken_for_the_missing_one() -> None:
+    """Five sure dice and a sixth face the pip reader calls a die at 0.025 (a finger over a
+    hidden die, a die printed on a citizen card), alone in its place: told six, the likeliest
+    choice takes it, but a die there is less likely than the threshold: five dice are read,
+    and the table is asked whether one is covered; not told, five are read."""
+    faces = [*_row(100, 5), face(1100, value=6, is_die=0.025)]
+    s = seen(faces)
+    weighed = weigh(s, 6, True, COLORS)
+    assert 5 in weighed.choices[int(np.argmax(chances(weighed, MODEL.weights)))]
+    for told in (True, False):
+        reading = _read(s, 6, told)
+        assert [d.center for d in reading.dice] == [f.found.center for f in faces[:5]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 6), st.sampled_from(COLORS), st.floats(0.05, 0.99)),
+                min_size=1, max_size=7), st.floats(0.05, 0.95), st.integers(1, 6))
+def test_told_the_count_exactly_the_faces_where_a_die_is_unlikely_are_dropped(
+        spec, threshold: float, count: int) -> None:
+    """Told the count, the reading is the one not told would give of the same choices,
+    without the chosen faces where the chance of a die (the face or one beside it chosen,
+    summed over the choices) is below the threshold; and when one is dropped, the reading is
+    unsure (the table asks). Faces 70 px apart are beside each other."""
+    s = seen([face(100 + 70 * k, is_die=d, b=belief(v, c, 0.9, 0.95))
+              for k, (v, c, d) in enumerate(spec)],
+             {(a, a + 1): 0.3 for a in range(len(spec) - 1)}
+             | {(a + 1, a): 0.3 for a in range(len(spec) - 1)})
+    model = replace(MODEL, threshold=threshold)
+    weighed = weigh(s, count, True, COLORS)
+    told = decide(s, weighed, model, PALETTE)
+    whole = decide(s, replace(weighed, told=False), model, PALETTE)
+    p = chances(weighed, model.weights)
+    there = {k: sum(q for c, q in zip(weighed.choices, p, strict=True)
+                    if {k - 1, k, k + 1} & set(c)) for k in whole.chosen}
+    kept = [n for n, k in enumerate(whole.chosen) if there[k] >= threshold]
+    assert told.chosen == tuple(whole.chosen[n] for n in kept)
+    assert told.dice == tuple(whole.dice[n] for n in kept)
+    assert told.chance == whole.chance
+    if len(kept) < len(whole.chosen):
+        assert told.chance < threshold
 
 
 def test_nothing_to_choose_reads_no_dice() -> None:
@@ -325,7 +379,7 @@ def test_every_choice_is_weighed_as_its_terms_say(spec, count: int, told: bool) 
         tops[k, k + 1], tops[k + 1, k] = top, under
     s = seen(faces, tops)
     w = weigh(s, count, told, COLORS)
-    assert w.choices == tuple(choices(s, count, told))
+    assert w.choices == tuple(choices(s, count))
     for row, chosen in zip(w.terms, w.choices, strict=True):
         assert row == pytest.approx(_one_by_one(s, chosen, told, _layouts(s)), rel=1e-9,
                                     abs=1e-9)

@@ -213,13 +213,14 @@ def fit_threshold(rows: list[tuple[float, bool, bool, int]], cost: float) -> flo
     return min(options, key=lambda t: (loss(rows, t, cost), t))
 
 
-def figures(label: str, rows: list[tuple[float, bool, bool, int]], t: float) -> None:
-    asks = sum(c < t or not n for c, n, _, _ in rows)
-    silent = sum(c >= t and n and not r for c, n, r, _ in rows)
-    right = sum(r for _, _, r, _ in rows)
-    false = sum(f for _, _, _, f in rows)
-    print(f"{label}: frames {len(rows)}, right {right}, asking {asks}, silently wrong "
-          f"{silent}, readings on no die {false}")
+def figures(label: str, cases: list[Case], weighed: list[Weighed], model: ReaderModel,
+            palette: Palette) -> None:
+    """The frames' figures read by the fitted ``model``, as the reader reads them."""
+    scores = [score_frame(list(decide(c.seen, w, model, palette).dice), c.truth)
+              for c, w in zip(cases, weighed, strict=True)]
+    print(f"{label}: frames {len(scores)}, right {sum(s.right for s in scores)}, asking "
+          f"{sum(s.asks for s in scores)}, silently wrong {sum(s.silent for s in scores)}, "
+          f"readings on no die {sum(s.false for s in scores)}")
 
 
 def main() -> None:
@@ -242,7 +243,6 @@ def main() -> None:
     model = ReaderModel(weights, 0.0, temperature)
     read = outcomes(cases, weighed, model, palette)
     side_doubt, threshold = fit_doubt(read, args.silent_cost)
-    rows = doubted(read, side_doubt)
     command = "tools/fit_haba_reader.py " + " ".join(sys.argv[1:])
     model = replace(model, threshold=threshold, side_doubt=side_doubt, fitted_by=command,
                     date=datetime.date.today().isoformat())
@@ -250,10 +250,9 @@ def main() -> None:
           + ", ".join(f"{t} {w:.3f}" for t, w in zip(TERMS, weights, strict=True))
           + f"; side doubt {side_doubt:.2f}; threshold {threshold:.4f}; true choice among "
           f"the choices in {sum(y is not None for y in truths)} of {len(cases)}")
-    figures("told the count", [r for r, c in zip(rows, cases, strict=True) if c.told],
-            threshold)
-    figures("not told", [r for r, c in zip(rows, cases, strict=True) if not c.told],
-            threshold)
+    for told, label in ((True, "told the count"), (False, "not told")):
+        picked = [(c, w) for c, w in zip(cases, weighed, strict=True) if c.told == told]
+        figures(label, [c for c, _ in picked], [w for _, w in picked], model, palette)
     args.out.write_text(model.to_toml(), encoding="utf-8")
     print(f"wrote {args.out}")
 

@@ -16,8 +16,9 @@ tuning frames (``tools/fit_haba_reader.py``, :mod:`vision.doubt` loads them):
 * ``side``: chosen faces that lie where a neighbour's side shows;
 * ``box``: the log-chance that the chosen faces' readings obey the box's layouts
   (:func:`vision.consistency.obeying_each`);
-* ``dice_told`` / ``dice_free``: how many faces are chosen, told the count or not (the count:
-  told, a choice may leave out at most :data:`UNSEEN` dice, which makes the table ask).
+* ``dice_told`` / ``dice_free``: how many faces are chosen, told the count or not. A choice
+  has at most the count's faces and may leave any die out (a die under a hand, or outside
+  the picture): a choice of fewer faces than were thrown makes the table ask.
 
 Faces beyond the :data:`POOL` most die-like are not chosen among.
 """
@@ -40,8 +41,6 @@ TERMS = ("pips", "finder", "size", "pair", "inward", "side", "box", "dice_told",
 """The terms of a choice's log-probability, in the order of :attr:`Weighed.terms`."""
 POOL = 10
 """The most candidate faces chosen among (the most die-like by the pip reader)."""
-UNSEEN = 2
-"""Told the count, the most dice a choice may leave unseen."""
 CLIP = 8.0
 """Log-odds are clipped to ±this: no one network's answer is ever certain."""
 OUT_FROM_MIDDLE = 4.0
@@ -50,10 +49,12 @@ OUT_FROM_MIDDLE = 4.0
 
 @dataclass(frozen=True)
 class Weighed:
-    """A frame's choices and, per choice, its terms (:data:`TERMS`)."""
+    """A frame's choices and, per choice, its terms (:data:`TERMS`); ``told``: whether the
+    count was how many dice were thrown (else at most how many lie in view)."""
 
     choices: tuple[tuple[int, ...], ...]
     terms: np.ndarray
+    told: bool = False
 
 
 def _logit(p: float) -> float:
@@ -67,15 +68,14 @@ def pool(seen: Seen) -> list[int]:
     return sorted(order[:POOL])
 
 
-def choices(seen: Seen, count: int | None, told: bool) -> Iterator[tuple[int, ...]]:
-    """Every choice of pooled faces, no two in one place: of ``count`` faces down to
-    :data:`UNSEEN` fewer when ``told``, of at most ``count`` when not (any when None)."""
+def choices(seen: Seen, count: int | None) -> Iterator[tuple[int, ...]]:
+    """Every choice of pooled faces, no two in one place, of at most ``count`` faces (any
+    number when None)."""
     pooled = pool(seen)
     most = len(pooled) if count is None else min(count, len(pooled))
-    least = max(0, most - UNSEEN) if told else 0
     clash = {(a, b) for a, b in combinations(pooled, 2)
              if one_place(seen.faces[a].found, seen.faces[b].found)}
-    for n in range(least, most + 1):
+    for n in range(most + 1):
         for chosen in combinations(pooled, n):
             if not any(p in clash for p in combinations(chosen, 2)):
                 yield chosen
@@ -107,8 +107,8 @@ def weigh(seen: Seen, count: int | None, told: bool, colors: Sequence[Color]) ->
     """Every choice of the frame's faces with its terms, worked out for all choices at
     once."""
     layouts = [layout_chances(f.belief, colors) for f in seen.faces]
-    chosen = tuple(choices(seen, count, told))
-    return Weighed(chosen, _columns(seen, chosen, told, layouts))
+    chosen = tuple(choices(seen, count))
+    return Weighed(chosen, _columns(seen, chosen, told, layouts), told)
 
 
 def _columns(seen: Seen, chosen: Sequence[tuple[int, ...]], told: bool,
@@ -181,5 +181,5 @@ def chances(weighed: Weighed, weights: np.ndarray) -> np.ndarray:
     return out
 
 
-__all__ = ["POOL", "TERMS", "UNSEEN", "Weighed", "chances", "choices", "inward", "pool",
+__all__ = ["POOL", "TERMS", "Weighed", "chances", "choices", "inward", "pool",
            "terms", "weigh"]

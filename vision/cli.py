@@ -62,8 +62,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                       help="HABA dice (coloured faces) or ordinary dice (default: haba)")
     count = read.add_mutually_exclusive_group()
     count.add_argument("--thrown", type=_count, metavar="N",
-                       help="HABA dice: how many dice were thrown (the reader then keeps the "
-                            "likeliest N faces, or takes back doubtful ones, and marks them)")
+                       help="HABA dice: how many dice were thrown (the reader then reads at "
+                            "most N, marks the doubtful ones, and says how many it does not "
+                            "see: covered, or outside the picture)")
     count.add_argument("--at-most", type=_count, metavar="N",
                        help="HABA dice, count not known: at most N dice lie in view (default: "
                             "the box's dice, 6; more faces are chosen among, fewer looked at "
@@ -155,10 +156,16 @@ def _read(args: argparse.Namespace) -> int:
                 read, frame, Tray.parse(corners, frame.shape[1], frame.shape[0])))
         except OSError as err:  # the reader's own files are missing: a broken install
             raise UsageError("reader", "{why}", why=str(err)) from None
+        unseen = max(args.thrown - len(readings), 0) if args.thrown else 0
         if args.json:
-            print(json.dumps({"image": path, "dice": [r.to_json() for r in readings]}))
+            out_json: dict[str, Any] = {"image": path, "dice": [r.to_json() for r in readings]}
+            if args.thrown:
+                out_json["not_seen"] = unseen
+            print(json.dumps(out_json))
         else:
-            print(f"{path}: {len(readings)} dice")
+            print(f"{path}: {len(readings)} dice"
+                  + (f"; {unseen} of the {args.thrown} thrown not seen: covered, or outside "
+                     "the picture?" if unseen else ""))
             print("  #  value  colour  centre         confidence")
             for i, r in enumerate(readings, 1):
                 col = r.color.value if r.color else "-"

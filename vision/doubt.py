@@ -14,6 +14,14 @@ the chance of its value and colour; no die is less sure than the reading, so whe
 reading is sure enough no die asks, and when it is not, the least sure die is marked with
 the reading's probability: the page shows the table which die is in doubt.
 
+Told how many dice were thrown, a chosen face is not reported at all when the chance that a
+die lies at its place (it or a face beside it chosen, summed over choices) is below the
+threshold: the table, shown fewer dice than were thrown, asks whether one is covered or
+outside the picture, instead of taking a finger over a hidden die, or a die printed on a
+citizen card, for the missing die. (Such a reading asks either way: its probability is at
+most that face's chance.) Two faces of one leaning die share a place: that die is still
+read, and asked about.
+
 The weights and the threshold live in ``vision/models/haba_reader.toml``, written by
 ``tools/fit_haba_reader.py`` with the command that fitted them.
 """
@@ -119,8 +127,9 @@ def why_unsure(face: Face, decision: Decision, there: float, top: float,
 
 
 def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette) -> Reading:
-    """The most probable reading of the frame and its probability (module docstring); each
-    unsure die says why (:func:`why_unsure`; the die marked for the reading as a whole:
+    """The most probable reading of the frame and its probability (module docstring), told
+    the count without the faces where a die is less likely than the threshold; each unsure
+    die says why (:func:`why_unsure`; the die marked for the reading as a whole:
     "die" when which faces are the dice is what is in doubt, "side" when a side is)."""
     p = chances(weighed, model.weights)
     if not len(p):
@@ -135,6 +144,9 @@ def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette) -
     chance = float(p[best]) * read_right * all_tops
     there = [float(sum(q for c, q in zip(weighed.choices, p, strict=True) if k in c))
              for k in chosen]
+    places = [float(sum(q for c, q in zip(weighed.choices, p, strict=True)
+                        if k in c or beside & set(c)))
+              for k in chosen for beside in [{nb.index for nb in seen.faces[k].neighbours}]]
     sure = [min(t * d.chance * top, 1.0)
             for t, d, top in zip(there, decisions, tops, strict=True)]
     whys: list[Why | None] = [
@@ -151,6 +163,9 @@ def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette) -
     dice = tuple(DieReading(d.value, d.color, f.found.center, square(seen, k), s,
                             f.found.side, model.threshold, why)
                  for k, f, d, s, why in zip(chosen, faces, decisions, sure, whys, strict=True))
+    if weighed.told:  # no die likely at a face's place: none reported there
+        kept = [n for n, t in enumerate(places) if t >= model.threshold]
+        dice, chosen = tuple(dice[n] for n in kept), tuple(chosen[n] for n in kept)
     return Reading(dice, chance, chosen)
 
 
