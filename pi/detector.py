@@ -80,6 +80,11 @@ class Throw:
     reread: bool = False
     aside: Roll | None = None
     """The dice in the set-aside strip (``roll`` is then the dice in play), or None."""
+    unsure: tuple[int, ...] = ()
+    """The dice of ``roll`` the table is asked to check (positions from 1): read unsure, or
+    lying on the edge of the set-aside strip. The live view marks the same dice."""
+    why: tuple[tuple[int, Why], ...] = ()
+    """Of the unsure dice, why each is doubted (as :attr:`Sight.why`)."""
 
 
 def _small(frame: np.ndarray, tray: Tray | None = None) -> np.ndarray:
@@ -304,5 +309,5 @@ class RollDetector:
         self.sight = Sight("settled", message, n, unsure, why=why)
         reread, self._reread, self._armed = self._reread, False, False
         self._agreeing, self._anchor = [], None
-        return Throw(roll, tuple(ordered), reread, aside)
+        return Throw(roll, tuple(ordered), reread, aside, unsure, why)
 

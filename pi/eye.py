@@ -347,10 +347,8 @@ class Eye:
         self._start_reader()
 
     def _deliver(self, throw: Throw) -> None:
-        unsure = [(i, r) for i, r in enumerate(throw.readings, start=1) if not r.confident]
-        seen = Seen(throw.roll, tuple(r.confidence for r in throw.readings),
-                    tuple(i for i, _ in unsure), throw.reread, throw.aside,
-                    tuple((i, r.why) for i, r in unsure if r.why))
+        seen = Seen(throw.roll, tuple(r.confidence for r in throw.readings), throw.unsure,
+                    throw.reread, throw.aside, throw.why)
         self.last_refusal = ""
         try:
             self.table.saw(seen)

@@ -20,6 +20,7 @@ from rules.store import EventStore
 from rules.table import Table
 from vision.reader import read_dice
 from vision.reading import DieReading
+from vision.strip import AsideStrip
 
 
 class Clock:
@@ -217,6 +218,27 @@ def test_the_sight_says_why_the_camera_doubts_each_unsure_die() -> None:
     detector.feed(frames[1], 0.1)
     assert detector.feed(frames[1], 0.4) is not None
     assert detector.sight.unsure == (2, 5) and detector.sight.why == ((2, "side"),)
+
+
+def test_a_die_on_the_edge_of_the_set_aside_strip_is_checked_by_the_table() -> None:
+    """With a set-aside strip along the bottom quarter, a die in play whose centre lies on
+    the strip's edge is doubtful: the throw the table gets asks about it ("strip"), as the
+    live view marks it, besides the dice the reader doubts; the dice wholly in the strip are
+    set aside."""
+    frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 200)]
+    dice = [replace(fake_reading(v, 20.0 * v), center=(20.0 * v, y))
+            for v, y in ((1, 30.0), (2, 30.0), (3, 86.0), (4, 30.0), (5, 112.0), (6, 30.0))]
+    dice[0] = replace(dice[0], confidence=0.2, why="value")
+    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.2, stable_reads=1,
+                            strip=lambda: AsideStrip("bottom", 0.25))
+    detector.feed(frames[0], 0.0)
+    detector.feed(frames[1], 0.1)
+    throw = detector.feed(frames[1], 0.4)
+    assert throw is not None and throw.aside is not None and len(throw.aside.dice) == 1
+    on_edge = [i for i, r in enumerate(throw.readings, start=1) if r.value == 3]
+    assert throw.unsure == tuple(sorted([1, *on_edge]))
+    assert set(throw.why) == {(1, "value"), (on_edge[0], "strip")}
+    assert (detector.sight.unsure, detector.sight.why) == (throw.unsure, throw.why)
 
 
 def test_the_roll_comes_as_soon_as_the_tray_has_been_still_for_the_settle_time() -> None:
