@@ -160,10 +160,13 @@ def fit_weights(weighed: list[Weighed], truths: list[int | None]) -> np.ndarray:
     return weights
 
 
-Row = tuple[float, bool, bool, int, float]
+Row = tuple[float, bool, bool, float]
 """Per case: the reading's probability with no side doubt, whether it reads as many dice as
-the truth, whether it is right, its readings on no die, and the log of its side doubt's
-factor at power 1 (:func:`vision.doubt.a_top`)."""
+the truth, whether it is right, and the log of its side doubt's factor at power 1
+(:func:`vision.doubt.a_top`). (Read at threshold 0, every chosen face is reported; at the
+fitted threshold a face is left out only where the reading asks anyway.)"""
+Doubted = tuple[float, bool, bool]
+"""A :data:`Row` at one side doubt: the reading's probability, as many dice, right."""
 SIDE_DOUBTS = np.round(np.arange(0.0, 2.01, 0.1), 2)
 """The side doubts tried."""
 
@@ -178,20 +181,19 @@ def outcomes(cases: list[Case], weighed: list[Weighed], model: ReaderModel,
         s = score_frame(list(reading.dice), case.truth)
         side = sum(math.log(max(a_top(case.seen.faces[k], unit), 1e-12))
                    for k in reading.chosen)
-        out.append((reading.chance, len(reading.dice) == len(case.truth), s.right, s.false,
-                    side))
+        out.append((reading.chance, len(reading.dice) == len(case.truth), s.right, side))
     return out
 
 
-def doubted(rows: list[Row], side_doubt: float) -> list[tuple[float, bool, bool, int]]:
+def doubted(rows: list[Row], side_doubt: float) -> list[Doubted]:
     """The rows' probabilities at ``side_doubt``."""
-    return [(c * math.exp(side_doubt * side), n, r, f) for c, n, r, f, side in rows]
+    return [(c * math.exp(side_doubt * side), n, r) for c, n, r, side in rows]
 
 
-def loss(rows: list[tuple[float, bool, bool, int]], t: float, cost: float) -> float:
+def loss(rows: list[Doubted], t: float, cost: float) -> float:
     """Frames asking at threshold ``t``, and each frame silently wrong as ``cost`` asks."""
-    asks = sum(c < t or not n for c, n, _, _ in rows)
-    silent = sum(c >= t and n and not r for c, n, r, _ in rows)
+    asks = sum(c < t or not n for c, n, _ in rows)
+    silent = sum(c >= t and n and not r for c, n, r in rows)
     return asks + cost * silent
 
 
@@ -207,9 +209,9 @@ def fit_doubt(rows: list[Row], cost: float) -> tuple[float, float]:
     return side_doubt, t
 
 
-def fit_threshold(rows: list[tuple[float, bool, bool, int]], cost: float) -> float:
+def fit_threshold(rows: list[Doubted], cost: float) -> float:
     """The threshold that asks least, a silently wrong frame costing ``cost`` asks."""
-    options = sorted({0.0, *(min(c + 1e-6, 1.0) for c, _, _, _ in rows)})
+    options = sorted({0.0, *(min(c + 1e-6, 1.0) for c, _, _ in rows)})
     return min(options, key=lambda t: (loss(rows, t, cost), t))
 
 
