@@ -51,7 +51,8 @@ SLACK = 0.002
 """Seconds: a frame stamped this little before the end of the settle time counts as after it
 (frame times are floats from a clock that ticks with the camera: 0.4 s of stillness after
 four frames at 10 fps may come out as 0.39999 s)."""
-_WHY: dict[str, str] = {"too few dice": ": is one covered or outside the picture?",
+_WHY: dict[str, str] = {"too few dice": (": is one covered or outside the picture? If not, "
+                                         "read again"),
                         "too many dice": ": is something in the tray that looks like a die?"}
 """What the table may check when the camera sees another number of dice than a roll needs."""
 
@@ -182,12 +183,17 @@ class RollDetector:
     def __init__(self, read: Reader, dice: int | Callable[[], int | None] | None = 6,
                  settle_seconds: float = 0.5, stable_reads: int = 2,
                  strip: Callable[[], AsideStrip | None] | None = None,
-                 tray: Callable[[], Tray | None] | None = None) -> None:
+                 tray: Callable[[], Tray | None] | None = None,
+                 read_doubtful: Reader | None = None) -> None:
         """``dice``: how many dice a throw has (None: any number; a function: asked at
         every reading, as the game changes it). ``strip``: the set-aside strip to split
         the dice by, when the game now played sets dice aside (else None). ``tray``: the
-        tray marked at calibration (None: the whole picture), where motion counts."""
+        tray marked at calibration (None: the whole picture), where motion counts.
+        ``read_doubtful``: reads as ``read`` and also the dice the reader doubts are there
+        (``read`` leaves them out, and the table asks whether one is covered), marked
+        unsure: used when the players ask to read again (default: ``read``)."""
         self.read = read
+        self.read_doubtful = read_doubtful
         self.dice = dice
         self.strip = strip
         self.tray = tray  # the marked tray, asked at every frame: motion counts only there
@@ -260,7 +266,8 @@ class RollDetector:
         """Read ``frame`` and count it towards the agreeing readings; None when it shows
         no roll (no dice, or another number than the game needs)."""
         wanted = self.dice() if callable(self.dice) else self.dice
-        readings = list(self.read(frame, wanted))
+        read = self.read_doubtful if self._reread and self.read_doubtful else self.read
+        readings = list(read(frame, wanted))
         if not self._reread:  # asked to read again: the dice as they look now, nothing kept
             readings = keep_kept(readings, frame, self.last_throw, self._throw_frame)
         self.last_readings = tuple(readings)

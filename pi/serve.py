@@ -135,8 +135,10 @@ class DiceReader:
         look = self.dice().look
         return Palette.default() if look is None else Palette.of_look(look)
 
-    def __call__(self, frame: np.ndarray, thrown: int | None = None) -> Sequence[Any]:
-        """The dice in ``frame``; ``thrown``: how many the game expects (None: not known)."""
+    def __call__(self, frame: np.ndarray, thrown: int | None = None, doubtful: bool = False
+                 ) -> Sequence[Any]:
+        """The dice in ``frame``; ``thrown``: how many the game expects (None: not known);
+        ``doubtful``: also the dice the reader doubts are there, marked (read again)."""
         from vision.reader import read_dice
         from vision.tray import read_in_tray
 
@@ -145,9 +147,10 @@ class DiceReader:
         palette = self._palette() if kind == "haba" else None
         tray = self.tray
         if tray is None:
-            return read_dice(frame, kind=kind, palette=palette, thrown=thrown)
-        return read_in_tray(lambda f: read_dice(f, kind=kind, palette=palette,
-                                                thrown=thrown), frame, tray)
+            return read_dice(frame, kind=kind, palette=palette, thrown=thrown,
+                             doubtful=doubtful)
+        return read_in_tray(lambda f: read_dice(f, kind=kind, palette=palette, thrown=thrown,
+                                                doubtful=doubtful), frame, tray)
 
     def keep_tray(self, tray: Any) -> None:
         """Keep ``tray`` (a :class:`vision.tray.Tray`) in the data dir and read only it from
@@ -217,6 +220,7 @@ class Assistant:
         strip = None if config.strip == "none" else AsideStrip.parse(config.strip)
         detector = RollDetector(
             reader, dice=self.dice_wanted,
+            read_doubtful=lambda frame, thrown: reader(frame, thrown, doubtful=True),
             settle_seconds=config.settle_seconds, stable_reads=config.stable_reads,
             strip=lambda: strip if self.pack.dice.count is None else None,
             tray=lambda: reader.tray)

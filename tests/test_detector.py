@@ -106,8 +106,36 @@ def test_fewer_dice_than_a_roll_needs_give_no_roll() -> None:
         assert detector.feed(frames[1], t) is None
     assert detector.sight.seeing == "too few dice"
     assert detector.sight.message == ("I see 5 dice; a roll needs 6: is one covered or "
-                                      "outside the picture?")
+                                      "outside the picture? If not, read again")
     assert detector.sight.dice_wanted == 6
+
+
+def test_asked_to_read_again_the_dice_the_reader_doubts_are_read_and_checked() -> None:
+    """Told six, the reader leaves out a die it doubts is there, and the table waits for
+    six; the players, seeing it in plain view, ask to read again: the dice are read with the
+    doubtful one, marked, and the roll comes for the table to check."""
+    frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 200)]
+    five = [fake_reading(v, 20.0 * v) for v in range(1, 6)]
+    six = [*five, replace(fake_reading(6, 120.0), confidence=0.3, why="die")]
+    asked: list[int | None] = []
+
+    def doubtful(_f: np.ndarray, n: int | None) -> list[DieReading]:
+        asked.append(n)
+        return six
+
+    detector = RollDetector(lambda _f, _n: five, settle_seconds=0.2, stable_reads=2,
+                            read_doubtful=doubtful)
+    detector.feed(frames[0], 0.0)
+    detector.feed(frames[1], 0.1)
+    for t in (0.4, 0.5, 0.6):
+        assert detector.feed(frames[1], t) is None
+    assert detector.sight.seeing == "too few dice" and asked == []
+    detector.request_reread()
+    throws = [detector.feed(frames[1], t) for t in (0.7, 0.8)]
+    throw = next(t for t in throws if t is not None)
+    assert asked and set(asked) == {6}
+    assert len(throw.readings) == 6 and throw.unsure == (6,) and throw.why == ((6, "die"),)
+    assert detector.feed(frames[1], 0.9) is None  # read once: no second roll of the same dice
 
 
 def test_readings_that_disagree_are_not_a_roll_until_they_agree() -> None:

@@ -121,7 +121,8 @@ def test_a_die_the_camera_cannot_see_is_said_with_what_to_check(browser: Any,
         page = _open(browser, server.url)
         eye.set(seeing="too few dice", dice_seen=3, dice_wanted=4)
         expect(page.locator("#camera-status")).to_contain_text(
-            "I see 3 dice; a roll needs 4: is one covered or outside the picture?")
+            "I see 3 dice; a roll needs 4: is one covered or outside the picture? If not, tap "
+            "“Read again”.")
         eye.set(seeing="too many dice", dice_seen=7, dice_wanted=6)
         expect(page.locator("#camera-status")).to_contain_text(
             "I see 7 dice; a roll needs 6: is something in the tray that looks like a die?")

@@ -37,7 +37,7 @@ def _read(s, count: int | None, told: bool, model: ReaderModel = MODEL):
 
 def _every(s, count: int, model: ReaderModel = MODEL):
     """Read told ``count`` dice, every chosen face read (none dropped as unlikely a die)."""
-    return decide(s, replace(weigh(s, count, True, COLORS), told=False), model, PALETTE)
+    return decide(s, weigh(s, count, True, COLORS), model, PALETTE, leave_out=False)
 
 
 def _row(x: float, n: int, gap: float = 200.0) -> list:
@@ -280,10 +280,11 @@ def test_told_the_count_a_face_unlikely_a_die_is_not_taken_for_the_missing_one()
                 min_size=1, max_size=7), st.floats(0.05, 0.95), st.integers(1, 6))
 def test_told_the_count_exactly_the_faces_where_a_die_is_unlikely_are_dropped(
         spec, threshold: float, count: int) -> None:
-    """Told the count, the reading is the one not told would give of the same choices,
-    without the chosen faces where the chance of a die (the face or one beside it chosen,
-    summed over the choices) is below the threshold; and when one is dropped, the reading is
-    unsure (the table asks). Faces 70 px apart are beside each other."""
+    """Told the count, the reading is the one read again to check doubtful dice gives
+    (``leave_out=False``), without the chosen faces where the chance of a die (the face or
+    one beside it chosen, summed over the choices) is below the threshold; and when one is
+    dropped, the reading is unsure (the table asks). Faces 70 px apart are beside each
+    other."""
     s = seen([face(100 + 70 * k, is_die=d, b=belief(v, c, 0.9, 0.95))
               for k, (v, c, d) in enumerate(spec)],
              {(a, a + 1): 0.3 for a in range(len(spec) - 1)}
@@ -291,7 +292,7 @@ def test_told_the_count_exactly_the_faces_where_a_die_is_unlikely_are_dropped(
     model = replace(MODEL, threshold=threshold)
     weighed = weigh(s, count, True, COLORS)
     told = decide(s, weighed, model, PALETTE)
-    whole = decide(s, replace(weighed, told=False), model, PALETTE)
+    whole = decide(s, weighed, model, PALETTE, leave_out=False)
     p = chances(weighed, model.weights)
     there = {k: sum(q for c, q in zip(weighed.choices, p, strict=True)
                     if {k - 1, k, k + 1} & set(c)) for k in whole.chosen}

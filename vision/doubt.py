@@ -20,7 +20,8 @@ threshold: the table, shown fewer dice than were thrown, asks whether one is cov
 outside the picture, instead of taking a finger over a hidden die, or a die printed on a
 citizen card, for the missing die. (Such a reading asks either way: its probability is at
 most that face's chance.) Two faces of one leaning die share a place: that die is still
-read, and asked about.
+read, and asked about. Asked to read again (the players see no die covered), the reader
+reports such faces too, each marked for the table to check.
 
 The weights and the threshold live in ``vision/models/haba_reader.toml``, written by
 ``tools/fit_haba_reader.py`` with the command that fitted them.
@@ -126,11 +127,13 @@ def why_unsure(face: Face, decision: Decision, there: float, top: float,
     return max(doubts, key=lambda why: doubts[why])
 
 
-def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette) -> Reading:
+def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette,
+           leave_out: bool = True) -> Reading:
     """The most probable reading of the frame and its probability (module docstring), told
-    the count without the faces where a die is less likely than the threshold; each unsure
-    die says why (:func:`why_unsure`; the die marked for the reading as a whole:
-    "die" when which faces are the dice is what is in doubt, "side" when a side is)."""
+    the count without the faces where a die is less likely than the threshold (unless not
+    ``leave_out``: the players asked to read again, and check them). Each unsure die says
+    why (:func:`why_unsure`; the die marked for the reading as a whole: "die" when which
+    faces are the dice is what is in doubt, "side" when a side is)."""
     p = chances(weighed, model.weights)
     if not len(p):
         return Reading((), 1.0)
@@ -163,7 +166,7 @@ def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette) -
     dice = tuple(DieReading(d.value, d.color, f.found.center, square(seen, k), s,
                             f.found.side, model.threshold, why)
                  for k, f, d, s, why in zip(chosen, faces, decisions, sure, whys, strict=True))
-    if weighed.told:  # no die likely at a face's place: none reported there
+    if weighed.told and leave_out:  # no die likely at a face's place: none reported there
         kept = [n for n, t in enumerate(places) if t >= model.threshold]
         dice, chosen = tuple(dice[n] for n in kept), tuple(chosen[n] for n in kept)
     return Reading(dice, chance, chosen)

@@ -49,7 +49,8 @@ def _from_net(found: FoundDie) -> DieReading:
 
 def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = None,
               thrown: int | None = None, at_most: int | None = None,
-              pair_net: PairNet | Literal[False] | None = None) -> list[DieReading]:
+              pair_net: PairNet | Literal[False] | None = None, doubtful: bool = False
+              ) -> list[DieReading]:
     """Read every die in a BGR ``frame`` (any size; the die size is measured from it).
 
     ``kind="haba"`` finds HABA faces and names their colour with ``palette`` (default:
@@ -57,7 +58,9 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
     no colour. ``thrown``: how many dice the table threw, when known; else ``at_most``: how
     many dice there are at most, when known (the box's dice). Readings are in no particular
     order (see ``to_roll``). ``pair_net``: which of two faces beside each other is a die's top
-    (:mod:`vision.pairnet`; default: the shipped one; False: none).
+    (:mod:`vision.pairnet`; default: the shipped one; False: none). Told ``thrown``, a face
+    where a die is unlikely is left out (the table asks whether one is covered); with
+    ``doubtful`` it is read too, marked unsure (the players asked to read again).
     """
     _check(frame)
     if kind == "standard":
@@ -66,12 +69,12 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
             raise OSError("the ordinary-dice networks are missing from vision/models/: "
                           "reinstall kotd, or make them with tools/train_dice_net.py")
         return [_from_net(f) for f in net.read(frame)]
-    return list(read_haba(frame, palette, thrown, at_most, pair_net)[1].dice)
+    return list(read_haba(frame, palette, thrown, at_most, pair_net, doubtful)[1].dice)
 
 
 def read_haba(frame: np.ndarray, palette: Palette | None = None, thrown: int | None = None,
-              at_most: int | None = None, pair_net: PairNet | Literal[False] | None = None
-              ) -> tuple[Seen, Reading]:
+              at_most: int | None = None, pair_net: PairNet | Literal[False] | None = None,
+              doubtful: bool = False) -> tuple[Seen, Reading]:
     """The HABA faces of ``frame`` with their evidence, and the most probable reading of
     them (:func:`read_dice`'s arguments)."""
     _check(frame)
@@ -86,7 +89,7 @@ def read_haba(frame: np.ndarray, palette: Palette | None = None, thrown: int | N
     with haba.one_frame(frame):
         seen = see(frame, haba, palette, count, pairs, model.temperature)
     weighed = weigh(seen, count, thrown is not None, palette.colors)
-    return seen, decide(seen, weighed, model, palette)
+    return seen, decide(seen, weighed, model, palette, leave_out=not doubtful)
 
 
 # the reader's networks too: the benchmarks swap them for others

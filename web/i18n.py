@@ -195,7 +195,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "seeing_settling": "dice settling",
         "seeing_settled": "dice read",
         "seeing_too few dice": ("I see {n} dice; a roll needs {dice}: is one covered or outside "
-                                "the picture?"),
+                                "the picture? If not, tap “Read again”."),
         "seeing_too many dice": ("I see {n} dice; a roll needs {dice}: is something in the tray "
                                  "that looks like a die?"),
         "seeing_no dice": "no dice in the tray",
@@ -269,7 +269,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "u_n_cards_1": "1 card",
         "u_enter_throw_1": "Enter the throw (1 die)",
         "seeing_too few dice_1": ("I see 1 die; a roll needs {dice}: is one covered or "
-                                  "outside the picture?"),
+                                  "outside the picture? If not, tap “Read again”."),
         "held_check_n": "Please check dice {dice} before the roll counts: tap one to correct it.",
         "u_held": "The camera is not sure of {player}'s throw: check it above.",
         "u_reach_plain": "What your court can still buy",
@@ -468,7 +468,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "seeing_settling": "Würfel kommen zur Ruhe",
         "seeing_settled": "Würfel gelesen",
         "seeing_too few dice": ("Ich sehe {n} Würfel; ein Wurf braucht {dice}: liegt einer "
-                                "verdeckt oder außerhalb des Bildes?"),
+                                "verdeckt oder außerhalb des Bildes? Wenn nicht, „Neu "
+                                "lesen“ antippen."),
         "seeing_too many dice": ("Ich sehe {n} Würfel; ein Wurf braucht {dice}: liegt etwas in "
                                  "der Schale, das wie ein Würfel aussieht?"),
         "seeing_no dice": "keine Würfel in der Schale",
@@ -542,7 +543,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "u_n_cards_1": "1 Karte",
         "u_enter_throw_1": "Wurf eingeben (1 Würfel)",
         "seeing_too few dice_1": ("Ich sehe 1 Würfel; ein Wurf braucht {dice}: liegt einer "
-                                  "verdeckt oder außerhalb des Bildes?"),
+                                  "verdeckt oder außerhalb des Bildes? Wenn nicht, „Neu "
+                                  "lesen“ antippen."),
         "held_check_n": ("Bitte die Würfel {dice} prüfen, bevor der Wurf zählt: einen antippen "
                          "zum Korrigieren."),
         "u_held": "Die Kamera ist sich beim Wurf von {player} nicht sicher: bitte oben prüfen.",
