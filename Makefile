@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_advisor.py
 	$(BIN)/python benchmarks/bench_tray.py
 	$(BIN)/python benchmarks/bench_vision.py
+	$(BIN)/python benchmarks/bench_haba.py --set table --frames 300 --in-view
 
 bench-live: $(STAMP)
 	$(BIN)/python benchmarks/bench_live.py --seconds 60
