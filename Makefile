@@ -26,9 +26,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: $(STAMP) lint typecheck
+# ruff first (a second); mypy beside the tests, niced, so it takes the moments the tests'
+# processes wait rather than a minute of its own before them; fails if either fails
+test: $(STAMP)
+	$(BIN)/ruff check .
 	./tools/ensure-chromium.sh
-	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadgroup
+	@nice -n 10 $(BIN)/mypy > $(VENV)/mypy.out 2>&1 & typing=$$!; \
+	echo "$(BIN)/mypy (beside the tests; its output follows them)"; \
+	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadgroup; tests=$$?; \
+	wait $$typing; typed=$$?; \
+	echo "$(BIN)/mypy:"; cat $(VENV)/mypy.out; \
+	test $$tests = 0 && test $$typed = 0
 
 # the browser tests again, keeping their screenshots in test-artifacts/ for people to look at
 shots: $(STAMP)

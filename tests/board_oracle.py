@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import cache
 from itertools import combinations_with_replacement, pairwise, permutations, product
 
 from rules.board import conditions as c
@@ -44,8 +45,10 @@ def every_roll() -> Iterator[tuple[Die, ...]]:
         yield tuple(Die(v, HABA_LAYOUTS[p][v]) for v, p in zip(values, BOX, strict=True))
 
 
+@cache
 def every_bag() -> list[tuple[Die, ...]]:
-    """Every different bag (multiset) of dice the box can roll."""
+    """Every different bag (multiset) of dice the box can roll (worked out once per process:
+    two test files ask for it as they are collected)."""
     seen = {tuple(sorted(r, key=lambda d: (d.value, d.color.value if d.color else "")))
             for r in every_roll()}
     return sorted(seen, key=lambda r: [(d.value, str(d.color)) for d in r])

@@ -174,11 +174,30 @@ def _files_sharing_a_fixture() -> frozenset[str]:
     return frozenset(shared)
 
 
+LONG_FIRST = ("test_board_jokers.py", "test_ukuk_whole_game.py", "test_faults_live.py",
+              "test_faults_start.py", "test_bench_tools.py", "test_render_standard.py",
+              "test_dicenet.py", "test_faults_requests.py", "test_faults_store.py",
+              "test_pipcount.py", "test_faults_camera.py", "test_web_browser.py",
+              "test_vision_gate.py", "test_onnxnet.py", "test_board_game.py")
+"""Files with tests of 5-18 s each (``--durations`` of a fresh-clone run, longest first).
+Their tests are handed out right after the files kept to one worker, so that none of them
+is the last a worker runs while the other worker idles."""
+
+
+def _handed_out_first(scope: str) -> int:
+    """Where a work unit goes in the queue: shared-fixture files, ``LONG_FIRST``, the rest."""
+    file = scope.split("::", 1)[0].rpartition("/")[2]
+    if "::" not in scope:
+        return -1
+    return LONG_FIRST.index(file) if file in LONG_FIRST else len(LONG_FIRST)
+
+
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``make test`` (``-n 2 --dist loadgroup``): the tests of a file that shares a fixture
     set up once per module run in one worker, so it is set up once; every other test may
-    go to either worker, so no long file holds one worker alone at the end. (pytest-xdist's
-    own ``loadgroup`` reads ``xdist_group`` marks, which it cannot see under pytest 9.)"""
+    go to either worker, so no long file holds one worker alone at the end, and the long
+    ones (``LONG_FIRST``) go early. (pytest-xdist's own ``loadgroup`` reads
+    ``xdist_group`` marks, which it cannot see under pytest 9.)"""
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadScopeScheduling
@@ -189,5 +208,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         def _split_scope(self, nodeid: str) -> str:
             file = nodeid.split("::", 1)[0]
             return file if file in together else nodeid
+
+        def _assign_work_unit(self, node: Any) -> None:
+            if not getattr(self, "_ordered", False):  # the queue is complete by now
+                ordered = sorted(self.workqueue.items(),
+                                 key=lambda item: _handed_out_first(item[0]))
+                self.workqueue.clear()
+                self.workqueue.update(ordered)
+                self._ordered = True
+            super()._assign_work_unit(node)
 
     return ByFileWhereShared(config, log)
