@@ -11,7 +11,8 @@ table would be asked (a die marked unsure, or not as many readings as dice throw
 roll" holds the frames read with as many dice as were thrown: at the table only such frames
 give a roll (``pi/detector.py`` shows "too few dice" or "too many dice" for the others and
 waits), so its asks are the rolls the table is asked about. ``--in-view`` adds the row of
-frames where no die is more than 40% hidden (a die further under a hand may ask instead),
+frames where no die is more than 40% hidden under a hand or another die (a die further
+under may ask instead),
 from the renderer's own measure of each die's top in view (``haba_sets.in_view``: each
 frame drawn once more, the first time).
 """

@@ -97,10 +97,11 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
 
 
 def in_view(set_name: str, i: int) -> list[float]:
-    """How much of each truth die's top face is in view (0-1, in the order of the frame's
-    truth; a die under a hand or another die shows less): the renderer's own measure, which
-    the truth keeps only as ``visible`` (more than 0.9 in view), taken while the frame is drawn
-    again from its seed, and kept beside the frame."""
+    """How much of each truth die's top face is not covered (0-1, in the order of the frame's
+    truth; a die under a hand or another die shows less; of a die cut by the frame's edge, the
+    part inside the frame is measured): the renderer's own measure, which the truth keeps only
+    as ``visible`` (inside the frame and more than 0.9 uncovered), taken while the frame is
+    drawn again from its seed, and kept beside the frame."""
     kept = CACHE / set_name / f"{i:05d}.in-view.pickle"
     if kept.exists():
         shares: list[float] = pickle.loads(kept.read_bytes())
