@@ -1,5 +1,6 @@
-"""The training tool's pruning of the pip reader and its draws of photo sources (needs
-PyTorch: ``pip install -e '.[train]'``; skipped without it, as the assistant never needs it)."""
+"""The training tool's pruning of the pip reader, its draws of photo sources and of mined
+dice (needs PyTorch: ``pip install -e '.[train]'``; skipped without it, as the assistant never
+needs it)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,16 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from torch import nn  # noqa: E402
 from torch_parts import export, load_exported  # noqa: E402
-from train_dice_net import PipNet, pruned, weighed, widths_of  # noqa: E402
+from train_dice_net import (  # noqa: E402
+    MINE_BELOW,
+    MINE_LABEL_ERROR,
+    PipNet,
+    hard_dice,
+    pip_samples,
+    pruned,
+    weighed,
+    widths_of,
+)
 
 
 def _exported(tmp_path: Path, widths: tuple[int, int, int, int]) -> PipNet:
@@ -78,3 +88,54 @@ def test_a_weighed_source_is_drawn_that_many_times_as_often(
     total = sum(weigh.get(s, 1.0) for s in share)
     for s, got in share.items():
         assert abs(got - weigh.get(s, 1.0) / total) < 1e-9, (s, got)
+
+
+def _photos_of_values(values: list[list[int]]) -> list[Photo]:
+    """Grey photos with one 30-pixel box a die, side by side (nothing to read: the labels
+    are what the test follows)."""
+    out = []
+    for i, vals in enumerate(values):
+        boxes = np.array([[10 + 60 * j, 20, 40 + 60 * j, 50] for j in range(len(vals))],
+                         np.float32).reshape(-1, 4)
+        image = np.full((80, 60 * max(len(vals), 1) + 20, 3), 128, np.uint8)
+        out.append(Photo(image, boxes, np.array(vals, np.int64), f"p{i}", "a"))
+    return out
+
+
+@given(st.integers(0, 2**16), st.sampled_from([0.0, 1.0]))
+def test_mined_dice_are_drawn_at_their_share(seed: int, share: float) -> None:
+    """With every photo die drawn from the mined ones (share 1), the labelled crops are the
+    mined dice's values only (the rest are negatives, class 0); with share 0 the mined list
+    changes nothing: the other dice are drawn too."""
+    photos = _photos_of_values([[1, 2, 6], [3, 4, 6], [5, 6, 1]])
+    mined = [(0, 2), (1, 2), (2, 1)]  # the sixes
+    rng = np.random.default_rng(seed)
+    crops, labels = pip_samples(photos, [], [], [], rng, 60, mined=(mined, share))
+    assert crops.shape == (60, 48, 48, 3)
+    drawn = set(labels.tolist()) - {0}
+    if share == 1.0:
+        assert drawn == {6}
+    else:
+        assert drawn - {6}
+
+
+@given(st.lists(st.tuples(st.lists(st.floats(0.001, 1.0), min_size=7, max_size=7),
+                          st.integers(1, 6)), max_size=20))
+def test_hard_dice_are_the_unsure_ones_but_likely_label_errors(
+        rows: list[tuple[list[float], int]]) -> None:
+    """A die is mined exactly when the reader gives its label less than MINE_BELOW, unless
+    it gives the label almost nothing and another value almost all (then the label is
+    suspect); the count of those left out is returned."""
+    probs = np.array([r for r, _ in rows], np.float64).reshape(-1, 7)
+    probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
+    values = np.array([v for _, v in rows], np.int64)
+    chosen, doubtful = hard_dice(probs, values)
+    want, suspect = [], 0
+    for i, (p, v) in enumerate(zip(probs, values, strict=True)):
+        if p[v] >= MINE_BELOW:
+            continue
+        if p[v] < MINE_LABEL_ERROR[0] and max(p[1:]) > MINE_LABEL_ERROR[1]:
+            suspect += 1
+        else:
+            want.append(i)
+    assert chosen.tolist() == want and doubtful == suspect

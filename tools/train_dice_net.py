@@ -397,13 +397,17 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
                 hard: list[tuple[int, np.ndarray]], renders: list[Photo],
                 rng: np.random.Generator, n: int,
                 found: tuple[Found, Found] = ({}, {}),
-                weigh: dict[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+                weigh: dict[str, float] | None = None,
+                mined: tuple[list[tuple[int, int]], float] = ([], 0.0)
+                ) -> tuple[np.ndarray, np.ndarray]:
     """``n`` augmented crops: labelled dice (the finder's box, see :data:`FOUND_SHARE`, or
     the label's jittered), tomitomi dice, rendered dice (:data:`RENDER_SHARE` of the
     labelled ones), and negatives (background, between dice, a die's corner, the finder's
     mistakes: labels, keys, carpet) as class 0. ``found``: the finder's boxes in photos and
     in renders. Photos are drawn so that each source is drawn as often, times its
-    ``weigh`` (e.g. ``{"rune55-trays": 2.0}``: the gamer trays twice as often)."""
+    ``weigh`` (e.g. ``{"rune55-trays": 2.0}``: the gamer trays twice as often). ``mined``:
+    (photo index, die index) of the dice the starting reader misreads (:func:`mine_dice`)
+    and the share of the photo dice drawn from them."""
     crops, labels = [], []
     weights = weighed(photos, weigh or {})
     while len(crops) < n:
@@ -421,10 +425,13 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
             pool = renders if rendered else photos
             k = int(rng.integers(len(pool)) if rendered else rng.choice(len(pool), p=weights))
             ph = pool[k]
-            img = ph.image
             if len(ph.boxes) == 0:
                 continue
             j = int(rng.integers(len(ph.boxes)))
+            if not rendered and r <= 0.75 and mined[0] and rng.random() < mined[1]:
+                k, j = mined[0][int(rng.integers(len(mined[0])))]
+                ph = photos[k]
+            img = ph.image
             box, v = ph.boxes[j].copy(), int(ph.values[j])
             by_finder = found[int(rendered)].get((k, j))
             if r <= 0.75 and by_finder is not None and rng.random() < FOUND_SHARE:
@@ -456,6 +463,50 @@ def pip_samples(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
         crops.append(_turned(crop_for_pips(img, jb, angle=rng.uniform(-180, 180)), rng))
         labels.append(v)
     return np.stack(crops), np.array(labels, np.int64)
+
+
+MINE_BELOW = 0.5
+"""A training die is mined (:func:`mine_dice`) when the starting reader gives its label
+less than this probability..."""
+MINE_LABEL_ERROR = (0.02, 0.95)
+"""... unless it gives the label under the first and another value over the second: then
+the label is as likely wrong as the reader (``dice_data.ERRATA`` holds such labels), and
+drawing it often would teach the label's mistake."""
+
+
+def hard_dice(probs: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, int]:
+    """The indices of the dice worth mining, given a reader's class probabilities ``probs``
+    (n, 7) and the labels ``values`` (n,): the label's probability under
+    :data:`MINE_BELOW`, the likely label errors (:data:`MINE_LABEL_ERROR`) left out; and
+    how many were left out so."""
+    p_label = probs[np.arange(len(values)), values]
+    hard = p_label < MINE_BELOW
+    doubtful = hard & (p_label < MINE_LABEL_ERROR[0]) & (probs[:, 1:].max(axis=1)
+                                                          > MINE_LABEL_ERROR[1])
+    return np.nonzero(hard & ~doubtful)[0], int(doubtful.sum())
+
+
+def mine_dice(photos: list[Photo], found: Found, start: Path) -> list[tuple[int, int]]:
+    """(photo index, die index) of the labelled dice of ``photos`` (the train parts only)
+    that the exported pip reader ``start`` reads wrong or unsure (:func:`hard_dice`), each
+    cut as the reader is given it (the finder's box where ``found`` has one, else the
+    label's) and read as the reader reads it (in four quarter turns when unsure)."""
+    net = DiceNet(FINDER_ONNX, start)
+    keys = [(i, j) for i, ph in enumerate(photos) for j in range(len(ph.boxes))]
+    crops = [crop_for_pips(photos[i].image, found.get((i, j), photos[i].boxes[j]))
+             for i, j in keys]
+    probs = np.zeros((len(keys), 7))
+    for i in range(0, len(crops), 256):
+        probs[i:i + 256] = net.read_pips(crops[i:i + 256])
+    values = np.array([photos[i].values[j] for i, j in keys], np.int64)
+    chosen, doubtful = hard_dice(probs, values)
+    mined = [keys[int(k)] for k in chosen]
+    by_source: dict[str, int] = {}
+    for i, _ in mined:
+        by_source[photos[i].source] = by_source.get(photos[i].source, 0) + 1
+    print(f"mined {len(mined)} of {len(keys)} training dice ({by_source}); "
+          f"{doubtful} left out as maybe mislabelled", flush=True)
+    return mined
 
 
 def weighed(photos: list[Photo], weigh: dict[str, float]) -> np.ndarray:
@@ -565,12 +616,14 @@ def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
                renders: list[Photo], steps: int, rng: np.random.Generator, batch: int = 64,
                start: Path | None = None, checkpoint: Checkpoint | None = None,
                teacher: Path | None = None, widths: tuple[int, int, int, int] = PIP_WIDTHS,
-               weigh: dict[str, float] | None = None) -> PipNet:
+               weigh: dict[str, float] | None = None, mine: float = 0.0) -> PipNet:
     """The pip reader, trained from scratch or fine-tuned from the exported one ``start``
     (then at a third of the learning rate; :func:`pruned` to ``widths`` when they are
     narrower than the exported one's). With an exported
     ``teacher`` (a bigger reader) it is distilled: it learns the labels and, for
-    :data:`DISTILL` of its loss, the teacher's softened probabilities of the same crops."""
+    :data:`DISTILL` of its loss, the teacher's softened probabilities of the same crops.
+    ``mine``: the share of the photo dice drawn from those ``start`` reads wrong or unsure
+    (:func:`mine_dice`; hard examples)."""
     net = PipNet(widths) if start is None else load_exported(PipNet(widths_of(start)), start)
     if start is not None and widths_of(start) != widths:
         net = pruned(net, widths)
@@ -582,9 +635,11 @@ def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
     hard, found = finder_view(photos)
     found_r = finder_view(renders)[1]
     teach = cv2.dnn.readNetFromONNX(str(teacher)) if teacher is not None else None
+    mined = mine_dice(photos, found, start or PIPS_ONNX) if mine > 0 else []
 
     def pool() -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        x, y = pip_samples(photos, tomi, hard, renders, rng, POOL, (found, found_r), weigh)
+        x, y = pip_samples(photos, tomi, hard, renders, rng, POOL, (found, found_r), weigh,
+                           (mined, mine))
         return x, y, None if teach is None else teacher_logits(teach, x)
 
     pool_x, pool_y, pool_t = pool()
@@ -715,6 +770,9 @@ def main() -> None:
     parser.add_argument("--weigh", nargs="*", default=[], metavar="SOURCE=W",
                         help="draw this photo source's crops W times as often for the pip "
                              "reader, e.g. rune55-trays=2")
+    parser.add_argument("--mine", type=float, default=0.0, metavar="SHARE",
+                        help="draw this share of the photo dice from those the starting pip "
+                             "reader reads wrong or unsure (hard examples, train parts only)")
     parser.add_argument("--pips-out", type=Path, default=PIPS_ONNX,
                         help="write the pip reader here (default: the shipped one's place)")
     parser.add_argument("--seed", type=int, default=0)
@@ -742,7 +800,8 @@ def main() -> None:
         pips = train_pips(photos, tomi, renders, args.pip_steps, rng, start=args.pips_from,
                           checkpoint=Checkpoint(args.checkpoint), teacher=args.teacher,
                           widths=args.pip_widths,
-                          weigh={k: float(v) for k, v in (w.split("=") for w in args.weigh)})
+                          weigh={k: float(v) for k, v in (w.split("=") for w in args.weigh)},
+                          mine=args.mine)
         fit_temperature(pips, calib, rng)
         export(pips, (1, 3, PIP_CROP, PIP_CROP), args.pips_out, 13)
         credited(args.pips_out)
