@@ -116,9 +116,7 @@ def _columns(seen: Seen, chosen: Sequence[tuple[int, ...]], told: bool,
     """The terms of each choice of ``chosen``, a row per choice."""
     if not chosen:
         return np.zeros((0, len(TERMS)))
-    picked = np.zeros((len(chosen), len(seen.faces)), dtype=bool)
-    for row, c in enumerate(chosen):
-        picked[row, list(c)] = True
+    picked = membership(chosen, len(seen.faces))
     faces = seen.faces
     pair, side_in = _pair_columns(seen, picked)
     n = picked.sum(axis=1).astype(float)
@@ -131,6 +129,14 @@ def _columns(seen: Seen, chosen: Sequence[tuple[int, ...]], told: bool,
         _box_column(chosen, layouts),
         n if told else np.zeros(len(chosen)),
         np.zeros(len(chosen)) if told else n])
+
+
+def membership(chosen: Sequence[tuple[int, ...]], faces: int) -> np.ndarray:
+    """Which of ``faces`` faces each choice holds: a row per choice, a column per face."""
+    out = np.zeros((len(chosen), faces), dtype=bool)
+    for row, c in enumerate(chosen):
+        out[row, list(c)] = True
+    return out
 
 
 def _size_column(picked: np.ndarray, sides: np.ndarray) -> np.ndarray:
@@ -181,5 +187,5 @@ def chances(weighed: Weighed, weights: np.ndarray) -> np.ndarray:
     return out
 
 
-__all__ = ["POOL", "TERMS", "Weighed", "chances", "choices", "inward", "pool",
+__all__ = ["POOL", "TERMS", "Weighed", "chances", "choices", "inward", "membership", "pool",
            "terms", "weigh"]

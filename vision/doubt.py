@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.choose import TERMS, Weighed, chances
+from vision.choose import TERMS, Weighed, chances, membership
 from vision.consistency import Decision, most_probable, reading_chance
 from vision.faces import Face, Seen
 from vision.palette import Palette
@@ -145,11 +145,10 @@ def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette,
     read_right = reading_chance([f.belief for f in faces], palette.colors)
     all_tops = math.prod(tops)
     chance = float(p[best]) * read_right * all_tops
-    there = [float(sum(q for c, q in zip(weighed.choices, p, strict=True) if k in c))
-             for k in chosen]
-    places = [float(sum(q for c, q in zip(weighed.choices, p, strict=True)
-                        if k in c or beside & set(c)))
-              for k in chosen for beside in [{nb.index for nb in seen.faces[k].neighbours}]]
+    picked = membership(weighed.choices, len(seen.faces))
+    there = [float(p @ picked[:, k]) for k in chosen]
+    places = [float(p @ (picked[:, k] | picked[:, [nb.index for nb in f.neighbours]].any(axis=1)))
+              for k, f in zip(chosen, faces, strict=True)]
     sure = [min(t * d.chance * top, 1.0)
             for t, d, top in zip(there, decisions, tops, strict=True)]
     whys: list[Why | None] = [
