@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 
 from rules.dice import Color
-from vision.choose import TERMS
+from vision.choose import TERMS, Shape
 from vision.consistency import Belief
 from vision.doubt import ReaderModel
-from vision.faces import Face, Neighbour, Seen, lies_as_side
+from vision.faces import Face, Neighbour, Seen
 from vision.habanet import FoundFace
 from vision.palette import Palette
 
@@ -28,10 +28,12 @@ from haba_sets import HELD_OUT, frame
 
 COLORS = Palette.default().colors
 MIDDLE = (640.0, 480.0)
-MODEL = ReaderModel(np.array([1.0, 0.5, -2.0, 1.0, -1.0, -3.0, 1.0, 3.0, 1.0]), 0.7, 1.0)
+MODEL = ReaderModel(np.array([1.0, 0.5, -2.0, 1.0, -1.0, -3.0, 1.0, 3.0, 1.0]),
+                    Shape(clip=8.0, out_from_middle=4.0, side_shrink=0.75), 0.7, 1.0)
 """Weights per :data:`vision.choose.TERMS`: a die's top is what the networks say, a face
 off the dice's size, inward of its neighbour or lying as a side is less likely one, the box
-is obeyed, and a face is a die unless the evidence says not."""
+is obeyed, and a face is a die unless the evidence says not; the shape's numbers are of
+the sizes the fit chooses among."""
 assert len(MODEL.weights) == len(TERMS)
 
 
@@ -61,9 +63,7 @@ def seen(faces: Sequence[Face], tops: dict[tuple[int, int], float] | None = None
     for k, f in enumerate(faces):
         near = sorted({j for pair in tops for j in pair if k in pair and j != k})
         out.append(replace(
-            f, neighbours=tuple(Neighbour(j, tops[k, j], tops[j, k]) for j in near),
-            side_of=tuple(j for j, g in enumerate(faces)
-                          if j != k and lies_as_side(f.found, g.found))))
+            f, neighbours=tuple(Neighbour(j, tops[k, j], tops[j, k]) for j in near)))
     return Seen(tuple(out), middle)
 
 

@@ -42,16 +42,15 @@ def test_the_frame_is_looked_at_farther_and_closer_only_when_the_count_wants_mor
                                          else ["first"])
 
 
-def test_faces_beside_each_other_carry_the_pair_network_s_answers_and_side_relations() -> None:
+def test_faces_beside_each_other_carry_the_pair_network_s_answers() -> None:
     nets = FakeNets([_f(600), _f(640, side=40.0), _f(1000)], [DIE, DIE, DIE],
                     pair=(0.8, 0.1, 0.1))
     s = see(nets.frame, nets, PALETTE, None, nets, 1.0)  # type: ignore[arg-type]
-    big, small, far = s.faces
+    big, _, far = s.faces
     assert [n.index for n in big.neighbours] == [1] and far.neighbours == ()
     # asked in both orders and averaged: (0.8 + 0.1) / 2 each way
     assert big.neighbours[0].top == pytest.approx(0.45)
     assert big.neighbours[0].under == pytest.approx(0.45)
-    assert small.side_of == (0,) and big.side_of == ()
 
 
 def test_faces_from_farther_are_weighed_beside_the_first_look_s_in_their_place() -> None:

@@ -16,14 +16,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.dice import Color
-from vision.choose import CLIP, POOL, TERMS, chances, choices, inward, terms, weigh
+from vision.choose import (
+    POOL,
+    TERMS,
+    chances,
+    choices,
+    inward,
+    lies_as_side,
+    side_faces,
+    terms,
+    weigh,
+)
 from vision.consistency import Belief, layout_chances, obeying
 from vision.doubt import MODEL_TOML, ReaderModel, decide, default_model
-from vision.faces import apart, lies_as_side, one_place
+from vision.faces import apart, one_place
 from vision.habanet import FoundFace
 from vision.palette import Palette
 
 PALETTE = Palette.default()
+SHAPE = MODEL.shape
+CLIP = SHAPE.clip
 T = {name: k for k, name in enumerate(TERMS)}
 
 
@@ -32,12 +44,12 @@ def _layouts(s):
 
 
 def _read(s, count: int | None, told: bool, model: ReaderModel = MODEL):
-    return decide(s, weigh(s, count, told, COLORS), model, PALETTE)
+    return decide(s, weigh(s, count, told, COLORS, SHAPE), model, PALETTE)
 
 
 def _every(s, count: int, model: ReaderModel = MODEL):
     """Read told ``count`` dice, every chosen face read (none dropped as unlikely a die)."""
-    return decide(s, weigh(s, count, True, COLORS), model, PALETTE, leave_out=False)
+    return decide(s, weigh(s, count, True, COLORS, SHAPE), model, PALETTE, leave_out=False)
 
 
 def _row(x: float, n: int, gap: float = 200.0) -> list:
@@ -62,7 +74,7 @@ def test_every_choice_is_one_die_per_place_within_the_count(spots, count: int, t
     faces = [face(100.0 + 25.0 * x, 100.0 + 25.0 * y, is_die=d) for x, y, d in spots]
     s = seen(faces)
     got = set(choices(s, count))
-    assert got == set(weigh(s, count, told, COLORS).choices)
+    assert got == set(weigh(s, count, told, COLORS, SHAPE).choices)
     pooled = sorted(sorted(range(len(faces)), key=lambda k: 1 - faces[k].is_die)[:POOL])
     most = min(count, len(pooled))
     expected = {c for n in range(most + 1) for c in combinations(pooled, n)
@@ -73,19 +85,19 @@ def test_every_choice_is_one_die_per_place_within_the_count(spots, count: int, t
 
 def test_the_pip_reader_and_finder_terms_are_log_odds_of_the_faces_chosen() -> None:
     s = seen([face(100, is_die=0.9, found=0.5), face(400, is_die=0.2, found=0.8)])
-    row = terms(s, (0, 1), True, _layouts(s))
+    row = terms(s, (0, 1), True, _layouts(s), SHAPE)
     assert row[T["pips"]] == pytest.approx(math.log(9) + math.log(0.25))
     assert row[T["finder"]] == pytest.approx(math.log(4))
     assert row[T["dice_told"]] == 2 and row[T["dice_free"]] == 0
     sure = seen([face(100, is_die=1.0)])
-    assert terms(sure, (0,), False, _layouts(sure))[T["pips"]] == CLIP
+    assert terms(sure, (0,), False, _layouts(sure), SHAPE)[T["pips"]] == CLIP
 
 
 def test_the_size_term_is_nought_for_dice_of_one_size_and_grows_with_the_odd_one() -> None:
     even = seen([face(100), face(300), face(500)])
     odd = seen([face(100), face(300), face(500, side=36.0)])
-    assert terms(even, (0, 1, 2), True, _layouts(even))[T["size"]] == 0
-    assert terms(odd, (0, 1, 2), True, _layouts(odd))[T["size"]] == pytest.approx(
+    assert terms(even, (0, 1, 2), True, _layouts(even), SHAPE)[T["size"]] == 0
+    assert terms(odd, (0, 1, 2), True, _layouts(odd), SHAPE)[T["size"]] == pytest.approx(
         math.log(0.6) ** 2)
 
 
@@ -99,12 +111,12 @@ def test_the_pair_and_inward_terms_change_sign_with_the_face_kept(
     under = (1 - top) * rest
     s = seen([face(600, 480), face(650, 470)], {(0, 1): top, (1, 0): under},
              middle=(640 + mx, 480 + my))
-    a, b = terms(s, (0,), True, _layouts(s)), terms(s, (1,), True, _layouts(s))
+    a, b = terms(s, (0,), True, _layouts(s), SHAPE), terms(s, (1,), True, _layouts(s), SHAPE)
     assert a[T["inward"]] == pytest.approx(-b[T["inward"]], abs=1e-9)
     assert a[T["pair"]] == pytest.approx(max(math.log(top), -CLIP))
     assert b[T["pair"]] == pytest.approx(max(math.log(max(under, 1e-12)), -CLIP))
     for chosen in ((0, 1), ()):
-        both = terms(s, chosen, True, _layouts(s))
+        both = terms(s, chosen, True, _layouts(s), SHAPE)
         assert both[T["pair"]] == pytest.approx(max(math.log(max(1 - top - under, 1e-12)),
                                                     -CLIP))
         assert both[T["inward"]] == 0
@@ -114,16 +126,18 @@ def test_the_inward_term_marks_the_face_towards_the_middle() -> None:
     """Far out on the right, of two faces side by side the left one lies towards the middle:
     keeping it scores a positive ``inward`` term (a die's side shows towards the middle)."""
     s = seen([face(1100, 480), face(1160, 480)], {(0, 1): 0.5, (1, 0): 0.5})
-    assert terms(s, (0,), True, _layouts(s))[T["inward"]] > 1.5
+    assert terms(s, (0,), True, _layouts(s), SHAPE)[T["inward"]] > 1.5
 
 
 def test_a_face_lying_as_another_s_side_is_marked() -> None:
     top, side = face(300, side=60.0), face(335, side=40.0)
-    assert lies_as_side(side.found, top.found) and not lies_as_side(top.found, side.found)
+    assert lies_as_side(side, top, SHAPE) and not lies_as_side(top, side, SHAPE)
     s = seen([top, side])
-    assert s.faces[1].side_of == (0,) and s.faces[0].side_of == ()
-    assert terms(s, (1,), True, _layouts(s))[T["side"]] == 1
-    assert terms(s, (0,), True, _layouts(s))[T["side"]] == 0
+    assert list(side_faces(s, SHAPE)) == [0, 1]
+    far_off = replace(SHAPE, side_shrink=0.5)  # a side this close and small lies nowhere
+    assert not lies_as_side(side, top, far_off) and list(side_faces(s, far_off)) == [0, 0]
+    assert terms(s, (1,), True, _layouts(s), SHAPE)[T["side"]] == 1
+    assert terms(s, (0,), True, _layouts(s), SHAPE)[T["side"]] == 0
 
 
 @pytest.mark.parametrize(("values", "obeys"), [((2, 6), True), ((2, 6, 1), False)])
@@ -134,7 +148,7 @@ def test_the_box_term_rules_out_three_dice_of_one_layout(values: tuple[int, ...]
     colors = {2: Color.RED, 6: Color.GREEN, 1: Color.GREEN}
     s = seen([face(100 + 200 * k, value=v, color=colors[v], b=belief(v, colors[v], 1.0, 1.0))
               for k, v in enumerate(values)])
-    box = terms(s, tuple(range(len(values))), True, _layouts(s))[T["box"]]
+    box = terms(s, tuple(range(len(values))), True, _layouts(s), SHAPE)[T["box"]]
     assert (box == pytest.approx(0, abs=1e-9)) == obeys
     assert obeys or box == -2 * CLIP
 
@@ -144,7 +158,7 @@ def test_the_box_term_rules_out_three_dice_of_one_layout(values: tuple[int, ...]
        st.lists(st.floats(0.05, 0.99), min_size=1, max_size=7), st.integers(1, 6))
 def test_chances_are_a_distribution_ordered_by_the_weighed_terms(weights, dies, count) -> None:
     s = seen([face(100 + 150 * k, is_die=d) for k, d in enumerate(dies)])
-    w = weigh(s, count, True, COLORS)
+    w = weigh(s, count, True, COLORS, SHAPE)
     p = chances(w, np.array(weights))
     assert p.sum() == pytest.approx(1) and (p >= 0).all()
     logp = w.terms @ np.array(weights)
@@ -268,7 +282,7 @@ def test_told_the_count_a_face_unlikely_a_die_is_not_taken_for_the_missing_one()
     and the table is asked whether one is covered; not told, five are read."""
     faces = [*_row(100, 5), face(1100, value=6, is_die=0.025)]
     s = seen(faces)
-    weighed = weigh(s, 6, True, COLORS)
+    weighed = weigh(s, 6, True, COLORS, SHAPE)
     assert 5 in weighed.choices[int(np.argmax(chances(weighed, MODEL.weights)))]
     for told in (True, False):
         reading = _read(s, 6, told)
@@ -290,7 +304,7 @@ def test_told_the_count_exactly_the_faces_where_a_die_is_unlikely_are_dropped(
              {(a, a + 1): 0.3 for a in range(len(spec) - 1)}
              | {(a + 1, a): 0.3 for a in range(len(spec) - 1)})
     model = replace(MODEL, threshold=threshold)
-    weighed = weigh(s, count, True, COLORS)
+    weighed = weigh(s, count, True, COLORS, SHAPE)
     told = decide(s, weighed, model, PALETTE)
     whole = decide(s, weighed, model, PALETTE, leave_out=False)
     p = chances(weighed, model.weights)
@@ -323,6 +337,7 @@ def test_the_model_file_reads_back_what_it_wrote_and_names_its_fit() -> None:
     assert np.allclose(back.weights, model.weights) and back.threshold == model.threshold
     assert back.side_doubt == model.side_doubt and back.temperature == model.temperature
     assert back.fitted_by == model.fitted_by and back.date == model.date
+    assert back.shape == model.shape
     shipped = default_model()
     assert shipped.fitted_by.startswith("tools/fit_haba_reader.py ") and shipped.date
     assert "stress:" not in shipped.fitted_by and "table:" not in shipped.fitted_by
@@ -333,6 +348,15 @@ def test_the_model_file_reads_back_what_it_wrote_and_names_its_fit() -> None:
     whole = model.to_toml()
     with pytest.raises(ValueError, match="side_doubt"):
         ReaderModel.from_toml(whole.replace("side_doubt", "#"))
+    with pytest.raises(ValueError, match=r"shape\.side_shrink"):
+        ReaderModel.from_toml(whole.replace("side_shrink", "#"))
+
+
+def _as_side(f, top) -> bool:
+    """Whether face ``f`` lies as the side of ``top``: beside it but not in its place, smaller
+    than ``side_shrink`` of it and closer than that many of its sides."""
+    gap, reach = math.dist(f.found.center, top.found.center), SHAPE.side_shrink * top.found.side
+    return not one_place(f.found, top.found) and f.found.side < reach and gap < reach
 
 
 def _one_by_one(s, chosen, told: bool, layouts) -> np.ndarray:
@@ -355,12 +379,14 @@ def _one_by_one(s, chosen, told: bool, layouts) -> np.ndarray:
             pair += max(math.log(max(answer, 1e-12)), -CLIP)
             if mine != theirs:
                 kept, out = (f, s.faces[n.index]) if mine else (s.faces[n.index], f)
-                side_in += inward(kept, out, s.middle) - inward(out, kept, s.middle)
+                side_in += (inward(kept, out, s.middle, SHAPE)
+                            - inward(out, kept, s.middle, SHAPE))
     box = obeying([layouts[k] for k in chosen])
     return np.array([
         sum(logit(f.is_die) for f in faces), sum(logit(f.found.found) for f in faces),
         sum(math.log(x / median) ** 2 for x in sides), pair, side_in,
-        sum(bool(f.side_of) for f in faces), max(math.log(max(box, 1e-12)), -2 * CLIP),
+        sum(any(_as_side(f, g) for g in s.faces if g is not f) for f in faces),
+        max(math.log(max(box, 1e-12)), -2 * CLIP),
         len(faces) if told else 0.0, 0.0 if told else len(faces)])
 
 
@@ -379,9 +405,10 @@ def test_every_choice_is_weighed_as_its_terms_say(spec, count: int, told: bool) 
     for k, (*_, top, under) in enumerate(spec[:-1]):
         tops[k, k + 1], tops[k + 1, k] = top, under
     s = seen(faces, tops)
-    w = weigh(s, count, told, COLORS)
+    w = weigh(s, count, told, COLORS, SHAPE)
     assert w.choices == tuple(choices(s, count))
     for row, chosen in zip(w.terms, w.choices, strict=True):
         assert row == pytest.approx(_one_by_one(s, chosen, told, _layouts(s)), rel=1e-9,
                                     abs=1e-9)
-        assert row == pytest.approx(terms(s, chosen, told, _layouts(s)), rel=1e-12, abs=1e-12)
+        assert row == pytest.approx(terms(s, chosen, told, _layouts(s), SHAPE), rel=1e-12,
+                                    abs=1e-12)

@@ -9,7 +9,9 @@ On tuning frames only (``benchmarks/haba_sets.py``: never a judging set, ``stres
    ``.cache/haba-reader`` per frame, networks and the code that finds faces);
 2. the pip reader's temperature, by likelihood of the true values of faces on dice;
 3. the weights of :data:`vision.choose.TERMS`, by likelihood of the true choice of faces
-   (a conditional logit over each frame's choices; convex, Newton's method);
+   (a conditional logit over each frame's choices; convex, Newton's method), and the
+   numbers inside the terms (:class:`vision.choose.Shape`) by the same likelihood, each in
+   turn over the values of :data:`SHAPES` with the weights fitted again at each;
 4. how much a chosen face that may be a die's side lowers the reading's probability
    (:attr:`vision.doubt.ReaderModel.side_doubt`) and the threshold of :mod:`vision.doubt`'s
    one doubt rule, together: the pair that asks least, a frame silently wrong costing
@@ -27,7 +29,9 @@ import hashlib
 import math
 import pickle
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from pathlib import Path
 
 import cv2
@@ -39,10 +43,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from haba_sets import JUDGING, RENDERER, SETS, frame  # noqa: E402
 
+import vision.choose  # noqa: E402
+from rules.dice import Color  # noqa: E402
 from rules.kotd.cards import load_box  # noqa: E402
-from vision.choose import TERMS, Weighed, weigh  # noqa: E402
+from vision.choose import TERMS, Shape, Weighed, weigh  # noqa: E402
 from vision.consistency import Belief  # noqa: E402
-from vision.doubt import MODEL_TOML, ReaderModel, a_top, decide  # noqa: E402
+from vision.doubt import MODEL_TOML, SHAPE, ReaderModel, a_top, decide  # noqa: E402
 from vision.faces import Seen, see  # noqa: E402
 from vision.habanet import MODELS, default_net  # noqa: E402
 from vision.pairnet import default_pair_net  # noqa: E402
@@ -57,6 +63,10 @@ NETS = hashlib.sha1(b"".join(p.read_bytes() for p in _EVIDENCE)).hexdigest()[:10
 CACHE = ROOT / ".cache" / "haba-reader" / f"{RENDERER}-{NETS}"
 RIDGE = 1.0
 """The weights' L2 penalty (a prior that keeps an unused term near 0)."""
+SHAPES = {"clip": (4.0, 6.0, 8.0, 10.0, 12.0), "out_from_middle": (2.0, 3.0, 4.0, 6.0, 8.0),
+          "side_shrink": (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)}
+"""The values tried for each number of :class:`vision.choose.Shape`; the search starts from
+the middle of each."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +141,17 @@ def fit_temperature(cases: list[Case]) -> float:
     return best
 
 
+def true_choices(cases: list[Case]) -> list[int | None]:
+    """Each case's true choice (the faces on dice) as its place among the case's choices
+    (None when it is not one of them: a die not found)."""
+    out = []
+    for c in cases:
+        choices = list(vision.choose.choices(c.seen, c.count))
+        true = tuple(sorted(on_dice(c)))
+        out.append(choices.index(true) if true in choices else None)
+    return out
+
+
 def tempered(seen: Seen, temperature: float) -> Seen:
     """``seen`` with the pip reader's value chances at ``temperature``."""
     def one(b: Belief) -> Belief:
@@ -139,8 +160,9 @@ def tempered(seen: Seen, temperature: float) -> Seen:
     return replace(seen, faces=tuple(replace(f, belief=one(f.belief)) for f in seen.faces))
 
 
-def fit_weights(weighed: list[Weighed], truths: list[int | None]) -> np.ndarray:
-    """The weights that make the true choices likeliest (conditional logit, ridge)."""
+def fit_weights(weighed: list[Weighed], truths: list[int | None]) -> tuple[np.ndarray, float]:
+    """The weights that make the true choices likeliest (conditional logit, ridge), and the
+    penalised log-likelihood they reach."""
     data = [(w.terms, y) for w, y in zip(weighed, truths, strict=True)
             if y is not None and len(w.choices) > 1]
     weights = np.zeros(len(TERMS))
@@ -157,7 +179,43 @@ def fit_weights(weighed: list[Weighed], truths: list[int | None]) -> np.ndarray:
         weights -= step
         if float(np.abs(step).max()) < 1e-6:
             break
-    return weights
+    fit = -RIDGE / 2 * float(weights @ weights)
+    for terms, y in data:
+        logp = terms @ weights
+        fit += float(logp[y] - logp.max() - np.log(np.exp(logp - logp.max()).sum()))
+    return weights, fit
+
+
+def weighed_at(cases: list[Case], shape: Shape, colors: Sequence[Color]) -> list[Weighed]:
+    """Every case's choices and terms with ``shape``."""
+    return [weigh(c.seen, c.count, c.told, colors, shape) for c in cases]
+
+
+def fit_shape(cases: list[Case], truths: list[int | None], colors: Sequence[Color]
+              ) -> tuple[Shape, np.ndarray, list[Weighed]]:
+    """The shape (of :data:`SHAPES`, one number at a time, each in its turn until none moves)
+    whose fitted weights make the true choices likeliest; those weights; the cases weighed."""
+    values = {k: v[len(v) // 2] for k, v in SHAPES.items()}
+    tried: dict[tuple[float, ...], tuple[float, np.ndarray, list[Weighed]]] = {}
+
+    def at(vals: dict[str, float]) -> tuple[float, np.ndarray, list[Weighed]]:
+        key = tuple(vals[k] for k in SHAPE)
+        if key not in tried:
+            weighed = weighed_at(cases, Shape(**vals), colors)
+            weights, fit = fit_weights(weighed, truths)
+            tried[key] = (fit, weights, weighed)
+            print(f"  shape {vals}: log-likelihood {fit:.1f}", flush=True)
+        return tried[key]
+
+    moved = True
+    while moved:
+        moved = False
+        for name in SHAPE:
+            best = max(SHAPES[name], key=lambda v: at({**values, name: v})[0])
+            moved |= best != values[name]
+            values[name] = best
+    _, weights, weighed = at(values)
+    return Shape(**values), weights, weighed
 
 
 Row = tuple[float, bool, bool, float]
@@ -210,8 +268,11 @@ def fit_doubt(rows: list[Row], cost: float) -> tuple[float, float]:
 
 
 def fit_threshold(rows: list[Doubted], cost: float) -> float:
-    """The threshold that asks least, a silently wrong frame costing ``cost`` asks."""
-    options = sorted({0.0, *(min(c + 1e-6, 1.0) for c, _, _ in rows)})
+    """The threshold that asks least, a silently wrong frame costing ``cost`` asks (the
+    smallest on a tie). The loss only changes at the rows' probabilities: each threshold
+    tried lies midway between two of them (or at 0 or 1)."""
+    values = sorted({0.0, 1.0, *(c for c, _, _ in rows)})
+    options = [0.0, *((a + b) / 2 for a, b in pairwise(values)), 1.0]
     return min(options, key=lambda t: (loss(rows, t, cost), t))
 
 
@@ -236,13 +297,9 @@ def main() -> None:
     cases = collect(spans(args.frames), load_box().dice)
     temperature = fit_temperature(cases)
     cases = [replace(c, seen=tempered(c.seen, temperature)) for c in cases]
-    weighed = [weigh(c.seen, c.count, c.told, palette.colors) for c in cases]
-    truths = []
-    for c, w in zip(cases, weighed, strict=True):
-        true = tuple(sorted(on_dice(c)))
-        truths.append(w.choices.index(true) if true in w.choices else None)
-    weights = fit_weights(weighed, truths)
-    model = ReaderModel(weights, 0.0, temperature)
+    truths = true_choices(cases)
+    shape, weights, weighed = fit_shape(cases, truths, palette.colors)
+    model = ReaderModel(weights, shape, 0.0, temperature)
     read = outcomes(cases, weighed, model, palette)
     side_doubt, threshold = fit_doubt(read, args.silent_cost)
     command = "tools/fit_haba_reader.py " + " ".join(sys.argv[1:])
@@ -250,7 +307,7 @@ def main() -> None:
                     date=datetime.date.today().isoformat())
     print(f"temperature {temperature:.3f}; weights "
           + ", ".join(f"{t} {w:.3f}" for t, w in zip(TERMS, weights, strict=True))
-          + f"; side doubt {side_doubt:.2f}; threshold {threshold:.4f}; true choice among "
+          + f"; {shape}; side doubt {side_doubt:.2f}; threshold {threshold:.4f}; true choice among "
           f"the choices in {sum(y is not None for y in truths)} of {len(cases)}")
     for told, label in ((True, "told the count"), (False, "not told")):
         picked = [(c, w) for c, w in zip(cases, weighed, strict=True) if c.told == told]

@@ -13,14 +13,16 @@ tuning frames (``tools/fit_haba_reader.py``, :mod:`vision.doubt` loads them):
   what the choice says of them (one is a die's top and the other not, or neither or both);
 * ``inward``: of two faces beside each other, one chosen and one not, how much more the
   chosen one lies towards the middle of the frame (a die's side shows towards the middle);
-* ``side``: chosen faces that lie where a neighbour's side shows;
+* ``side``: chosen faces that lie where a neighbour's side shows (:func:`lies_as_side`);
 * ``box``: the log-chance that the chosen faces' readings obey the box's layouts
   (:func:`vision.consistency.obeying_each`);
 * ``dice_told`` / ``dice_free``: how many faces are chosen, told the count or not. A choice
   has at most the count's faces and may leave any die out (a die under a hand, or outside
   the picture): a choice of fewer faces than were thrown makes the table ask.
 
-Faces beyond the :data:`POOL` most die-like are not chosen among.
+The numbers that shape the terms (:class:`Shape`: where log-odds are clipped, how far out
+``inward`` counts fully, where a side lies) are fitted with the weights. Faces beyond the
+:data:`POOL` most die-like are not chosen among.
 """
 
 from __future__ import annotations
@@ -34,17 +36,28 @@ import numpy as np
 
 from rules.dice import Color
 from vision.consistency import layout_chances, obeying_each
-from vision.faces import Face, Seen, one_place
+from vision.faces import Face, Seen, one_place, pairs_beside
 
 TERMS = ("pips", "finder", "size", "pair", "inward", "side", "box", "dice_told",
          "dice_free")
 """The terms of a choice's log-probability, in the order of :attr:`Weighed.terms`."""
 POOL = 10
-"""The most candidate faces chosen among (the most die-like by the pip reader)."""
-CLIP = 8.0
-"""Log-odds are clipped to ±this: no one network's answer is ever certain."""
-OUT_FROM_MIDDLE = 4.0
-"""Faces' sides from the middle of the frame at which the ``inward`` term counts fully."""
+"""The most candidate faces chosen among (the most die-like by the pip reader): a bound on
+the work, 2**10 choices at most."""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The numbers inside the terms, fitted with the weights (``tools/fit_haba_reader.py``,
+    by the likelihood of the true choices)."""
+
+    clip: float
+    """Log-odds are clipped to ±this: no one network's answer is ever certain."""
+    out_from_middle: float
+    """Faces' sides from the middle of the frame at which the ``inward`` term counts fully."""
+    side_shrink: float
+    """A face narrower than this share of a neighbour's, closer to it than this many of the
+    neighbour's sides, lies where that die's side shows."""
 
 
 @dataclass(frozen=True)
@@ -57,9 +70,9 @@ class Weighed:
     told: bool = False
 
 
-def _logit(p: float) -> float:
+def _logit(p: float, clip: float) -> float:
     p = min(max(p, 1e-6), 1 - 1e-6)
-    return max(-CLIP, min(CLIP, math.log(p / (1 - p))))
+    return max(-clip, min(clip, math.log(p / (1 - p))))
 
 
 def pool(seen: Seen) -> list[int]:
@@ -81,10 +94,10 @@ def choices(seen: Seen, count: int | None) -> Iterator[tuple[int, ...]]:
                 yield chosen
 
 
-def inward(face: Face, other: Face, middle: tuple[float, float]) -> float:
+def inward(face: Face, other: Face, middle: tuple[float, float], shape: Shape) -> float:
     """How much ``face`` lies from ``other`` towards the middle of the frame: the cosine of
     the angle between the two directions, weighed by how far out ``other`` lies
-    (:data:`OUT_FROM_MIDDLE`)."""
+    (:attr:`Shape.out_from_middle`)."""
     (ox, oy), (fx, fy) = other.found.center, face.found.center
     to_face, to_middle = (fx - ox, fy - oy), (middle[0] - ox, middle[1] - oy)
     far = math.hypot(*to_middle)
@@ -92,41 +105,60 @@ def inward(face: Face, other: Face, middle: tuple[float, float]) -> float:
     if norm <= 0:
         return 0.0
     cos = (to_face[0] * to_middle[0] + to_face[1] * to_middle[1]) / norm
-    return cos * min(far / (OUT_FROM_MIDDLE * other.found.side), 1.0)
+    return cos * min(far / (shape.out_from_middle * other.found.side), 1.0)
 
 
-def terms(seen: Seen, chosen: Sequence[int], told: bool, layouts: Sequence[np.ndarray]
-          ) -> np.ndarray:
-    """A choice's terms (:data:`TERMS`); ``layouts``: each face's
-    :func:`vision.consistency.layout_chances`."""
-    out: np.ndarray = _columns(seen, (tuple(chosen),), told, layouts)[0]
+def lies_as_side(face: Face, top: Face, shape: Shape) -> bool:
+    """Whether ``face`` lies where a side of the die whose top is ``top`` shows: smaller, and
+    close (:attr:`Shape.side_shrink`)."""
+    (fx, fy), (tx, ty) = face.found.center, top.found.center
+    reach = shape.side_shrink * top.found.side
+    return face.found.side < reach and math.hypot(fx - tx, fy - ty) < reach
+
+
+def side_faces(seen: Seen, shape: Shape) -> np.ndarray:
+    """Per face, whether it lies where the side of a face beside it shows."""
+    out = np.zeros(len(seen.faces))
+    for a, b in pairs_beside(seen.faces):
+        fa, fb = seen.faces[a], seen.faces[b]
+        out[a] = max(out[a], float(lies_as_side(fa, fb, shape)))
+        out[b] = max(out[b], float(lies_as_side(fb, fa, shape)))
     return out
 
 
-def weigh(seen: Seen, count: int | None, told: bool, colors: Sequence[Color]) -> Weighed:
+def terms(seen: Seen, chosen: Sequence[int], told: bool, layouts: Sequence[np.ndarray],
+          shape: Shape) -> np.ndarray:
+    """A choice's terms (:data:`TERMS`); ``layouts``: each face's
+    :func:`vision.consistency.layout_chances`."""
+    out: np.ndarray = _columns(seen, (tuple(chosen),), told, layouts, shape)[0]
+    return out
+
+
+def weigh(seen: Seen, count: int | None, told: bool, colors: Sequence[Color], shape: Shape
+          ) -> Weighed:
     """Every choice of the frame's faces with its terms, worked out for all choices at
     once."""
     layouts = [layout_chances(f.belief, colors) for f in seen.faces]
     chosen = tuple(choices(seen, count))
-    return Weighed(chosen, _columns(seen, chosen, told, layouts), told)
+    return Weighed(chosen, _columns(seen, chosen, told, layouts, shape), told)
 
 
 def _columns(seen: Seen, chosen: Sequence[tuple[int, ...]], told: bool,
-             layouts: Sequence[np.ndarray]) -> np.ndarray:
+             layouts: Sequence[np.ndarray], shape: Shape) -> np.ndarray:
     """The terms of each choice of ``chosen``, a row per choice."""
     if not chosen:
         return np.zeros((0, len(TERMS)))
     picked = membership(chosen, len(seen.faces))
     faces = seen.faces
-    pair, side_in = _pair_columns(seen, picked)
+    pair, side_in = _pair_columns(seen, picked, shape)
     n = picked.sum(axis=1).astype(float)
     return np.column_stack([
-        picked @ np.array([_logit(f.is_die) for f in faces]),
-        picked @ np.array([_logit(f.found.found) for f in faces]),
+        picked @ np.array([_logit(f.is_die, shape.clip) for f in faces]),
+        picked @ np.array([_logit(f.found.found, shape.clip) for f in faces]),
         _size_column(picked, np.array([f.found.side for f in faces])),
         pair, side_in,
-        picked @ np.array([float(bool(f.side_of)) for f in faces]),
-        _box_column(chosen, layouts),
+        picked @ side_faces(seen, shape),
+        _box_column(chosen, layouts, shape.clip),
         n if told else np.zeros(len(chosen)),
         np.zeros(len(chosen)) if told else n])
 
@@ -151,7 +183,8 @@ def _size_column(picked: np.ndarray, sides: np.ndarray) -> np.ndarray:
     return out
 
 
-def _pair_columns(seen: Seen, picked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _pair_columns(seen: Seen, picked: np.ndarray, shape: Shape
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """The ``pair`` and ``inward`` terms of every choice (rows of ``picked``)."""
     pair, side_in = np.zeros(len(picked)), np.zeros(len(picked))
     for k, face in enumerate(seen.faces):
@@ -161,19 +194,20 @@ def _pair_columns(seen: Seen, picked: np.ndarray) -> tuple[np.ndarray, np.ndarra
             other = seen.faces[nb.index]
             mine, theirs = picked[:, k], picked[:, nb.index]
             only_mine, only_theirs = mine & ~theirs, theirs & ~mine
-            top, under, neither = (max(math.log(max(x, 1e-12)), -CLIP)
+            top, under, neither = (max(math.log(max(x, 1e-12)), -shape.clip)
                                    for x in (nb.top, nb.under, 1.0 - nb.top - nb.under))
             pair += np.where(only_mine, top, np.where(only_theirs, under, neither))
-            lean = inward(face, other, seen.middle) - inward(other, face, seen.middle)
+            lean = (inward(face, other, seen.middle, shape)
+                    - inward(other, face, seen.middle, shape))
             side_in += np.where(only_mine, lean, np.where(only_theirs, -lean, 0.0))
     return pair, side_in
 
 
-def _box_column(chosen: Sequence[tuple[int, ...]], layouts: Sequence[np.ndarray]
-                ) -> np.ndarray:
+def _box_column(chosen: Sequence[tuple[int, ...]], layouts: Sequence[np.ndarray],
+                clip: float) -> np.ndarray:
     """The ``box`` term of every choice."""
     box = obeying_each(chosen, layouts)
-    out: np.ndarray = np.maximum(np.log(np.maximum(box, 1e-12)), -2 * CLIP)
+    out: np.ndarray = np.maximum(np.log(np.maximum(box, 1e-12)), -2 * clip)
     return out
 
 
@@ -187,5 +221,5 @@ def chances(weighed: Weighed, weights: np.ndarray) -> np.ndarray:
     return out
 
 
-__all__ = ["POOL", "TERMS", "Weighed", "chances", "choices", "inward", "membership", "pool",
-           "terms", "weigh"]
+__all__ = ["POOL", "TERMS", "Shape", "Weighed", "chances", "choices", "inward", "lies_as_side",
+           "membership", "pool", "side_faces", "terms", "weigh"]

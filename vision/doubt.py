@@ -31,28 +31,32 @@ from __future__ import annotations
 
 import math
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from vision.choose import TERMS, Weighed, chances, membership
+from vision.choose import TERMS, Shape, Weighed, chances, membership
 from vision.consistency import Decision, most_probable, reading_chance
 from vision.faces import Face, Seen
 from vision.palette import Palette
 from vision.reading import DieReading, Why
 
 MODEL_TOML = Path(__file__).with_name("models") / "haba_reader.toml"
+SHAPE = tuple(f.name for f in fields(Shape))
+"""The numbers of :class:`vision.choose.Shape`, as the data file names them."""
 
 
 @dataclass(frozen=True)
 class ReaderModel:
-    """The fitted weights of :data:`vision.choose.TERMS`, the threshold below which the
-    table is asked, the pip reader's temperature, how much a chosen face that may be a die's
-    side lowers the reading's probability, and how they were fitted."""
+    """The fitted weights of :data:`vision.choose.TERMS` and the numbers inside the terms
+    (:class:`vision.choose.Shape`), the threshold below which the table is asked, the pip
+    reader's temperature, how much a chosen face that may be a die's side lowers the
+    reading's probability, and how they were fitted."""
 
     weights: np.ndarray
+    shape: Shape
     threshold: float
     temperature: float
     side_doubt: float = 0.0
@@ -62,13 +66,15 @@ class ReaderModel:
     @classmethod
     def from_toml(cls, text: str) -> ReaderModel:
         data = tomllib.loads(text)
-        weights = data["weights"]
+        weights, shape = data.get("weights", {}), data.get("shape", {})
         missing = [t for t in TERMS if t not in weights]
+        missing += [f"shape.{k}" for k in SHAPE if k not in shape]
         missing += [k for k in ("threshold", "temperature", "side_doubt") if k not in data]
         if missing:
             raise ValueError(f"haba_reader.toml lacks {', '.join(missing)}: "
                              "fit it again with tools/fit_haba_reader.py")
-        return cls(np.array([float(weights[t]) for t in TERMS]), float(data["threshold"]),
+        return cls(np.array([float(weights[t]) for t in TERMS]),
+                   Shape(**{k: float(shape[k]) for k in SHAPE}), float(data["threshold"]),
                    float(data["temperature"]), float(data["side_doubt"]),
                    str(data.get("fitted_by", "")), str(data.get("date", "")))
 
@@ -79,6 +85,8 @@ class ReaderModel:
                  f"temperature = {self.temperature:.4f}",
                  f"side_doubt = {self.side_doubt:.4f}", "", "[weights]"]
         lines += [f"{t} = {w:.4f}" for t, w in zip(TERMS, self.weights, strict=True)]
+        lines += ["", "[shape]"]
+        lines += [f"{k} = {getattr(self.shape, k):.4f}" for k in SHAPE]
         return "\n".join(lines) + "\n"
 
 
@@ -171,5 +179,5 @@ def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette,
     return Reading(dice, chance, chosen)
 
 
-__all__ = ["MODEL_TOML", "ReaderModel", "Reading", "a_top", "decide", "default_model",
+__all__ = ["MODEL_TOML", "SHAPE", "ReaderModel", "Reading", "a_top", "decide", "default_model",
            "why_unsure"]

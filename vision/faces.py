@@ -2,10 +2,9 @@
 
 A face's evidence is one frozen :class:`Face`: where it lies and how big it is, the finder's
 peak, the pip reader's chance of each value and of "not a die", its colour's chances, the
-pair network's answers about each face beside it (:class:`Neighbour`) and which faces it
-lies beside as their side would (:attr:`Face.side_of`). Nothing here decides: which faces
-are the dice, and what they read, is :mod:`vision.choose`'s; whether to ask,
-:mod:`vision.doubt`'s.
+pair network's answers about each face beside it (:class:`Neighbour`). Nothing here
+decides: which faces are the dice, and what they read, is :mod:`vision.choose`'s; whether to
+ask, :mod:`vision.doubt`'s.
 
 Where the faces come from: the finder's first look, and its fainter peaks
 (:data:`vision.habanet.HINT_PEAK`: a leaning die's top seen at a slant, a faint die). When
@@ -46,9 +45,6 @@ BESIDE = 1.2
 is a die's top."""
 A_DIE = 0.5
 """A face the pip reader takes for a die: more likely one than not (even odds)."""
-SIDE_SHRINK = 0.75
-"""A face narrower than this share of a neighbour's, closer to it than this many of the
-neighbour's sides, lies where that die's side shows (:attr:`Face.side_of`)."""
 
 
 @dataclass(frozen=True)
@@ -77,9 +73,6 @@ class Face:
     look: str
     """Which look found it: "first", "faint", "farther", "closer" or "split"."""
     neighbours: tuple[Neighbour, ...] = ()
-    side_of: tuple[int, ...] = ()
-    """The faces beside which it lies where their die's side shows: smaller, and closer
-    than :data:`SIDE_SHRINK` of their side."""
 
     @property
     def is_die(self) -> float:
@@ -120,12 +113,6 @@ def one_place(a: FoundFace, b: FoundFace) -> bool:
 def beside(a: FoundFace, b: FoundFace) -> bool:
     """Whether two faces are close enough to be one die's top and side (:data:`BESIDE`)."""
     return math.dist(a.center, b.center) < BESIDE * max(a.side, b.side)
-
-
-def lies_as_side(face: FoundFace, top: FoundFace) -> bool:
-    """Whether ``face`` lies where a side of the die whose top is ``top`` shows."""
-    return (face.side < SIDE_SHRINK * top.side
-            and math.dist(face.center, top.center) < SIDE_SHRINK * top.side)
 
 
 def _first_finds(frame: np.ndarray, net: HabaNet) -> list[tuple[FoundFace, str]]:
@@ -207,7 +194,7 @@ def pairs_beside(faces: Sequence[Face]) -> list[tuple[int, int]]:
 def _neighbours(frame: np.ndarray, faces: list[Face], pair_net: PairNet | None,
                 middle: tuple[float, float], temperature: float) -> list[Face]:
     """``faces`` with the pair network's answers about each face beside them (told the pip
-    reader's own chances), and the faces beside which they lie as their side would."""
+    reader's own chances)."""
     near = pairs_beside(faces)
     answers: dict[tuple[int, int], float] = {}
     if pair_net is not None and near:
@@ -224,8 +211,7 @@ def _neighbours(frame: np.ndarray, faces: list[Face], pair_net: PairNet | None,
         out.append(replace(
             face,
             neighbours=tuple(Neighbour(j, answers.get((k, j), 0.5), answers.get((j, k), 0.5))
-                             for j in others if (k, j) in answers),
-            side_of=tuple(j for j in others if lies_as_side(face.found, faces[j].found))))
+                             for j in others if (k, j) in answers)))
     return out
 
 
@@ -248,5 +234,5 @@ def crop(frame: np.ndarray, face: Face) -> np.ndarray:
     return face_crop(frame, f.center, f.side, f.angle)
 
 
-__all__ = ["A_DIE", "BESIDE", "ONE_PLACE", "SIDE_SHRINK", "Face", "Neighbour", "Seen", "apart",
-           "beside", "crop", "lies_as_side", "one_place", "pairs_beside", "see"]
+__all__ = ["A_DIE", "BESIDE", "ONE_PLACE", "Face", "Neighbour", "Seen", "apart", "beside",
+           "crop", "one_place", "pairs_beside", "see"]

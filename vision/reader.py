@@ -88,7 +88,7 @@ def read_haba(frame: np.ndarray, palette: Palette | None = None, thrown: int | N
     count = thrown if thrown is not None else at_most
     with haba.one_frame(frame):
         seen = see(frame, haba, palette, count, pairs, model.temperature)
-    weighed = weigh(seen, count, thrown is not None, palette.colors)
+    weighed = weigh(seen, count, thrown is not None, palette.colors, model.shape)
     return seen, decide(seen, weighed, model, palette, leave_out=not doubtful)
 
 
