@@ -30,8 +30,9 @@ the command that made it, the other sections kept. A new training takes its form
 options whose defaults are the card's: ``data --finder-size N`` renders the finder's frames
 scaled to N pixels (kept with the shards: ``finder`` trains and states that size),
 ``--finder-offset``, ``--pips-offset`` the channels' offset (:func:`vision.habanet.normalise`),
-``pips --crop N --crop-margin M`` the pip reader's crop. The finder's stride and padding are
-its architecture's (:class:`Finder`) and are carried over from the card.
+``pips --pips-crop N --pips-margin M`` the pip reader's crop. The finder's stride and padding
+are its architecture's (:class:`Finder`), and the sizes of dice it sees best (``zoom_below``,
+``far_above``, ...: measured on a trained finder), carried over from the card.
 """
 
 from __future__ import annotations
@@ -563,7 +564,8 @@ def train_pips(data: dict, steps: int, fmt: PipFormat, batch: int = 96, seed: in
 
 
 FINDER_OPTIONS = ("size", "offset")
-"""The finder's format a training chooses (its stride and padding are its architecture's)."""
+"""The finder's format a training chooses (its stride and padding are its architecture's; the
+sizes of dice it sees best are measured on it once trained)."""
 PIP_OPTIONS = ("crop", "margin", "offset")
 """The pip reader's format a training chooses."""
 

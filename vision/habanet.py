@@ -56,21 +56,11 @@ TURN_WINDOW = 48
 """A face's turn is measured on a window this many pixels wide (:func:`face_turn`)."""
 HINT_PEAK = 0.1
 """Weaker peaks are not dice but tell where to look again closer."""
-ZOOM_BELOW = 18.0
-"""Faces narrower than this many finder pixels (a 60-pixel die in a 1280-pixel frame) are
-looked at a second time, closer."""
-ZOOM_SIDE = 24.0
-"""The second look scales the dice to this many finder pixels."""
 ZOOM_BUDGET = 0.6
 """The second look costs at most this share of the first look's pixels."""
 WHOLE_ZOOM = 0.6
 """The most a frame is scaled for the finder when small dice are looked for over the whole
 frame (:meth:`HabaNet.find_closer`)."""
-FAR_ABOVE = 55.0
-"""Faces wider than this many finder pixels are bigger than the finder learnt to see (dice
-up to about 160 pixels in a 1280-pixel frame): such a frame is looked at from farther."""
-FAR_SIDE = 30.0
-"""The look from farther scales the dice to this many finder pixels."""
 FAR_STEPS = (2.0, 4.0)
 """When the dice's size is not known, the look from farther shrinks the first look's scale by
 each of these in turn (a die up to about 320, then 640 pixels in a 1280-pixel frame)."""
@@ -340,35 +330,36 @@ class HabaNet:
         """Every top face the finder sees (peaks of its map of at least ``min_peak``),
         surest first.
 
-        Big dice are looked at from farther: when the dice are wider than :data:`FAR_ABOVE`
-        finder pixels (``dice``: their side in frame pixels, when known; else the median side
-        of the faces the first look finds surely, :data:`MIN_PEAK`), the whole frame is
-        scaled so that they span :data:`FAR_SIDE`.
+        The sizes of dice the finder sees best are its own (its format,
+        :class:`vision.netformat.FinderFormat`). Big dice are looked at from farther: when the
+        dice are wider than its ``far_above`` finder pixels (``dice``: their side in frame
+        pixels, when known; else the median side of the faces the first look finds surely,
+        :data:`MIN_PEAK`), the whole frame is scaled so that they span its ``far_side``.
 
         Small dice are looked at a second time, closer: when the faces found span fewer
-        than :data:`ZOOM_BELOW` finder pixels, the parts of the frame around them (around
+        than its ``zoom_below`` finder pixels, the parts of the frame around them (around
         the weaker peaks of :data:`HINT_PEAK` when none is sure; one window per clump of
-        dice, :func:`zoom_windows`) are scaled so that they span :data:`ZOOM_SIDE` (two
+        dice, :func:`zoom_windows`) are scaled so that they span its ``zoom_side`` (two
         touching small dice are then two peaks, not one), within a budget of
         :data:`ZOOM_BUDGET` of the first look's pixels.
         """
         hints = self._look(frame)
         found = [f for f in hints if f.found >= min_peak]
         h, w = frame.shape[:2]
-        scale = haba_formats().finder.size / max(h, w)
+        fmt = haba_formats().finder
+        scale = fmt.size / max(h, w)
         if dice is None:
             sure = [f.side for f in hints if f.found >= MIN_PEAK]
             dice = float(np.median(sure)) if sure else None
-        if dice is not None and dice * scale > FAR_ABOVE:
-            return self._farther(frame, FAR_SIDE / dice, min_peak)
+        if dice is not None and dice * scale > fmt.far_above:
+            return self._farther(frame, fmt.far_side / dice, min_peak)
         if hints:
             side = float(np.median([f.side for f in found or hints]))
-            if side * scale < ZOOM_BELOW:
+            if side * scale < fmt.zoom_below:
                 boxes = zoom_windows([f.center for f in found or hints], 2 * side, w, h)
                 area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
-                size = haba_formats().finder.size
-                budget = ZOOM_BUDGET * size * size * min(h, w) / max(h, w)
-                zoom = min(ZOOM_SIDE / side, math.sqrt(budget / area))
+                budget = ZOOM_BUDGET * fmt.size * fmt.size * min(h, w) / max(h, w)
+                zoom = min(fmt.zoom_side / side, math.sqrt(budget / area))
                 if zoom > 1.2 * scale:
                     found = [replace(f, center=(f.center[0] + x0, f.center[1] + y0))
                              for x0, y0, x1, y1 in boxes
@@ -379,29 +370,31 @@ class HabaNet:
 
     def find_closer(self, frame: np.ndarray, side: float) -> list[FoundFace]:
         """Every top face the finder sees surely (:data:`MIN_PEAK`) in the whole frame
-        scaled so that faces of ``side`` pixels span :data:`ZOOM_SIDE` finder pixels (at most
+        scaled so that faces of ``side`` pixels span the finder's ``zoom_side`` pixels (at most
         :data:`WHOLE_ZOOM`), surest first; none when the dice are not small
-        (:data:`ZOOM_BELOW`). A small die on a busy table may give no peak at all at the first
+        (its ``zoom_below``). A small die on a busy table may give no peak at all at the first
         look's scale, so :meth:`find` looks at no window around it."""
         h, w = frame.shape[:2]
-        scale = haba_formats().finder.size / max(h, w)
-        closer = min(ZOOM_SIDE / side, WHOLE_ZOOM)
-        if side * scale >= ZOOM_BELOW or closer <= 1.2 * scale:
+        fmt = haba_formats().finder
+        scale = fmt.size / max(h, w)
+        closer = min(fmt.zoom_side / side, WHOLE_ZOOM)
+        if side * scale >= fmt.zoom_below or closer <= 1.2 * scale:
             return []
         return self._turned(frame, [f for f in self._look(frame, None, closer)
                                     if f.found >= MIN_PEAK])
 
     def find_farther(self, frame: np.ndarray) -> list[FoundFace]:
-        """The top faces too big for the first look (:data:`FAR_ABOVE`) that the finder sees
+        """The top faces too big for the first look (the finder's ``far_above``) that it sees
         surely (:data:`MIN_PEAK`) in the whole frame looked at from farther, surest first: the
         first look's scale shrunk by each of :data:`FAR_STEPS` in turn, until one finds any.
         Empty when the dice are not that big. (When :meth:`find` sees big dice, it looks from
         farther itself; a die too big may show the first look only its pips, as little dice.)"""
         h, w = frame.shape[:2]
-        scale = haba_formats().finder.size / max(h, w)
+        fmt = haba_formats().finder
+        scale = fmt.size / max(h, w)
         for step in FAR_STEPS:
             big = [f for f in self._farther(frame, scale / step, MIN_PEAK)
-                   if f.side * scale > FAR_ABOVE]
+                   if f.side * scale > fmt.far_above]
             if big:
                 return big
         return []

@@ -36,7 +36,8 @@ DICE_NETS = MODELS / "dice_nets.toml"
 
 @dataclass(frozen=True)
 class FinderFormat:
-    """How the HABA finder's input is made and its output grid read."""
+    """How the HABA finder's input is made and its output grid read, and the sizes of dice
+    it sees best (:meth:`vision.habanet.HabaNet.find`)."""
 
     size: int
     """The frame's longer side as the finder sees it, in pixels."""
@@ -47,6 +48,16 @@ class FinderFormat:
     times), and is at least this wide."""
     offset: float
     """Each channel is divided by its mean plus this (:func:`vision.habanet.normalise`)."""
+    zoom_below: float
+    """Faces narrower than this many finder pixels (a 60-pixel die in a 1280-pixel frame at
+    384) are smaller than it sees well: they are looked at a second time, closer."""
+    zoom_side: float
+    """The closer look scales the dice to this many finder pixels."""
+    far_above: float
+    """Faces wider than this many finder pixels are bigger than it learnt to see (dice up to
+    about 160 pixels in a 1280-pixel frame at 384): such a frame is looked at from farther."""
+    far_side: float
+    """The look from farther scales the dice to this many finder pixels."""
 
 
 @dataclass(frozen=True)
