@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -55,9 +56,10 @@ from dice_data import (  # noqa: E402
 )
 from dice_data import match as match_labels  # noqa: E402
 
-import vision.dicenet  # noqa: E402
+import vision.netformat  # noqa: E402
 import vision.reader  # noqa: E402
 from vision.dicenet import FINDER_ONNX, PIPS_ONNX, DiceNet  # noqa: E402
+from vision.netformat import DiceFormats, write_section  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.reading import DieReading  # noqa: E402
 from vision.render_standard import OrdinaryTruth, ordinary_tray  # noqa: E402
@@ -341,6 +343,16 @@ def show_wrong(sheets: list[Sheet]) -> None:
                   f"{r.center[0]:.0f},{r.center[1]:.0f}")
 
 
+def read_at_size(size: int) -> None:
+    """Read with the finder looking at frames ``size`` pixels on their longer side: the run
+    reads a card of its own that says so (a scratch copy of ``dice_nets.toml``)."""
+    card = Path(tempfile.mkdtemp(prefix="bench-ordinary-")) / "dice_nets.toml"
+    finder = replace(vision.netformat.dice_formats().finder, size=size)
+    write_section(card, "finder", finder, f"bench_ordinary.py --finder-size {size}", "",
+                  DiceFormats)
+    vision.netformat.DICE_NETS = card
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--part", default="judge", choices=PARTS)
@@ -359,7 +371,7 @@ def main() -> None:
                         "of the shipped one")
     parser.add_argument("--finder-size", type=int,
                         help="the finder sees the frame this many pixels on its longer side "
-                             "(instead of vision.dicenet.FINDER_SIZE)")
+                             "(instead of the size in vision/models/dice_nets.toml)")
     parser.add_argument("--speed-vs", type=Path, nargs="*", default=[],
                         help="pip readers (ONNX) the speed line also times, frame by frame "
                              "in turn with the one in use")
@@ -374,7 +386,7 @@ def main() -> None:
         args.part = {"test": "judge", "calib": "tune", "train": "train"}[args.split]
         args.source = ["byler-dev"]
     if args.finder_size:
-        vision.dicenet.FINDER_SIZE = args.finder_size
+        read_at_size(args.finder_size)
     for source in args.source:
         sheets = [sheet(p) for p in load_part(source, args.part)]
         report(source, sheets, args.part)

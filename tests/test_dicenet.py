@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from pi.cli import main
 from vision import dicenet
 from vision.dicedecision import fitted
-from vision.dicenet import PIP_CROP, crop_for_pips
+from vision.dicenet import crop_for_pips
+from vision.netformat import dice_formats
 from vision.reader import _from_net, read_dice
 from vision.reading import CONFIDENT
 from vision.render_standard import ordinary_tray
@@ -126,7 +127,8 @@ def test_the_pip_crop_is_centred_and_square() -> None:
     frame = np.zeros((200, 300, 3), np.uint8)
     cv2.rectangle(frame, (100, 50), (139, 89), (255, 255, 255), -1)  # a 40 px "die"
     crop = crop_for_pips(frame, (100, 50, 140, 90))
-    assert crop.shape == (PIP_CROP, PIP_CROP, 3)
+    size = dice_formats().pips.crop
+    assert crop.shape == (size, size, 3)
     inner = crop[8:-8, 8:-8].mean()
     assert inner > 240 and crop[0, :].mean() < 60 and crop[:, -1].mean() < 60
     turned = crop_for_pips(frame, (100, 50, 140, 90), angle=90)
@@ -137,15 +139,16 @@ def _crop_from_whole_frame(frame: np.ndarray, box, angle: float) -> np.ndarray:
     """The oracle for :func:`crop_for_pips`: a big die's crop cut from the whole frame
     shrunk at once (what it did before it shrank only the part the crop reaches)."""
     x0, y0, x1, y1 = box
-    side = np.sqrt(max(x1 - x0, 1.0) * max(y1 - y0, 1.0)) * dicenet.CROP_MARGIN
+    crop = dice_formats().pips.crop
+    side = np.sqrt(max(x1 - x0, 1.0) * max(y1 - y0, 1.0)) * dice_formats().pips.margin
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    scale = PIP_CROP / side
+    scale = crop / side
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
-    m[:, 2] += np.array([PIP_CROP / 2 - cx, PIP_CROP / 2 - cy])
+    m[:, 2] += np.array([crop / 2 - cx, crop / 2 - cy])
     f = max(1, int(0.5 / scale))
     small = cv2.resize(frame, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
     m[:, :2] *= f
-    return cv2.warpAffine(small, m, (PIP_CROP, PIP_CROP), flags=cv2.INTER_LINEAR,
+    return cv2.warpAffine(small, m, (crop, crop), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -163,7 +166,8 @@ def test_a_big_die_is_cut_from_the_part_of_the_frame_it_reaches(
     frame = cv2.GaussianBlur(frame, (0, 0), 3)  # smooth, like a photo: no aliasing lottery
     box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
     got = crop_for_pips(frame, box, angle)
-    assert got.shape == (PIP_CROP, PIP_CROP, 3)
+    size = dice_formats().pips.crop
+    assert got.shape == (size, size, 3)
     inside = -side * 0.25 <= cx <= 1280 + side * 0.25 and -side * 0.25 <= cy <= 960 + side * 0.25
     if inside:
         want = _crop_from_whole_frame(frame, box, angle)

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.habanet import FoundFace
+from vision.netformat import haba_formats
 from vision.onnxnet import runtime
 from vision.pairnet import (
-    NUMBERS,
     FaceLook,
     PairNet,
     joint_crop,
@@ -39,7 +39,7 @@ def test_pair_numbers_change_sign_when_the_faces_change_places(
         a: FaceLook, b: FaceLook, mx: float, my: float) -> None:
     """Every number is face *a*'s less face *b*'s: swapped, each changes sign."""
     ab, ba = pair_numbers(a, b, (mx, my)), pair_numbers(b, a, (mx, my))
-    assert len(ab) == NUMBERS - 2
+    assert len(ab) == haba_formats().pair.numbers - 2
     assert np.allclose(ab, [-x for x in ba], atol=1e-9)
 
 
@@ -70,7 +70,8 @@ def test_onnx_runtime_and_opencv_give_the_same_chances() -> None:
     that OpenCV 4.6, the Pi's, reads it too): ONNX Runtime and OpenCV answer alike."""
     rng = np.random.default_rng(5)
     pairs = [(rng.integers(0, 256, (48, 96, 3), np.uint8),
-              rng.normal(0, 0.5, NUMBERS).astype(np.float32)) for _ in range(9)]
+              rng.normal(0, 0.5, haba_formats().pair.numbers).astype(np.float32))
+             for _ in range(9)]
     a = PairNet(use="onnxruntime").chances(pairs)
     b = PairNet(use="opencv").chances(pairs)
     assert a.shape == (9, 3) and np.allclose(a.sum(axis=1), 1.0, atol=1e-5)

@@ -350,12 +350,13 @@ def test_the_finder_s_view_halved_is_the_frame_shrunk_to_rounding(width: int, he
     """A look from farther halves the whole frame as the first look saw it, instead of
     shrinking the frame again: both average the same pixels, so they differ by rounding
     only (at most one grey level), at half and a quarter of the first look's scale."""
-    from vision.habanet import FINDER_SIZE, scaled_for_finder
+    from vision.habanet import scaled_for_finder
+    from vision.netformat import haba_formats
 
     rng = np.random.default_rng(7)
     frame, _ = render_tray(random_scene(rng), rng)
     frame = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
-    scale = FINDER_SIZE / max(width, height)
+    scale = haba_formats().finder.size / max(width, height)
     seen = scaled_for_finder(frame, scale)
     for step in (2.0, 4.0):
         direct = scaled_for_finder(frame, scale / step)

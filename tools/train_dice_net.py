@@ -8,7 +8,7 @@ them with OpenCV's DNN module, so the assistant itself never needs PyTorch (this
 outside the product package for that reason).
 
 * The **finder** is a small fully convolutional network (CenterNet-style): for a frame
-  scaled to :data:`vision.dicenet.FINDER_SIZE` it gives, on a grid of stride 4, the chance
+  scaled to its size (``dice_nets.toml``) it gives, on a grid of stride 4, the chance
   that a die's centre lies there and the die's box width and height.
 * The **pip reader** classifies a crop around one found die into "not a die" or 1-6 (the
   top face's value: a tilted die's side faces show pips too, and do not count).
@@ -35,6 +35,15 @@ A narrower (cheaper) pip reader: ``--pips-from`` the shipped one with narrower
 ``--pip-widths`` starts it as the shipped one pruned (:func:`pruned`), and ``--teacher``
 the shipped one distils it (:func:`train_pips`). Measured, not shipped: BENCHMARKS.md.
 
+**Formats.** Each network's input format (:mod:`vision.netformat`) is written into the
+``[finder]`` or ``[pips]`` section of ``dice_nets.toml`` beside the exported network, with
+the command that made it, the other section kept. A new training takes its format from
+options whose defaults are the card's: ``--finder-size``, ``--finder-min-die``,
+``--finder-max-die`` (the dice sizes the finder is trained on, at its size), ``--pips-crop``,
+``--pips-margin``; every crop and look of the run is made in that format (:func:`in_format`).
+The finder's stride, padding and second look and both networks' pixel scale (255) are
+carried over from the card.
+
 Held out, never trained or tuned on: the ``judge`` parts (``benchmarks/bench_ordinary.py``).
 Seeded: the same seed gives nearly the same networks (threaded CPU kernels are not
 bit-exact).
@@ -43,6 +52,8 @@ bit-exact).
 from __future__ import annotations
 
 import argparse
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -61,16 +72,20 @@ from torch import nn
 from torch.nn import functional as F
 from torch_parts import conv, export, freeze_norms, load_exported
 
+import vision.netformat
 from vision.dicenet import (
     FINDER_ONNX,
-    FINDER_SIZE,
-    FINDER_STRIDE,
-    MAX_DIE,
-    MIN_DIE,
-    PIP_CROP,
     PIPS_ONNX,
     DiceNet,
     crop_for_pips,
+)
+from vision.netformat import (
+    DiceFormats,
+    add_options,
+    card_beside,
+    dice_formats,
+    from_options,
+    write_section,
 )
 from vision.render_standard import ordinary_tray
 
@@ -174,10 +189,11 @@ def finder_sample(photo: Photo, rng: np.random.Generator, size: int
     img, boxes = dihedral(photo.image, photo.boxes, int(rng.integers(8)))
     side = np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))
     med = float(np.median(side)) if len(side) else 40.0
-    # the finder sees frames scaled to FINDER_SIZE: byler's 640 px photos become
-    # about 0.6 of their size (dice of about 24 px); spread the die size over
-    # MIN_DIE-MAX_DIE px to cover camera heights (big dice: their pips are no dice)
-    target = float(np.exp(rng.uniform(np.log(MIN_DIE), np.log(MAX_DIE))))
+    # the finder sees frames scaled to its size: byler's 640 px photos become
+    # about 0.6 of their size at 384 (dice of about 24 px); spread the die size over
+    # min_die-max_die px to cover camera heights (big dice: their pips are no dice)
+    fmt = dice_formats().finder
+    target = float(np.exp(rng.uniform(np.log(fmt.min_die), np.log(fmt.max_die))))
     s = target / med
     ang = rng.uniform(-12, 12)
     h, w = img.shape[:2]
@@ -202,18 +218,19 @@ def finder_sample(photo: Photo, rng: np.random.Generator, size: int
 
 def finder_target(boxes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Heat map (1, g, g), log box size (2, g, g) and its mask (1, g, g) on the stride-4 grid."""
-    g = size // FINDER_STRIDE
+    stride = dice_formats().finder.stride
+    g = size // stride
     heat = np.zeros((1, g, g), np.float32)
     wh = np.zeros((2, g, g), np.float32)
     mask = np.zeros((1, g, g), np.float32)
     yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
     for x0, y0, x1, y1 in boxes:
-        cx, cy = (x0 + x1) / 2 / FINDER_STRIDE, (y0 + y1) / 2 / FINDER_STRIDE
+        cx, cy = (x0 + x1) / 2 / stride, (y0 + y1) / 2 / stride
         w, h = (x1 - x0), (y1 - y0)
         if not (0 <= cx < g and 0 <= cy < g):
             continue
         # a die cut by the crop's edge still counts when its centre is inside
-        sigma = max(0.6, np.sqrt(w * h) / FINDER_STRIDE / 5)
+        sigma = max(0.6, np.sqrt(w * h) / stride / 5)
         heat[0] = np.maximum(heat[0], np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2)))
         i, j = int(cy), int(cx)
         heat[0, i, j] = 1.0
@@ -268,7 +285,7 @@ PIP_WIDTHS = (24, 48, 64, 96)
 
 
 class PipNet(nn.Module):
-    """Classes 0 (not a die) and 1-6 from a ``PIP_CROP`` square crop."""
+    """Classes 0 (not a die) and 1-6 from a square crop (:func:`vision.dicenet.crop_for_pips`)."""
 
     def __init__(self, widths: tuple[int, int, int, int] = PIP_WIDTHS) -> None:
         super().__init__()
@@ -776,7 +793,15 @@ def main() -> None:
     parser.add_argument("--pips-out", type=Path, default=PIPS_ONNX,
                         help="write the pip reader here (default: the shipped one's place)")
     parser.add_argument("--seed", type=int, default=0)
+    card = dice_formats()
+    add_options(parser, card.finder, FINDER_OPTIONS, "finder-", "finder")
+    add_options(parser, card.pips, PIP_OPTIONS, "pips-", "pips")
     args = parser.parse_args()
+    chosen = DiceFormats(from_options(args, card.finder, FINDER_OPTIONS, "finder-"),
+                         from_options(args, card.pips, PIP_OPTIONS, "pips-"))
+    in_format(chosen)
+    made_by = " ".join(["tools/train_dice_net.py", *sys.argv[1:]])
+    today = time.strftime("%Y-%m-%d", time.gmtime())
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
@@ -794,8 +819,11 @@ def main() -> None:
         print(f"close-ups for the finder: {len(close)} of {len(tomi)} tomitomi crops")
         finder = train_finder(photos, close, renders, args.finder_steps, rng,
                               start=args.finder_from, checkpoint=Checkpoint(args.checkpoint))
-        export(finder, (1, 3, FINDER_SIZE, FINDER_SIZE), FINDER_ONNX, 13)
+        size = chosen.finder.size
+        export(finder, (1, 3, size, size), FINDER_ONNX, 13)
         credited(FINDER_ONNX)
+        write_section(card_beside(FINDER_ONNX, DiceFormats), "finder", chosen.finder, made_by,
+                      today, DiceFormats)
     if args.only != "finder":
         pips = train_pips(photos, tomi, renders, args.pip_steps, rng, start=args.pips_from,
                           checkpoint=Checkpoint(args.checkpoint), teacher=args.teacher,
@@ -803,8 +831,28 @@ def main() -> None:
                           weigh={k: float(v) for k, v in (w.split("=") for w in args.weigh)},
                           mine=args.mine)
         fit_temperature(pips, calib, rng)
-        export(pips, (1, 3, PIP_CROP, PIP_CROP), args.pips_out, 13)
+        crop = chosen.pips.crop
+        export(pips, (1, 3, crop, crop), args.pips_out, 13)
         credited(args.pips_out)
+        write_section(card_beside(args.pips_out, DiceFormats), "pips", chosen.pips, made_by,
+                      today, DiceFormats)
+
+
+FINDER_OPTIONS = ("size", "min_die", "max_die")
+"""The finder's format a training chooses (its stride, padding and second look: the card's)."""
+PIP_OPTIONS = ("crop", "margin")
+"""The pip reader's format a training chooses."""
+
+
+def in_format(chosen: DiceFormats) -> None:
+    """Make every crop and look of this run in the ``chosen`` format: when it is not the
+    card's, the run reads a card of its own (a scratch copy that states it)."""
+    if chosen == dice_formats():
+        return
+    card = Path(tempfile.mkdtemp(prefix="dice-nets-")) / "dice_nets.toml"
+    for name in ("finder", "pips"):
+        write_section(card, name, getattr(chosen, name), "(this run's format)", "", DiceFormats)
+    vision.netformat.DICE_NETS = card
 
 
 if __name__ == "__main__":

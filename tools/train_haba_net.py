@@ -23,6 +23,16 @@ training-only printed tables (``vision.render.TRAINING_ONLY``), the leaning dice
 (dice leaning steeply) or the real table (``at-table``, and its flowered cloth and hands over
 a die on every frame: ``at-table-floral``, ``at-table-covering``). Rendered frames are kept
 in ``.cache/haba-train``.
+
+**Formats.** Each network's input format (:mod:`vision.netformat`) is written into the
+``[finder]`` or ``[pips]`` section of ``haba_nets.toml`` beside the exported network, with
+the command that made it, the other sections kept. A new training takes its format from
+options whose defaults are the card's: ``data --finder-size N`` renders the finder's frames
+scaled to N pixels (kept with the shards: ``finder`` trains and states that size),
+``--finder-offset``, ``--pips-offset`` the channels' offset (:func:`vision.habanet.normalise`),
+``pips --pips-crop N --pips-margin M`` the pip reader's crop. The finder's stride and padding
+are its architecture's (:class:`Finder`), and the sizes of dice it sees best (``zoom_below``,
+``far_above``, ...: measured on a trained finder), carried over from the card.
 """
 
 from __future__ import annotations
@@ -48,15 +58,22 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from haba_sets import HELD_OUT  # noqa: E402
 
 from vision.habanet import (  # noqa: E402
-    CROP,
-    CROP_MARGIN,
     FINDER_ONNX,
-    FINDER_STRIDE,
     PIPS_ONNX,
     face_angle,
     face_crop,
     finder_input,
     normalise,
+)
+from vision.netformat import (  # noqa: E402
+    FinderFormat,
+    HabaFormats,
+    PipFormat,
+    add_options,
+    card_beside,
+    from_options,
+    haba_formats,
+    write_section,
 )
 from vision.render import AXES, TRAINING_ONLY, random_conditions, render_tray, scene_for  # noqa: E402
 from vision.render.generate import Conditions  # noqa: E402
@@ -76,7 +93,9 @@ CACHE = ROOT / ".cache" / "haba-train"
 SHARD = 50
 PATCH = 96
 """Stored patches are this wide, the face :data:`PATCH_FACE` pixels across, upright."""
-PATCH_FACE = CROP / CROP_MARGIN
+PATCH_FACE = 48 / 1.3
+"""The stored patches' own scale, fixed when they were rendered (the pip crop's face at a
+48-pixel crop 1.3 faces wide): any pip crop is cut from them (:func:`_pip_sample`)."""
 COUNTED, LEANING, HIDDEN = 0, 1, 2
 OPSET = 11
 """The ONNX opset the HABA networks are exported in (Debian's OpenCV 4.6 reads it)."""
@@ -131,13 +150,14 @@ def _shard_name(step: str, family: str | None) -> str:
     return step if family is None else step + family
 
 
-def _render_one(family: str | None, i: int
+def _render_one(family: str | None, finder: FinderFormat, i: int
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One training frame: finder input, its dice, and upright patches with labels."""
+    """One training frame: finder input (as ``finder`` sees it), its dice, and upright
+    patches with labels."""
     rng = np.random.default_rng(SEEDS["data", family] + i)
     scene = _scene(rng, family)
     frame, truth = render_tray(scene, rng)
-    small, scale = finder_input(frame)
+    small, scale = finder_input(frame, fmt=finder)
     dice, patches, labels = [], [], []
     sides = [t.size for t in truth] or [scene.die_size]
     for t in truth:
@@ -198,11 +218,13 @@ def _in_shards(name: str, frames: int, workers: int, job: Callable[[int], Any],
         print(f"{name} {k + 1}/{shards}: {time.time() - t:.0f} s", flush=True)
 
 
-def make_data(frames: int, workers: int, family: str | None) -> None:
+def make_data(frames: int, workers: int, family: str | None, finder: FinderFormat) -> None:
     """Training frames with their dice and pip patches (``shard###.npz``, ``data<family>###``
-    for frames all of one family)."""
+    for frames all of one family), the frames scaled as ``finder`` sees them (its size kept
+    with each shard)."""
     name = "shard" if family is None else _shard_name("data", family)
-    _in_shards(name, frames, workers, partial(_render_one, family), lambda out: {
+    _in_shards(name, frames, workers, partial(_render_one, family, finder), lambda out: {
+        "finder_size": np.array(finder.size),
         "images": np.stack([o[0] for o in out]),
         "dice": np.concatenate([o[1] for o in out]),
         "offsets": np.cumsum([0] + [len(o[1]) for o in out]),
@@ -248,10 +270,15 @@ def mine(frames: int, workers: int, family: str | None) -> None:
 
 
 def load_data() -> dict[str, list[np.ndarray]]:
-    data: dict[str, list[np.ndarray]] = {"images": [], "dice": [], "patches": [], "labels": []}
+    """The rendered and mined shards; ``finder_size``: the sizes the frames were scaled to
+    (shards from before it was kept: the card's, which they were made with)."""
+    data: dict[str, list[np.ndarray]] = {"images": [], "dice": [], "patches": [], "labels": [],
+                                         "finder_size": []}
     for path in sorted(CACHE.glob("shard???.npz")) + sorted(CACHE.glob("data*[0-9].npz")):
         with np.load(path) as z:
             images, dice, offsets = z["images"], z["dice"], z["offsets"]
+            size = z["finder_size"] if "finder_size" in z else haba_formats().finder.size
+            data["finder_size"].append(np.array(size))
             data["patches"].append(z["patches"])
             data["labels"].append(z["labels"])
         for i in range(len(images)):
@@ -348,18 +375,22 @@ def _dihedral(img: np.ndarray, dice: np.ndarray, k: int, flip: bool
     return np.ascontiguousarray(img), d
 
 
+STRIDE = haba_formats().finder.stride
+"""The finder's output stride (its architecture's, :class:`Finder`; as the card says)."""
+
+
 def finder_target(dice: np.ndarray, shape: tuple[int, int]
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Heat map, regression targets and their weights on the output grid."""
-    gh, gw = shape[0] // FINDER_STRIDE, shape[1] // FINDER_STRIDE
+    gh, gw = shape[0] // STRIDE, shape[1] // STRIDE
     heat = np.zeros((gh, gw), np.float32)
     ignore = np.zeros((gh, gw), np.float32)
     reg = np.zeros((5, gh, gw), np.float32)
     wreg = np.zeros((gh, gw), np.float32)
     ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
     for cx, cy, side, angle, _value, kind in dice:
-        gx, gy = cx / FINDER_STRIDE, cy / FINDER_STRIDE
-        r = max(0.7, side / FINDER_STRIDE / 5)
+        gx, gy = cx / STRIDE, cy / STRIDE
+        r = max(0.7, side / STRIDE / 5)
         g = np.exp(-((xs + 0.5 - gx) ** 2 + (ys + 0.5 - gy) ** 2) / (2 * r * r))
         if kind == HIDDEN:
             ignore = np.maximum(ignore, (g > 0.05).astype(np.float32))
@@ -392,8 +423,8 @@ def _window(img: np.ndarray, dice: np.ndarray, rng: np.random.Generator,
             size: tuple[int, int] = (192, 256)) -> tuple[np.ndarray, np.ndarray]:
     """A random window of the finder image (the network is fully convolutional)."""
     h, w = img.shape[:2]
-    y0 = int(rng.integers(0, h - size[0] + 1)) // FINDER_STRIDE * FINDER_STRIDE
-    x0 = int(rng.integers(0, w - size[1] + 1)) // FINDER_STRIDE * FINDER_STRIDE
+    y0 = int(rng.integers(0, h - size[0] + 1)) // STRIDE * STRIDE
+    x0 = int(rng.integers(0, w - size[1] + 1)) // STRIDE * STRIDE
     d = dice.copy()
     d[:, 0] -= x0
     d[:, 1] -= y0
@@ -419,8 +450,15 @@ def _train_mode(net: nn.Module, frozen: bool) -> None:
         freeze_norms(net)
 
 
-def train_finder(data: dict, steps: int, batch: int = 8, seed: int = 1,
-                 start: Path | None = None) -> None:
+def train_finder(data: dict, steps: int, fmt: FinderFormat, batch: int = 8, seed: int = 1,
+                 start: Path | None = None) -> FinderFormat:
+    """Train (or fine-tune ``start``) and export the finder; its format: ``fmt`` at the size
+    the frames were scaled to."""
+    sizes = {int(s) for s in data["finder_size"]}
+    if len(sizes) != 1:
+        raise SystemExit(f"the shards' frames were scaled to {sorted(sizes)} pixels: render "
+                         "them again at one size (data --finder-size N)")
+    fmt = replace(fmt, size=sizes.pop())
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     images, dice = data["images"], data["dice"]
@@ -439,7 +477,7 @@ def train_finder(data: dict, steps: int, batch: int = 8, seed: int = 1,
                 img, d = _dihedral(img, d, 1, False)
             img, d = _window(img, d, rng)
             img = jitter_light(img, rng)
-            xs.append(normalise(img).transpose(2, 0, 1))
+            xs.append(normalise(img, fmt.offset).transpose(2, 0, 1))
             hm, reg, wreg = finder_target(d, img.shape[:2])
             heats.append(hm)
             regs.append(reg)
@@ -470,21 +508,25 @@ def train_finder(data: dict, steps: int, batch: int = 8, seed: int = 1,
             _train_mode(net, frozen)
     torch.save(net.state_dict(), CACHE / "finder.pt")
     export(net, (1, 3, 288, 384), FINDER_ONNX, OPSET)
+    return fmt
 
 
-def _pip_sample(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A crop as the reader sees it, from a stored upright patch, found a little off."""
+def _pip_sample(patch: np.ndarray, rng: np.random.Generator, fmt: PipFormat) -> np.ndarray:
+    """A crop as the reader of format ``fmt`` sees it, from a stored upright patch, found a
+    little off."""
     c = PATCH / 2 + rng.normal(0, 0.08, 2) * PATCH_FACE
     side = PATCH_FACE * math.exp(rng.uniform(-0.29, 0.29))  # the finder's size: 0.75-1.33
     turn = rng.normal(0, 4) if rng.random() < 0.9 else rng.uniform(-20, 20)
     angle = turn + 90 * int(rng.integers(4))
     img = patch[:, ::-1] if rng.random() < 0.5 else patch
-    crop = face_crop(np.ascontiguousarray(img), (float(c[0]), float(c[1])), side, angle)
+    crop = face_crop(np.ascontiguousarray(img), (float(c[0]), float(c[1])), side, angle,
+                     fmt.crop, fmt.margin)
     return jitter_light(crop, rng)
 
 
-def train_pips(data: dict, steps: int, batch: int = 96, seed: int = 2,
-               start: Path | None = None) -> None:
+def train_pips(data: dict, steps: int, fmt: PipFormat, batch: int = 96, seed: int = 2,
+               start: Path | None = None) -> PipFormat:
+    """Train (or fine-tune ``start``) and export the pip reader on crops of format ``fmt``."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     patches = np.concatenate(data["patches"])
@@ -501,7 +543,8 @@ def train_pips(data: dict, steps: int, batch: int = 96, seed: int = 2,
         n_other = batch * 3 // 10  # a third of each batch is "not a die"
         idx = np.concatenate([rng.choice(dice_idx, batch - n_other),
                               rng.choice(other_idx, n_other)])
-        x = np.stack([normalise(_pip_sample(patches[i], rng)).transpose(2, 0, 1) for i in idx])
+        x = np.stack([normalise(_pip_sample(patches[i], rng, fmt), fmt.offset).transpose(2, 0, 1)
+                      for i in idx])
         out = net(torch.from_numpy(x))
         loss = F.cross_entropy(out, torch.from_numpy(labels[idx]), label_smoothing=0.02)
         opt.zero_grad()
@@ -513,10 +556,18 @@ def train_pips(data: dict, steps: int, batch: int = 96, seed: int = 2,
             print(f"pips {step}/{steps}: loss {loss.item():.3f} acc {acc:.3f} "
                   f"({time.time() - t0:.0f} s)", flush=True)
         if step % 250 == 249:
-            export(net, (1, 3, CROP, CROP), CACHE / "pips-latest.onnx", OPSET)
+            export(net, (1, 3, fmt.crop, fmt.crop), CACHE / "pips-latest.onnx", OPSET)
             _train_mode(net, frozen)
     torch.save(net.state_dict(), CACHE / "pips.pt")
-    export(net, (1, 3, CROP, CROP), PIPS_ONNX, OPSET)
+    export(net, (1, 3, fmt.crop, fmt.crop), PIPS_ONNX, OPSET)
+    return fmt
+
+
+FINDER_OPTIONS = ("size", "offset")
+"""The finder's format a training chooses (its stride and padding are its architecture's; the
+sizes of dice it sees best are measured on it once trained)."""
+PIP_OPTIONS = ("crop", "margin", "offset")
+"""The pip reader's format a training chooses."""
 
 
 def main() -> None:
@@ -534,21 +585,32 @@ def main() -> None:
                         help="finder, pips: start from these weights (finder.pt, pips.pt in "
                         "the cache, saved by every run, or an exported network such as "
                         "vision/models/haba_pips.onnx) instead of from scratch")
+    card = haba_formats()
+    add_options(parser, card.finder, FINDER_OPTIONS, "finder-", "data, finder")
+    add_options(parser, card.pips, PIP_OPTIONS, "pips-", "pips")
     args = parser.parse_args()
+    finder_fmt = from_options(args, card.finder, FINDER_OPTIONS, "finder-")
+    pip_fmt = from_options(args, card.pips, PIP_OPTIONS, "pips-")
+    made_by = " ".join(["tools/train_haba_net.py", *sys.argv[1:]])
     cv2.setNumThreads(1)
     torch.set_num_threads(args.threads)
     if args.what == "data":
-        make_data(args.frames, args.workers, args.family)
+        make_data(args.frames, args.workers, args.family, finder_fmt)
         return
     if args.what == "mine":
         mine(args.frames, args.workers, args.family)
         return
     data = load_data()
     print(f"{len(data['images'])} frames loaded")
+    today = time.strftime("%Y-%m-%d", time.gmtime())
     if args.what == "finder":
-        train_finder(data, args.steps, start=args.start)
+        finder_fmt = train_finder(data, args.steps, finder_fmt, start=args.start)
+        write_section(card_beside(FINDER_ONNX, HabaFormats), "finder", finder_fmt, made_by,
+                      today, HabaFormats)
     else:
-        train_pips(data, args.steps, start=args.start)
+        pip_fmt = train_pips(data, args.steps, pip_fmt, start=args.start)
+        write_section(card_beside(PIPS_ONNX, HabaFormats), "pips", pip_fmt, made_by, today,
+                      HabaFormats)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,13 @@ the two the pip reader takes for a die (:data:`vision.faces.A_DIE`).
 
 **Train.** Frames whose number ends in 0 or 5 are held out; each batch's pairs are mirrored
 at random (as :mod:`vision.pairnet` reads them) and their light jittered.
+
+**Format.** The pairs are collected in the pair network's format (:class:`PairFormat`):
+``collect --width W --height H --face F --middle M --place P --far R`` (defaults: the
+``[pair]`` section of ``haba_nets.toml``), kept with each pair; ``train`` trains on pairs of
+one format (``--offset``: the channels', :func:`vision.habanet.normalise`) and writes it, with
+the command, into the ``[pair]`` section of the ``haba_nets.toml`` beside the exported
+network, the other sections kept.
 """
 
 from __future__ import annotations
@@ -54,15 +61,16 @@ from haba_sets import HELD_OUT  # noqa: E402
 
 from vision.faces import A_DIE, pairs_beside, see  # noqa: E402
 from vision.habanet import FINDER_ONNX, PIPS_ONNX, HabaNet, normalise  # noqa: E402
-from vision.pairnet import (  # noqa: E402
-    JOINT_H,
-    JOINT_W,
-    NUMBERS,
-    PAIR_ONNX,
-    FaceLook,
-    look,
-    pair_input,
+from vision.netformat import (  # noqa: E402
+    HabaFormats,
+    PairFormat,
+    add_options,
+    card_beside,
+    from_options,
+    haba_formats,
+    write_section,
 )
+from vision.pairnet import PAIR_ONNX, FaceLook, look, pair_input  # noqa: E402
 from vision.palette import Palette  # noqa: E402
 from vision.render import random_conditions, render_tray, scene_for  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
@@ -77,6 +85,10 @@ CLASSES = {1: 0, 0: 1, -1: 2}
 
 _nets: dict[str, HabaNet] = {}
 """The finder and pip reader the frames are read with, in each worker."""
+_format: dict[str, PairFormat] = {}
+"""The pair network's format the pairs are collected in, in each worker."""
+COLLECT_OPTIONS = ("width", "height", "face", "middle", "place", "far")
+"""The pair network's format a collection chooses (its count of numbers is the code's)."""
 
 
 def _label(truth: list[TruthDie], a: Any, b: Any) -> int:
@@ -88,10 +100,11 @@ def _label(truth: list[TruthDie], a: Any, b: Any) -> int:
 
 
 def _row(frame: np.ndarray, truth: list[TruthDie], a: FaceLook, b: FaceLook,
-         middle: tuple[float, float], sure: tuple[bool, bool], key: int) -> dict[str, Any]:
-    crop, numbers = pair_input(frame, a, b, middle)
+         middle: tuple[float, float], sure: tuple[bool, bool], key: int, fmt: PairFormat
+         ) -> dict[str, Any]:
+    crop, numbers = pair_input(frame, a, b, middle, fmt)
     return dict(crop=crop, numbers=numbers, label=_label(truth, a.face, b.face), sure=sure,
-                key=key)
+                key=key, format=fmt)
 
 
 def _scene(i: int, where: str) -> tuple[np.ndarray, list[TruthDie]]:
@@ -107,10 +120,12 @@ def _scene(i: int, where: str) -> tuple[np.ndarray, list[TruthDie]]:
     return render_tray(scene_for(rng, cond, steep=where == "steep"), rng)
 
 
-def _use_nets(finder: Path | None, pips: Path | None) -> None:
-    """Read with ``finder`` and ``pips`` (a network not given stays the shipped one)."""
+def _use_nets(finder: Path | None, pips: Path | None, fmt: PairFormat) -> None:
+    """Read with ``finder`` and ``pips`` (a network not given stays the shipped one); collect
+    pairs in format ``fmt``."""
     net = HabaNet(finder or FINDER_ONNX, pips or PIPS_ONNX)
     _nets["haba"] = net
+    _format["pair"] = fmt
 
 
 def _one(i: int, where: str) -> list[dict[str, Any]]:
@@ -119,15 +134,20 @@ def _one(i: int, where: str) -> list[dict[str, Any]]:
     net = _nets["haba"]
     with net.one_frame(img):
         seen = see(img, net, Palette.default(), len(truth), None, 1.0)
-    looks = [look(img, f.found, f.is_die, float(f.belief.value.max())) for f in seen.faces]
+    fmt = _format["pair"]
+    looks = [look(img, f.found, f.is_die, float(f.belief.value.max()), fmt) for f in seen.faces]
     return [_row(img, truth, looks[a], looks[b], seen.middle,
-                 (seen.faces[a].is_die >= A_DIE, seen.faces[b].is_die >= A_DIE), i)
+                 (seen.faces[a].is_die >= A_DIE, seen.faces[b].is_die >= A_DIE), i, fmt)
             for a, b in pairs_beside(seen.faces)]
 
 
 def collect(start: int, frames: int, out: Path, where: str, workers: int,
-            nets: tuple[Path | None, Path | None] = (None, None)) -> None:
-    with ProcessPoolExecutor(workers, initializer=_use_nets, initargs=nets) as ex:
+            nets: tuple[Path | None, Path | None] = (None, None),
+            fmt: PairFormat | None = None) -> None:
+    """Collect the labelled pairs of ``frames`` frames from ``start``, in format ``fmt``
+    (default: the card's) into ``out``."""
+    fmt = fmt or haba_formats().pair
+    with ProcessPoolExecutor(workers, initializer=_use_nets, initargs=(*nets, fmt)) as ex:
         rows = [r for got in ex.map(_one, range(start, start + frames), [where] * frames,
                                     chunksize=4) for r in got]
     out.write_bytes(pickle.dumps(rows))
@@ -145,11 +165,12 @@ def _side_read_sure(row: dict[str, Any]) -> bool:
     return bool((row["label"] == 0 and sure_a) or (row["label"] == 1 and sure_b))
 
 
-def _networks() -> tuple[Any, Any]:
-    """The pair network (an image and its numbers in, three classes out) and its packed form
-    of one input, as :class:`vision.pairnet.PairNet` feeds it: the crop's three channels and a
-    fourth whose first row begins with the numbers (OpenCV 4.6 reads no network with two
-    inputs). The packed form holds the network, so an exported file loads back into it."""
+def _networks(fmt: PairFormat) -> tuple[Any, Any]:
+    """The pair network for input of format ``fmt`` (an image and its numbers in, three
+    classes out) and its packed form of one input, as :class:`vision.pairnet.PairNet` feeds
+    it: the crop's three channels and a fourth whose first row begins with the numbers
+    (OpenCV 4.6 reads no network with two inputs). The packed form holds the network, so an
+    exported file loads back into it."""
     import torch
     from torch import nn
     from torch_parts import conv
@@ -160,8 +181,8 @@ def _networks() -> tuple[Any, Any]:
             self.body = nn.Sequential(
                 conv(3, 24, 2), conv(24, 32), nn.MaxPool2d(2), conv(32, 48), nn.MaxPool2d(2),
                 conv(48, 64), nn.MaxPool2d(2), nn.Flatten(), nn.Dropout(0.2),
-                nn.Linear(64 * 3 * 6, 64), nn.ReLU())
-            self.head = nn.Sequential(nn.Linear(64 + NUMBERS, 64), nn.ReLU(),
+                nn.Linear(64 * (fmt.height // 16) * (fmt.width // 16), 64), nn.ReLU())
+            self.head = nn.Sequential(nn.Linear(64 + fmt.numbers, 64), nn.ReLU(),
                                       nn.Linear(64, 3))
 
         def forward(self, image: torch.Tensor, numbers: torch.Tensor) -> torch.Tensor:
@@ -174,36 +195,53 @@ def _networks() -> tuple[Any, Any]:
             self.net = Net()
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
-            out: torch.Tensor = self.net(x[:, 0:3], torch.flatten(x[:, 3:4, 0:1, 0:NUMBERS], 1))
+            out: torch.Tensor = self.net(x[:, 0:3],
+                                         torch.flatten(x[:, 3:4, 0:1, 0:fmt.numbers], 1))
             return out
 
     packed = Packed()
     return packed.net, packed
 
 
-def export_packed(packed: Any, out: Path) -> None:
-    """The packed network (:func:`_networks`) as an ONNX file."""
+def export_packed(packed: Any, out: Path, fmt: PairFormat) -> None:
+    """The packed network (:func:`_networks`) for input of format ``fmt`` as an ONNX file."""
     import torch
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(packed.eval(), (torch.zeros(1, 4, JOINT_H, JOINT_W),), str(out),
+    torch.onnx.export(packed.eval(), (torch.zeros(1, 4, fmt.height, fmt.width),), str(out),
                       input_names=["image"], output_names=["out"], opset_version=13,
                       dynamo=False, dynamic_axes={"image": {0: "n"}, "out": {0: "n"}})
 
 
+def _collected_format(rows: list[dict[str, Any]]) -> PairFormat:
+    """The one format the pairs were collected in (pairs collected before it was kept with
+    them: the card's, which they were collected in); refused when they differ."""
+    formats = {r.get("format", haba_formats().pair) for r in rows}
+    if len(formats) != 1:
+        raise SystemExit(f"the pairs were collected in {len(formats)} formats: collect them "
+                         "again in one")
+    return formats.pop()
+
+
 def train(data: list[Path], steps: int, seed: int, threads: int, out: Path,
-          start: Path | None = None, hard: int = 1) -> None:
+          start: Path | None = None, hard: int = 1, offset: float | None = None
+          ) -> PairFormat:
     """Train (or fine-tune ``start``) on the collected pairs; ``hard``: how many times as
     often a face the pip reader takes for a die that is a die's side is drawn
-    (:func:`_side_read_sure`)."""
+    (:func:`_side_read_sure`); ``offset``: the channels' (default: the card's). The format
+    trained: the pairs', with that offset."""
     import torch
     from torch import nn
     from torch_parts import freeze_norms, load_exported
     from train_haba_net import jitter_light
 
+    rows = [r for f in data for r in pickle.loads(f.read_bytes())]
+    fmt = _collected_format(rows)
+    if offset is not None:
+        fmt = replace(fmt, offset=offset)
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    net, packed = _networks()
+    net, packed = _networks(fmt)
     if start is not None:
         load_exported(packed, start)
 
@@ -219,9 +257,8 @@ def train(data: list[Path], steps: int, seed: int, threads: int, out: Path,
         if tb:
             crop = crop[::-1]
             numbers[-1] = -numbers[-1]
-        return normalise(np.ascontiguousarray(crop)).transpose(2, 0, 1), numbers, c
+        return normalise(np.ascontiguousarray(crop), fmt.offset).transpose(2, 0, 1), numbers, c
 
-    rows = [r for f in data for r in pickle.loads(f.read_bytes())]
     held = [r for r in rows if r["key"] % 5 == 0]
     fit = [r for r in rows if r["key"] % 5 != 0]
     fit += [r for r in fit if _side_read_sure(r)] * (hard - 1)
@@ -249,9 +286,12 @@ def train(data: list[Path], steps: int, seed: int, threads: int, out: Path,
         if step % 500 == 0:
             print(step, round(loss.item(), 3), f"{time.time() - t0:.0f} s", flush=True)
     net.eval()
-    export_packed(packed, out)
+    export_packed(packed, out, fmt)
     print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB)")
     from vision.pairnet import A_TOP, PairNet
+    if fmt != haba_formats().pair:
+        print("(held out: not read here, the network's format is not the shipped card's)")
+        return fmt
     p = PairNet(out).chances([(r["crop"], r["numbers"]) for r in held])
     y = np.array([CLASSES[r["label"]] for r in held])
     print(f"held out: {(p.argmax(1) == y).mean():.1%} right")
@@ -259,6 +299,7 @@ def train(data: list[Path], steps: int, seed: int, threads: int, out: Path,
         s = p[:, A_TOP] >= sure
         print(f"'a is the top, b not' at {sure}: {int(s.sum())} of {int((y == A_TOP).sum())},"
               f" wrongly {int((s & (y != A_TOP)).sum())}")
+    return fmt
 
 
 def main() -> None:
@@ -280,14 +321,20 @@ def main() -> None:
     parser.add_argument("--hard", type=int, default=1,
                         help="train: draw a sure reading that is a side this many times as often")
     parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", "2")))
+    card = haba_formats().pair
+    add_options(parser, card, COLLECT_OPTIONS, "", "collect")
+    add_options(parser, card, ("offset",), "", "train")
     a = parser.parse_args()
     if a.what == "collect":
         where = "table" if a.table else "steep" if a.steep else "plain"
         collect(a.start, a.frames, a.out or Path("pairs.pkl"), where, a.workers,
-                (a.finder, a.pips))
+                (a.finder, a.pips), from_options(a, card, COLLECT_OPTIONS, ""))
     else:
-        train(a.data, a.steps, a.seed, a.threads, a.out or PAIR_ONNX, a.start_from,
-              a.hard)
+        out = a.out or PAIR_ONNX
+        fmt = train(a.data, a.steps, a.seed, a.threads, out, a.start_from, a.hard, a.offset)
+        write_section(card_beside(out, HabaFormats), "pair", fmt,
+                      " ".join(["tools/train_pair_net.py", *sys.argv[1:]]),
+                      time.strftime("%Y-%m-%d", time.gmtime()), HabaFormats)
 
 
 if __name__ == "__main__":

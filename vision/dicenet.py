@@ -6,19 +6,25 @@ shadows. Hand-set thresholds do not hold up on that, so two small networks train
 real photos and renders do the work (``tools/train_dice_net.py`` makes them; the product
 never needs PyTorch):
 
-* the **finder** sees the frame scaled to :data:`FINDER_SIZE` on its longer side and
-  gives, every :data:`FINDER_STRIDE` pixels, the chance that a die's centre lies there and
-  the die's box size. Peaks of that map are the dice. It was trained on dice from
-  :data:`MIN_DIE` to :data:`MAX_DIE` pixels at that scale and looks a second time at a
-  coarser scale, so the camera's height does not matter within a wide range (dice from
-  about 25 pixels wide in a 1280 x 960 frame);
-* the **pip reader** looks at each found die, cut from the full-size frame and scaled to
-  :data:`PIP_CROP` pixels, and says "not a die" or its value 1-6. A crop it is unsure of
-  is read in all four quarter turns and the readings averaged.
+* the **finder** sees the frame scaled to its size on its longer side and gives, every
+  stride pixels, the chance that a die's centre lies there and the die's box size. Peaks of
+  that map are the dice. It was trained on dice of a range of sizes at that scale and looks
+  a second time at a coarser scale, so the camera's height does not matter within a wide
+  range (dice from about 25 pixels wide in a 1280 x 960 frame);
+* the **pip reader** looks at each found die, cut from the full-size frame and scaled to its
+  crop's size, and says "not a die" or its value 1-6. A crop it is unsure of is read in all
+  four quarter turns and the readings averaged.
 
 Both are ONNX files in ``vision/models/``, run by ONNX Runtime where it is installed and
 by OpenCV's DNN module otherwise (:mod:`vision.onnxnet`: the same readings, ONNX Runtime
-about twice as fast).
+about twice as fast). The format each was trained with (the finder's size, stride, range of
+dice and second look; the pip reader's crop and margin) is the network's own: it lives in
+``vision/models/dice_nets.toml`` (:mod:`vision.netformat`), which the training tool rewrites
+when it exports a network. The finder's size is 512 rather than 384 for the small gamer
+dice of a phone photo of trays (25-45 px in 853 x 640: 11-20 px at 384): on the tune parts
+the finder finds 94.0% of the rune55 dice at 512 against 90.2% at 448 and 87.2% at 384, the
+other sources as many (``benchmarks/bench_ordinary.py --part tune --finder-size N`` compares
+them read to the end), for about 8 ms more a frame on one core.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import cv2
 import numpy as np
 
 from vision.dicedecision import Decision, evidence, fitted
+from vision.netformat import dice_formats
 from vision.onnxnet import OnnxNet
 from vision.pipcount import count_pips
 from vision.turns import read_in_turns
@@ -39,25 +46,6 @@ from vision.turns import read_in_turns
 MODELS = Path(__file__).with_name("models")
 FINDER_ONNX = MODELS / "dice_finder.onnx"
 PIPS_ONNX = MODELS / "dice_pips.onnx"
-FINDER_SIZE = 512
-"""The frame's longer side as the finder sees it, in pixels. 512 rather than 384 for the
-small gamer dice of a phone photo of trays (25-45 px in 853 x 640: 11-20 px at 384): on the
-tune parts the finder finds 94.0% of the rune55 dice at 512 against 90.2% at 448 and 87.2%
-at 384, the other sources as many (``benchmarks/bench_ordinary.py --part tune
---finder-size N`` compares them read to the end), for about 8 ms more a frame on one core."""
-MIN_DIE, MAX_DIE = 9.0, 120.0
-"""The finder was trained on dice this many pixels wide, at :data:`FINDER_SIZE`."""
-COARSE = 1 / 3
-"""The finder looks a second time at this fraction of :data:`FINDER_SIZE`, for dice too
-big for the first look (a camera close to the tray)."""
-BIG_DIE = 80.0
-"""On the coarser look only dice at least this wide (at :data:`FINDER_SIZE`) count."""
-FINDER_STRIDE = 4
-"""Pixels of the finder's input per cell of its output map."""
-PIP_CROP = 48
-"""Side of the square crop the pip reader reads, in pixels."""
-CROP_MARGIN = 1.15
-"""The pip crop is this much larger than the die's box (room for a box found a bit off)."""
 MIN_PEAK = 0.4
 """A peak of the finder's map below this is not a die."""
 SURE_READ = 0.98
@@ -103,14 +91,16 @@ class FoundDie:
 
 def crop_for_pips(frame: np.ndarray, box: np.ndarray | Sequence[float], angle: float = 0.0
                   ) -> np.ndarray:
-    """The die in ``box`` (x0, y0, x1, y1), turned by ``angle`` degrees, as a
-    ``PIP_CROP`` square BGR crop with :data:`CROP_MARGIN` around it."""
+    """The die in ``box`` (x0, y0, x1, y1), turned by ``angle`` degrees, as the pip reader's
+    square BGR crop with its margin around it (its format in ``dice_nets.toml``)."""
+    fmt = dice_formats().pips
+    crop = fmt.crop
     x0, y0, x1, y1 = (float(v) for v in box)
-    side = np.sqrt(max(x1 - x0, 1.0) * max(y1 - y0, 1.0)) * CROP_MARGIN
+    side = np.sqrt(max(x1 - x0, 1.0) * max(y1 - y0, 1.0)) * fmt.margin
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    scale = PIP_CROP / side
+    scale = crop / side
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale).astype(np.float64)
-    m[:, 2] += np.array([PIP_CROP / 2 - cx, PIP_CROP / 2 - cy])
+    m[:, 2] += np.array([crop / 2 - cx, crop / 2 - cy])
     src = frame
     if scale < 0.5:  # shrink a big die in steps so thin pips are not aliased away
         f = max(1, int(0.5 / scale))
@@ -126,7 +116,7 @@ def crop_for_pips(frame: np.ndarray, box: np.ndarray | Sequence[float], angle: f
                          interpolation=cv2.INTER_AREA)
         m[:, 2] += m[:, :2] @ np.array([left, top], np.float64)
         m[:, :2] *= f
-    return cv2.warpAffine(src, m, (PIP_CROP, PIP_CROP), flags=cv2.INTER_LINEAR,
+    return cv2.warpAffine(src, m, (crop, crop), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -177,30 +167,32 @@ class DiceNet:
         The die size is not assumed: the finder looks at two scales, the second for big
         dice (its finds there may also be clusters of small dice; :meth:`read` sorts it out).
         """
+        fmt = dice_formats().finder
         h, w = frame.shape[:2]
         src = frame
-        while max(src.shape[:2]) >= 2 * FINDER_SIZE:  # halve first: cheaper than one big step
+        while max(src.shape[:2]) >= 2 * fmt.size:  # halve first: cheaper than one big step
             src = cv2.pyrDown(src)
-        fine = _shrunk(src, FINDER_SIZE / max(h, w) * np.array([w, h], np.float64))
-        coarse = _shrunk(fine, COARSE * np.array(fine.shape[1::-1], np.float64))
+        fine = _shrunk(src, fmt.size / max(h, w) * np.array([w, h], np.float64))
+        coarse = _shrunk(fine, fmt.coarse * np.array(fine.shape[1::-1], np.float64))
         return (self._find_in(fine, w, h, 0.0)
-                + self._find_in(coarse, w, h, BIG_DIE * COARSE))
+                + self._find_in(coarse, w, h, fmt.big_die * fmt.coarse))
 
     def _find_in(self, small: np.ndarray, w: int, h: int, min_side: float
                  ) -> list[tuple[tuple[float, float, float, float], float]]:
         """Dice the finder sees in ``small``, the frame (``w`` x ``h``) scaled down."""
+        fmt = dice_formats().finder
         sh, sw = small.shape[:2]
         scale = max(sw, sh) / max(w, h)
-        pw, ph = -sw % 32, -sh % 32  # the network halves the size five times
+        pw, ph = -sw % fmt.pad, -sh % fmt.pad  # the network halves the size five times
         if pw or ph:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-        out = self._finder(cv2.dnn.blobFromImage(small, 1 / 255.0))[0]
+        out = self._finder(cv2.dnn.blobFromImage(small, 1 / fmt.pixel_max))[0]
         heat = _sigmoid(out[0])
         peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= MIN_PEAK)
         found = []
         for i, j in zip(*np.nonzero(peaks), strict=True):
-            cx = (j + 0.5) * FINDER_STRIDE / scale
-            cy = (i + 0.5) * FINDER_STRIDE / scale
+            cx = (j + 0.5) * fmt.stride / scale
+            cy = (i + 0.5) * fmt.stride / scale
             if cx >= w or cy >= h:
                 continue  # in the padding
             bw, bh = np.exp(out[1, i, j]) / scale, np.exp(out[2, i, j]) / scale
@@ -225,7 +217,7 @@ class DiceNet:
     def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
         if self._pips is None:
             raise RuntimeError("this DiceNet was made without a pip reader (finder only)")
-        logits = self._pips(cv2.dnn.blobFromImages(crops, 1 / 255.0))
+        logits = self._pips(cv2.dnn.blobFromImages(crops, 1 / dice_formats().pips.pixel_max))
         return _softmax(logits.reshape(len(crops), 7))
 
     def read(self, frame: np.ndarray, decision: Decision | None = None) -> list[FoundDie]:

@@ -5,20 +5,23 @@ painted inset with a wooden border) and light pips in a die's layout: that is wh
 networks look for, whatever the table, the light or the camera. Colour is *not* asked of
 them (it is named against references inside the frame, :mod:`vision.facecolor`).
 
-* the **finder** sees the frame scaled to :data:`FINDER_SIZE` on its longer side, each
-  channel divided by its mean (so a coloured light or table shifts nothing), and gives on a
-  grid of stride :data:`FINDER_STRIDE`: the chance that a top face's centre lies there, the
+* the **finder** sees the frame scaled to its size on its longer side, each channel divided
+  by its mean (so a coloured light or table shifts nothing), and gives on a grid of its
+  stride: the chance that a top face's centre lies there, the
   centre's offset within the cell, the face's side (log pixels) and its turn (the square's
   angle, as cos 4θ and sin 4θ);
 * each face's turn is then measured from its own edges on the full-size frame
   (:func:`face_turn`: the finder's guess is coarse on small dice);
 * the **pip reader** looks at each found face cut from the full-size frame, turned upright
-  and scaled to :data:`CROP` pixels (:func:`face_crop`), each channel divided by its mean,
-  and says "not a die" or the value 1-6.
+  and scaled to its crop's size (:func:`face_crop`), each channel divided by its mean, and
+  says "not a die" or the value 1-6.
 
 Both are ONNX files in ``vision/models/``, re-made by ``tools/train_haba_net.py``, and run
 by ONNX Runtime where it is installed, else by OpenCV's DNN module (:mod:`vision.onnxnet`:
-the same outputs either way).
+the same outputs either way). The format each was trained with (the finder's size and
+stride, the pip reader's crop and margin, the channels' offset) is the network's own: it
+lives in ``vision/models/haba_nets.toml`` (:mod:`vision.netformat`), which the training tool
+rewrites when it exports a network.
 """
 
 from __future__ import annotations
@@ -35,41 +38,29 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from vision.netformat import FinderFormat, haba_formats
 from vision.onnxnet import OnnxNet
 from vision.turns import read_in_turns
 
 MODELS = Path(__file__).with_name("models")
 FINDER_ONNX = MODELS / "haba_finder.onnx"
 PIPS_ONNX = MODELS / "haba_pips.onnx"
-FINDER_SIZE = 384
-"""The frame's longer side as the finder sees it."""
-FINDER_STRIDE = 4
-"""Finder input pixels per cell of its output grid."""
-CROP = 48
-"""Side of the square crop the pip reader reads."""
-CROP_MARGIN = 1.3
-"""The crop is this many face sides wide (room for a face found a little off)."""
+CROP = haba_formats().pips.crop
+"""Side of the square crop the pip reader reads, as ``haba_nets.toml`` states it when this
+module is first imported (:func:`face_crop` reads the card itself)."""
+CROP_MARGIN = haba_formats().pips.margin
+"""The crop is this many face sides wide, as ``haba_nets.toml`` states it (as :data:`CROP`)."""
 MIN_PEAK = 0.3
 """A finder peak below this is not a die."""
 TURN_WINDOW = 48
 """A face's turn is measured on a window this many pixels wide (:func:`face_turn`)."""
 HINT_PEAK = 0.1
 """Weaker peaks are not dice but tell where to look again closer."""
-ZOOM_BELOW = 18.0
-"""Faces narrower than this many finder pixels (a 60-pixel die in a 1280-pixel frame) are
-looked at a second time, closer."""
-ZOOM_SIDE = 24.0
-"""The second look scales the dice to this many finder pixels."""
 ZOOM_BUDGET = 0.6
 """The second look costs at most this share of the first look's pixels."""
 WHOLE_ZOOM = 0.6
 """The most a frame is scaled for the finder when small dice are looked for over the whole
 frame (:meth:`HabaNet.find_closer`)."""
-FAR_ABOVE = 55.0
-"""Faces wider than this many finder pixels are bigger than the finder learnt to see (dice
-up to about 160 pixels in a 1280-pixel frame): such a frame is looked at from farther."""
-FAR_SIDE = 30.0
-"""The look from farther scales the dice to this many finder pixels."""
 FAR_STEPS = (2.0, 4.0)
 """When the dice's size is not known, the look from farther shrinks the first look's scale by
 each of these in turn (a die up to about 320, then 640 pixels in a 1280-pixel frame)."""
@@ -79,12 +70,13 @@ quarter turns, and the four readings averaged: a face has no up, the pip reader 
 trained on every turn, and its doubts differ from turn to turn (about one face a frame)."""
 
 
-def normalise(img: np.ndarray) -> np.ndarray:
-    """Float32 image with each channel divided by its mean (a colour cast or a coloured
-    table then changes little), as both networks see their input."""
+def normalise(img: np.ndarray, offset: float) -> np.ndarray:
+    """Float32 image with each channel divided by its mean plus ``offset``, less one (a
+    colour cast or a coloured table then changes little), as the networks see their input
+    (each network's ``offset`` is in its format, :mod:`vision.netformat`)."""
     b, g, r, _ = cv2.mean(img)
-    per_channel = np.array([[1 / (b + 8.0), 0, 0, -1], [0, 1 / (g + 8.0), 0, -1],
-                            [0, 0, 1 / (r + 8.0), -1]], np.float32)
+    per_channel = np.array([[1 / (b + offset), 0, 0, -1], [0, 1 / (g + offset), 0, -1],
+                            [0, 0, 1 / (r + offset), -1]], np.float32)
     out: np.ndarray = cv2.transform(img.astype(np.float32), per_channel)
     return out
 
@@ -152,9 +144,13 @@ def read_faces(net: Reads, frame: np.ndarray, faces: list[FoundFace]
 
 
 def face_crop(frame: np.ndarray, center: tuple[float, float], side: float, angle: float,
-              size: int = CROP, margin: float = CROP_MARGIN) -> np.ndarray:
+              size: int | None = None, margin: float | None = None) -> np.ndarray:
     """The face at ``center`` (``side`` pixels, turned ``angle`` degrees), turned upright and
-    scaled into a ``size`` square crop ``margin`` face sides wide (BGR, uint8)."""
+    scaled into a ``size`` square crop ``margin`` face sides wide (BGR, uint8); by default
+    the pip reader's crop (its format in ``haba_nets.toml``)."""
+    pips = haba_formats().pips
+    size = pips.crop if size is None else size
+    margin = pips.margin if margin is None else margin
     cx, cy = center
     scale = size / max(side * margin, 1.0)
     m = cv2.getRotationMatrix2D((float(cx), float(cy)), float(angle), scale)
@@ -227,22 +223,27 @@ def face_turn(frame: np.ndarray, center: tuple[float, float], side: float) -> fl
     return math.degrees(math.atan2(z.imag, z.real)) / 4 % 90.0
 
 
-def finder_input(frame: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
-    """The frame as the finder sees it (scaled to :data:`FINDER_SIZE` on its longer side,
-    or by ``scale``; padded to a multiple of 32) and its scale."""
-    return _padded(scaled_for_finder(frame, scale)), (
-        FINDER_SIZE / max(frame.shape[:2]) if scale is None else scale)
+def finder_input(frame: np.ndarray, scale: float | None = None,
+                 fmt: FinderFormat | None = None) -> tuple[np.ndarray, float]:
+    """The frame as the finder sees it (scaled to its size on its longer side, or by
+    ``scale``; padded to a multiple of its pad) and its scale. ``fmt``: the finder's format
+    (default: ``haba_nets.toml``'s)."""
+    fmt = fmt or haba_formats().finder
+    return _padded(scaled_for_finder(frame, scale, fmt=fmt), fmt.pad), (
+        fmt.size / max(frame.shape[:2]) if scale is None else scale)
 
 
 def scaled_for_finder(frame: np.ndarray, scale: float | None = None,
-                      twice: np.ndarray | None = None) -> np.ndarray:
+                      twice: np.ndarray | None = None, fmt: FinderFormat | None = None
+                      ) -> np.ndarray:
     """The frame scaled as :func:`finder_input` scales it, not yet padded. ``twice``: the
     frame scaled by twice ``scale``, when at hand: halving it (area averaging, like the frame
     itself; the same to rounding) is cheaper than shrinking the frame."""
+    fmt = fmt or haba_formats().finder
     h, w = frame.shape[:2]
     if scale is None:
-        scale = FINDER_SIZE / max(h, w)
-    sw, sh = max(32, round(w * scale)), max(32, round(h * scale))
+        scale = fmt.size / max(h, w)
+    sw, sh = max(fmt.pad, round(w * scale)), max(fmt.pad, round(h * scale))
     if twice is not None:
         out: np.ndarray = cv2.resize(twice, (sw, sh), interpolation=cv2.INTER_AREA)
     else:
@@ -251,9 +252,10 @@ def scaled_for_finder(frame: np.ndarray, scale: float | None = None,
     return out
 
 
-def _padded(small: np.ndarray) -> np.ndarray:
-    """``small`` padded on the right and bottom to a multiple of 32 (its edge repeated)."""
-    pw, ph = -small.shape[1] % 32, -small.shape[0] % 32
+def _padded(small: np.ndarray, pad: int) -> np.ndarray:
+    """``small`` padded on the right and bottom to a multiple of ``pad`` (its edge
+    repeated)."""
+    pw, ph = -small.shape[1] % pad, -small.shape[0] % pad
     if pw or ph:
         small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
     return small
@@ -279,7 +281,8 @@ class HabaNet:
 
     def __init__(self, finder: Path = FINDER_ONNX, pips: Path = PIPS_ONNX,
                  use: str | None = None) -> None:
-        """``use``: ``"onnxruntime"`` or ``"opencv"`` (default: :func:`vision.onnxnet.runtime`)."""
+        """``use``: ``"onnxruntime"`` or ``"opencv"`` (default: :func:`vision.onnxnet.runtime`).
+        The networks' formats are ``haba_nets.toml``'s (:func:`vision.netformat.haba_formats`)."""
         self._finder = OnnxNet(finder, use)
         self._pips = OnnxNet(pips, use)
         self.runtime = self._finder.runtime
@@ -303,20 +306,23 @@ class HabaNet:
               scale: float | None = None) -> list[FoundFace]:
         """The finder's faces (down to :data:`HINT_PEAK`) in ``frame``, or in its window
         ``box`` (x0, y0, x1, y1 in frame pixels; the faces then in the window's), the image
-        scaled by ``scale`` (default: to :data:`FINDER_SIZE`)."""
+        scaled by ``scale`` (default: to the finder's size)."""
         now = _kept(frame, self)
         kept = now.looks
         if (box, scale) in kept:
             return list(kept[box, scale])
+        fmt = haba_formats().finder
         image = frame if box is None else frame[box[1]:box[3], box[0]:box[2]]
-        used = FINDER_SIZE / max(image.shape[:2]) if scale is None else scale
+        used = fmt.size / max(image.shape[:2]) if scale is None else scale
         if box is None:  # the whole frame: kept, and halved for a look from farther
-            small = now.wholes[used] = scaled_for_finder(frame, used, now.wholes.get(2 * used))
-            small = _padded(small)
+            small = now.wholes[used] = scaled_for_finder(frame, used, now.wholes.get(2 * used),
+                                                         fmt)
+            small = _padded(small, fmt.pad)
         else:
-            small, _ = finder_input(image, used)
-        out = self._finder(cv2.dnn.blobFromImage(normalise(small)))[0]
-        kept[box, scale] = decode(out, used, image.shape[1], image.shape[0], HINT_PEAK)
+            small, _ = finder_input(image, used, fmt)
+        out = self._finder(cv2.dnn.blobFromImage(normalise(small, fmt.offset)))[0]
+        kept[box, scale] = decode(out, used, image.shape[1], image.shape[0], HINT_PEAK,
+                                  fmt.stride)
         return list(kept[box, scale])
 
     def find(self, frame: np.ndarray, min_peak: float = MIN_PEAK, dice: float | None = None
@@ -324,34 +330,36 @@ class HabaNet:
         """Every top face the finder sees (peaks of its map of at least ``min_peak``),
         surest first.
 
-        Big dice are looked at from farther: when the dice are wider than :data:`FAR_ABOVE`
-        finder pixels (``dice``: their side in frame pixels, when known; else the median side
-        of the faces the first look finds surely, :data:`MIN_PEAK`), the whole frame is
-        scaled so that they span :data:`FAR_SIDE`.
+        The sizes of dice the finder sees best are its own (its format,
+        :class:`vision.netformat.FinderFormat`). Big dice are looked at from farther: when the
+        dice are wider than its ``far_above`` finder pixels (``dice``: their side in frame
+        pixels, when known; else the median side of the faces the first look finds surely,
+        :data:`MIN_PEAK`), the whole frame is scaled so that they span its ``far_side``.
 
         Small dice are looked at a second time, closer: when the faces found span fewer
-        than :data:`ZOOM_BELOW` finder pixels, the parts of the frame around them (around
+        than its ``zoom_below`` finder pixels, the parts of the frame around them (around
         the weaker peaks of :data:`HINT_PEAK` when none is sure; one window per clump of
-        dice, :func:`zoom_windows`) are scaled so that they span :data:`ZOOM_SIDE` (two
+        dice, :func:`zoom_windows`) are scaled so that they span its ``zoom_side`` (two
         touching small dice are then two peaks, not one), within a budget of
         :data:`ZOOM_BUDGET` of the first look's pixels.
         """
         hints = self._look(frame)
         found = [f for f in hints if f.found >= min_peak]
         h, w = frame.shape[:2]
-        scale = FINDER_SIZE / max(h, w)
+        fmt = haba_formats().finder
+        scale = fmt.size / max(h, w)
         if dice is None:
             sure = [f.side for f in hints if f.found >= MIN_PEAK]
             dice = float(np.median(sure)) if sure else None
-        if dice is not None and dice * scale > FAR_ABOVE:
-            return self._farther(frame, FAR_SIDE / dice, min_peak)
+        if dice is not None and dice * scale > fmt.far_above:
+            return self._farther(frame, fmt.far_side / dice, min_peak)
         if hints:
             side = float(np.median([f.side for f in found or hints]))
-            if side * scale < ZOOM_BELOW:
+            if side * scale < fmt.zoom_below:
                 boxes = zoom_windows([f.center for f in found or hints], 2 * side, w, h)
                 area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
-                budget = ZOOM_BUDGET * FINDER_SIZE * FINDER_SIZE * min(h, w) / max(h, w)
-                zoom = min(ZOOM_SIDE / side, math.sqrt(budget / area))
+                budget = ZOOM_BUDGET * fmt.size * fmt.size * min(h, w) / max(h, w)
+                zoom = min(fmt.zoom_side / side, math.sqrt(budget / area))
                 if zoom > 1.2 * scale:
                     found = [replace(f, center=(f.center[0] + x0, f.center[1] + y0))
                              for x0, y0, x1, y1 in boxes
@@ -362,29 +370,31 @@ class HabaNet:
 
     def find_closer(self, frame: np.ndarray, side: float) -> list[FoundFace]:
         """Every top face the finder sees surely (:data:`MIN_PEAK`) in the whole frame
-        scaled so that faces of ``side`` pixels span :data:`ZOOM_SIDE` finder pixels (at most
+        scaled so that faces of ``side`` pixels span the finder's ``zoom_side`` pixels (at most
         :data:`WHOLE_ZOOM`), surest first; none when the dice are not small
-        (:data:`ZOOM_BELOW`). A small die on a busy table may give no peak at all at the first
+        (its ``zoom_below``). A small die on a busy table may give no peak at all at the first
         look's scale, so :meth:`find` looks at no window around it."""
         h, w = frame.shape[:2]
-        scale = FINDER_SIZE / max(h, w)
-        closer = min(ZOOM_SIDE / side, WHOLE_ZOOM)
-        if side * scale >= ZOOM_BELOW or closer <= 1.2 * scale:
+        fmt = haba_formats().finder
+        scale = fmt.size / max(h, w)
+        closer = min(fmt.zoom_side / side, WHOLE_ZOOM)
+        if side * scale >= fmt.zoom_below or closer <= 1.2 * scale:
             return []
         return self._turned(frame, [f for f in self._look(frame, None, closer)
                                     if f.found >= MIN_PEAK])
 
     def find_farther(self, frame: np.ndarray) -> list[FoundFace]:
-        """The top faces too big for the first look (:data:`FAR_ABOVE`) that the finder sees
+        """The top faces too big for the first look (the finder's ``far_above``) that it sees
         surely (:data:`MIN_PEAK`) in the whole frame looked at from farther, surest first: the
         first look's scale shrunk by each of :data:`FAR_STEPS` in turn, until one finds any.
         Empty when the dice are not that big. (When :meth:`find` sees big dice, it looks from
         farther itself; a die too big may show the first look only its pips, as little dice.)"""
         h, w = frame.shape[:2]
-        scale = FINDER_SIZE / max(h, w)
+        fmt = haba_formats().finder
+        scale = fmt.size / max(h, w)
         for step in FAR_STEPS:
             big = [f for f in self._farther(frame, scale / step, MIN_PEAK)
-                   if f.side * scale > FAR_ABOVE]
+                   if f.side * scale > fmt.far_above]
             if big:
                 return big
         return []
@@ -415,7 +425,8 @@ class HabaNet:
     def _read_once(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
             return np.zeros((0, 7), np.float32)
-        logits = self._pips(cv2.dnn.blobFromImages([normalise(c) for c in crops]))
+        offset = haba_formats().pips.offset
+        logits = self._pips(cv2.dnn.blobFromImages([normalise(c, offset) for c in crops]))
         logits = logits.reshape(len(crops), 7)
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         out: np.ndarray = e / e.sum(axis=1, keepdims=True)
@@ -446,15 +457,16 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool
 
 
 def decode(out: np.ndarray, scale: float, width: int, height: int,
-           min_peak: float = MIN_PEAK) -> list[FoundFace]:
+           min_peak: float = MIN_PEAK, stride: int | None = None) -> list[FoundFace]:
     """The finder's map (6, h, w) as faces in frame pixels (peaks of at least
-    ``min_peak``), surest first."""
+    ``min_peak``), surest first; ``stride``: the finder's (default: ``haba_nets.toml``'s)."""
+    stride = haba_formats().finder.stride if stride is None else stride
     heat = _sigmoid(out[0])
     peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_peak)
     found = []
     for i, j in zip(*np.nonzero(peaks), strict=True):
-        cx = (j + 0.5 + float(out[1, i, j])) * FINDER_STRIDE / scale
-        cy = (i + 0.5 + float(out[2, i, j])) * FINDER_STRIDE / scale
+        cx = (j + 0.5 + float(out[1, i, j])) * stride / scale
+        cy = (i + 0.5 + float(out[2, i, j])) * stride / scale
         if not (0 <= cx < width and 0 <= cy < height):
             continue  # in the padding
         side = float(np.exp(out[3, i, j])) / scale

@@ -5,9 +5,9 @@ either may look the squarer; a die touching another shows its top beside the oth
 pip reader sees one face at a time and cannot tell a side from a top when both are seen at a
 slant. This network sees the two faces together:
 
-* a joint crop (:func:`joint_crop`): :data:`JOINT_W` × :data:`JOINT_H` pixels, the axis from
-  face *a* to face *b* level, each face about :data:`JOINT_FACE` pixels wide, each channel
-  divided by its mean (:func:`vision.habanet.normalise`);
+* a joint crop (:func:`joint_crop`): its format's width × height pixels, the axis from face
+  *a* to face *b* level, each face about its format's face pixels wide, each channel divided
+  by its mean (:func:`vision.habanet.normalise`);
 * the faces' own numbers, *a*'s less *b*'s (:func:`pair_numbers`): size, finder peak, the
   pip reader's "a die" and surest value, how bright the pips and the face are, and how much
   further out from the middle of the frame *a* lies (a die's side shows towards the middle);
@@ -21,9 +21,12 @@ readings as well cost four times as much and read the tuning frames no better
 
 One ONNX file, ``vision/models/haba_pair.onnx``, re-made by ``tools/train_pair_net.py``; run
 by ONNX Runtime or OpenCV's DNN module like the reader's other networks
-(:mod:`vision.onnxnet`). Its one input has four channels: the crop's three and a fourth whose
-first row begins with the numbers (OpenCV 4.6, Raspberry Pi OS's, reads no network with two
-inputs).
+(:mod:`vision.onnxnet`). The format it was trained with (the joint crop's size, a face's
+side in it, how many numbers and how they are scaled) is its own: the ``[pair]`` section of
+``vision/models/haba_nets.toml`` (:class:`vision.netformat.PairFormat`), which the training
+tool rewrites when it exports the network. Its one input has four channels: the crop's three
+and a fourth whose first row begins with the numbers (OpenCV 4.6, Raspberry Pi OS's, reads no
+network with two inputs).
 """
 
 from __future__ import annotations
@@ -38,18 +41,12 @@ import cv2
 import numpy as np
 
 from vision.habanet import FoundFace, crop_of, cut, normalise
+from vision.netformat import PairFormat, haba_formats
 from vision.onnxnet import OnnxNet
 
 PAIR_ONNX = Path(__file__).with_name("models") / "haba_pair.onnx"
-JOINT_W, JOINT_H = 96, 48
-"""The joint crop's size: two faces side by side."""
-JOINT_FACE = 20.0
-"""A face's side in the joint crop, in pixels (the mean of the two faces' sides)."""
 A_TOP, B_TOP, NEITHER = 0, 1, 2
 """The network's answers, in its output's order."""
-NUMBERS = 11
-"""How many numbers go with each joint crop: nine of :func:`pair_numbers` and where the pair
-lies (two)."""
 
 
 @dataclass(frozen=True)
@@ -69,19 +66,27 @@ class FaceLook:
     """log of the median grey of the face."""
 
 
-def look(frame: np.ndarray, face: FoundFace, is_die: float, surest_value: float) -> FaceLook:
-    """``face``'s look in ``frame``: the middle of its upright crop, grey."""
-    grey = cv2.cvtColor(crop_of(frame, face), cv2.COLOR_BGR2GRAY)[9:39, 9:39]
+def look(frame: np.ndarray, face: FoundFace, is_die: float, surest_value: float,
+         fmt: PairFormat | None = None) -> FaceLook:
+    """``face``'s look in ``frame``: the middle of its upright crop (the format's middle
+    share of it; default: ``haba_nets.toml``'s), grey."""
+    middle = (fmt or haba_formats().pair).middle
+    grey = cv2.cvtColor(crop_of(frame, face), cv2.COLOR_BGR2GRAY)
+    inset = round(grey.shape[0] * (1.0 - middle) / 2)
+    grey = grey[inset:grey.shape[0] - inset, inset:grey.shape[1] - inset]
     body, pips95, pips = (math.log(max(float(x), 1.0))
                           for x in np.percentile(grey.astype(np.float32), [50, 95, 99]))
     return FaceLook(face, is_die, surest_value, pips, pips95, body)
 
 
-def pair_numbers(a: FaceLook, b: FaceLook, middle: tuple[float, float]) -> list[float]:
+def pair_numbers(a: FaceLook, b: FaceLook, middle: tuple[float, float],
+                 fmt: PairFormat | None = None) -> list[float]:
     """Nine numbers of faces ``a`` and ``b``, each *a*'s less *b*'s (they change sign when
     the faces change places): log size ratio, finder peak, "a die", surest value, pip and face
     brightness, and how much further out *a* lies along the line from the middle of the
-    frame through the pair, in face sides (and that weighed by how far out the pair lies)."""
+    frame through the pair, in face sides (and that weighed by how far out the pair lies, up
+    to the format's ``far``; default: ``haba_nets.toml``'s)."""
+    far_cap = (fmt or haba_formats().pair).far
     side = (a.face.side + b.face.side) / 2
     ca, cb = np.array(a.face.center), np.array(b.face.center)
     m = (ca + cb) / 2 - np.array(middle)
@@ -89,34 +94,42 @@ def pair_numbers(a: FaceLook, b: FaceLook, middle: tuple[float, float]) -> list[
     out = float((ca - cb) @ (m / (np.linalg.norm(m) + 1e-9))) / side
     return [math.log(a.face.side / b.face.side), a.face.found - b.face.found,
             a.is_die - b.is_die, a.surest_value - b.surest_value, a.pips - b.pips,
-            a.pips95 - b.pips95, a.body - b.body, out, out * min(far, 10.0) / 10.0]
+            a.pips95 - b.pips95, a.body - b.body, out, out * min(far, far_cap) / far_cap]
 
 
-def joint_crop(frame: np.ndarray, a: FoundFace, b: FoundFace) -> tuple[np.ndarray, float]:
+def joint_crop(frame: np.ndarray, a: FoundFace, b: FoundFace, fmt: PairFormat | None = None
+               ) -> tuple[np.ndarray, float]:
     """The two faces cut from ``frame`` side by side, *a* on the left, the axis from *a* to
-    *b* level (:data:`JOINT_W` × :data:`JOINT_H`, BGR), and that axis's angle in degrees."""
+    *b* level (the format's width × height, each face its ``face`` pixels wide; default:
+    ``haba_nets.toml``'s; BGR), and that axis's angle in degrees."""
+    fmt = fmt or haba_formats().pair
     (ax, ay), (bx, by) = a.center, b.center
     mx, my = (ax + bx) / 2, (ay + by) / 2
     angle = math.degrees(math.atan2(by - ay, bx - ax))
-    scale = JOINT_FACE / ((a.side + b.side) / 2)
+    scale = fmt.face / ((a.side + b.side) / 2)
     m = cv2.getRotationMatrix2D((mx, my), angle, scale)
-    m[:, 2] += np.array([JOINT_W / 2 - mx, JOINT_H / 2 - my])
-    return cut(frame, m, scale, (JOINT_W, JOINT_H)), angle
+    m[:, 2] += np.array([fmt.width / 2 - mx, fmt.height / 2 - my])
+    return cut(frame, m, scale, (fmt.width, fmt.height)), angle
 
 
-def pair_input(frame: np.ndarray, a: FaceLook, b: FaceLook, middle: tuple[float, float]
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """The network's input for one pair: the joint crop (HWC, BGR, uint8) and its
-    :data:`NUMBERS` numbers (the pair's place from the ``middle``, along and across the axis
-    in face sides, scaled by a fifth)."""
-    crop, angle = joint_crop(frame, a.face, b.face)
+def pair_input(frame: np.ndarray, a: FaceLook, b: FaceLook, middle: tuple[float, float],
+               fmt: PairFormat | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The network's input for one pair: the joint crop (HWC, BGR, uint8) and its numbers
+    (:func:`pair_numbers` and the pair's place from the ``middle``, along and across the axis
+    in face sides, divided by the format's ``place``; default: ``haba_nets.toml``'s). A card
+    that says the network takes another count of numbers than these is refused."""
+    fmt = fmt or haba_formats().pair
+    crop, angle = joint_crop(frame, a.face, b.face, fmt)
     side = (a.face.side + b.face.side) / 2
     mx = (a.face.center[0] + b.face.center[0]) / 2 - middle[0]
     my = (a.face.center[1] + b.face.center[1]) / 2 - middle[1]
     t = math.radians(-angle)
     along = (mx * math.cos(t) - my * math.sin(t)) / side
     across = (mx * math.sin(t) + my * math.cos(t)) / side
-    numbers = [*pair_numbers(a, b, middle), along / 5.0, across / 5.0]
+    numbers = [*pair_numbers(a, b, middle, fmt), along / fmt.place, across / fmt.place]
+    if len(numbers) != fmt.numbers:
+        raise ValueError(f"the pair network takes {fmt.numbers} numbers (haba_nets.toml) but "
+                         f"{len(numbers)} are made: export it again with tools/train_pair_net.py")
     return crop, np.array(numbers, np.float32)
 
 
@@ -131,10 +144,11 @@ class PairNet:
         and :data:`NEITHER`."""
         if not pairs:
             return np.zeros((0, 3), np.float32)
-        blob = np.zeros((len(pairs), 4, JOINT_H, JOINT_W), np.float32)
+        fmt = haba_formats().pair
+        blob = np.zeros((len(pairs), 4, fmt.height, fmt.width), np.float32)
         for k, (crop, numbers) in enumerate(pairs):
-            blob[k, :3] = normalise(crop).transpose(2, 0, 1)
-            blob[k, 3, 0, :NUMBERS] = numbers
+            blob[k, :3] = normalise(crop, fmt.offset).transpose(2, 0, 1)
+            blob[k, 3, 0, :fmt.numbers] = numbers
         logits = self._net(blob)
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         out: np.ndarray = e / e.sum(axis=1, keepdims=True)
