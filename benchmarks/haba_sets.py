@@ -70,6 +70,20 @@ CACHE = ROOT / ".cache" / "haba-sets" / RENDERER
 """Frames of this version of the renderer (a changed renderer starts a new cache)."""
 
 
+def tuning_frames(texts: list[str]) -> list[tuple[str, int]]:
+    """``set:first-last`` arguments as (set, frame) pairs, for a tool that fits or chooses
+    something: a judging set is refused."""
+    out = []
+    for text in texts:
+        name, _, rng = text.partition(":")
+        if name not in SETS or name in JUDGING:
+            raise SystemExit(f"{name!r}: fit on tuning sets only: "
+                             f"{', '.join(sorted(set(SETS) - JUDGING))}")
+        first, _, last = rng.partition("-")
+        out += [(name, i) for i in range(int(first), int(last or first) + 1)]
+    return out
+
+
 def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]:
     seed, exclude, fixed = SETS[set_name]
     png = CACHE / set_name / f"{i:05d}.png"

@@ -1,6 +1,7 @@
 """The HABA reader's fit (``tools/fit_haba_reader.py``) on synthetic choices, where the
 right answer is known: the weights come back, the shape that explains the truth is chosen,
-and the threshold asks least for what it costs."""
+the threshold asks least for what it costs; and the measure of the sizes the finder sees
+well (``benchmarks/bench_haba_finder.py``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from habakit import COLORS, MODEL, face, seen
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,7 +17,9 @@ from hypothesis import strategies as st
 from vision.choose import TERMS, Weighed, choices
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / d) for d in ("benchmarks", "tools")]
+from bench_haba_finder import SIZES, AtSize, sees_well  # noqa: E402
 from fit_haba_reader import Case, fit_shape, fit_threshold, fit_weights, loss  # noqa: E402
+from haba_sets import JUDGING, tuning_frames  # noqa: E402
 
 
 def test_the_weights_that_made_the_choices_come_back() -> None:
@@ -72,3 +76,32 @@ def test_the_kit_s_model_has_a_shape_the_fit_can_choose() -> None:
     from fit_haba_reader import SHAPES
     for name, values in SHAPES.items():
         assert min(values) <= getattr(MODEL.shape, name) <= max(values)
+
+
+def test_the_fit_takes_tuning_frames_and_refuses_a_judging_set() -> None:
+    assert tuning_frames(["tune:3-5", "steep:7"]) == [("tune", 3), ("tune", 4), ("tune", 5),
+                                                       ("steep", 7)]
+    for name in JUDGING:
+        with pytest.raises(SystemExit, match="tuning sets only"):
+            tuning_frames([f"{name}:0-9"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 100), st.integers(0, 100)), min_size=len(SIZES),
+                max_size=len(SIZES)), st.floats(0.5, 1.0))
+def test_the_finder_sees_well_the_longest_run_about_its_best_size(counts, recall: float
+                                                                  ) -> None:
+    """Brute force over every run of measured sizes: the sizes the finder sees well are the
+    widest run about its best-seen size where every size is found at least ``recall`` of the
+    time; none when no size reaches it."""
+    at = {s: AtSize(min(f, d), d, 0, 1) for s, (f, d) in zip(SIZES, counts, strict=True)}
+    shown = [s for s in SIZES if at[s].dice]
+    got = sees_well(at, recall)
+    if not shown or max(at[s].recall for s in shown) < recall:
+        assert got is None
+        return
+    best = max(shown, key=lambda s: at[s].recall)
+    k = shown.index(best)
+    runs = [(shown[a], shown[b]) for a in range(k + 1) for b in range(k, len(shown))
+            if all(at[s].recall >= recall for s in shown[a:b + 1])]
+    assert got == max(runs, key=lambda r: shown.index(r[1]) - shown.index(r[0]))

@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from haba_sets import JUDGING, RENDERER, SETS, frame  # noqa: E402
+from haba_sets import RENDERER, frame, tuning_frames  # noqa: E402
 
 import vision.choose  # noqa: E402
 from rules.dice import Color  # noqa: E402
@@ -77,19 +77,6 @@ class Case:
     truth: list[TruthDie]
     count: int | None
     told: bool
-
-
-def spans(texts: list[str]) -> list[tuple[str, int]]:
-    """``set:first-last`` arguments as (set, frame) pairs; the judging set is refused."""
-    out = []
-    for text in texts:
-        name, _, rng = text.partition(":")
-        if name not in SETS or name in JUDGING:
-            raise SystemExit(f"{name!r}: fit on tuning sets only: "
-                             f"{', '.join(sorted(set(SETS) - JUDGING))}")
-        first, _, last = rng.partition("-")
-        out += [(name, i) for i in range(int(first), int(last or first) + 1)]
-    return out
 
 
 def collect(frames: list[tuple[str, int]], at_most: int) -> list[Case]:
@@ -294,7 +281,7 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     palette = Palette.default()
-    cases = collect(spans(args.frames), load_box().dice)
+    cases = collect(tuning_frames(args.frames), load_box().dice)
     temperature = fit_temperature(cases)
     cases = [replace(c, seen=tempered(c.seen, temperature)) for c in cases]
     truths = true_choices(cases)
