@@ -169,7 +169,11 @@ class Server:
         if self._thread is not None and self._thread.is_alive():
             # closed by the loop's own thread, which then ends at once (closed from here,
             # the loop would sit in its select for up to a second first)
-            self._server.trigger.pull_trigger(lambda: wasyncore.close_all(self._server._map))
+            try:
+                self._server.trigger.pull_trigger(
+                    lambda: wasyncore.close_all(self._server._map))
+            except OSError:  # its pipe closed: the loop has closed its map and is ending
+                pass
             self._thread.join(timeout)
         wasyncore.close_all(self._server._map)  # a server never started, or a stuck loop
 
