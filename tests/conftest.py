@@ -196,10 +196,12 @@ LONG_FIRST = ("test_board_jokers.py", "test_ukuk_whole_game.py", "test_faults_li
               "test_faults_start.py", "test_bench_tools.py", "test_render_standard.py",
               "test_dicenet.py", "test_faults_requests.py", "test_faults_store.py",
               "test_pipcount.py", "test_faults_camera.py", "test_web_browser.py",
-              "test_vision_gate.py", "test_onnxnet.py", "test_board_game.py")
+              "test_board_game.py", "test_onnxnet.py")
 """Files with tests of 5-18 s each (``--durations`` of a fresh-clone run, longest first).
 Their tests are handed out right after the files kept to one worker, so that none of them
-is the last a worker runs while the other worker idles."""
+is the last a worker runs while the other worker idles. ``test_onnxnet.py`` reads the
+frames ``test_vision_gate.py`` (kept to one worker, so handed out at the start) has drawn
+by then."""
 
 
 def _handed_out_first(scope: str) -> int:
