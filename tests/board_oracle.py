@@ -171,3 +171,15 @@ def fewest_oracle(cond: c.Condition, dice: Sequence[Die], concrete: Sequence[Die
         if best is not None:
             return k, best
     return None
+
+
+def fewest_added(cond: c.Condition, dice: Sequence[Die], goal: int = 1,
+                 most: int = 3) -> int | None:
+    """The fewest dice to add to ``dice`` for ``goal`` stars when paying is no question
+    (enough super jokers: two a die), trying every bag of up to ``most`` of the 18 dice
+    (None: none of them does): :func:`fewest_oracle`'s count without the payments."""
+    for k in range(most + 1):
+        if any(cond.stars((*dice, *adds)) >= goal
+               for adds in combinations_with_replacement(c.ALL_DICE, k)):
+            return k
+    return None

@@ -1,15 +1,22 @@
 """``kotd serve`` as a real process for fault-injection tests: start it on a data dir,
-talk to it over HTTP, stop it and read what it logged. Also the faults a Pi's SD card
-has: a small full disk (tmpfs) and a card the kernel turns read-only (ext4 on a loop
-device, ``errors=remount-ro``, an injected file-system error). Those need root (CI and
-this machine run as root); without it their tests are skipped with the reason.
+talk to it over HTTP, stop it and read what it logged. Its camera is a still picture of an
+empty tray (``--source replay``): these tests throw no dice, and the simulated tray would
+draw a tray of dice at every start (about 0.2 s of CPU, and a stop waits for it).
+
+Also the faults a Pi's SD card has: a small full disk (tmpfs) and a card the kernel turns
+read-only (ext4 on a loop device, ``errors=remount-ro``, an injected file-system error).
+Those need root (CI and this machine run as root); without it their tests are skipped with
+the reason.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -37,9 +44,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@functools.cache
+def still_tray() -> Path:
+    """A folder holding one picture of an empty green tray (made once per process)."""
+    import cv2
+    import numpy as np
+
+    folder = Path(tempfile.mkdtemp(prefix="kotd-still-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    cv2.imwrite(str(folder / "tray.png"), np.full((240, 320, 3), (60, 110, 40), np.uint8))
+    return folder
+
+
 class Served:
-    """One ``kotd serve --source sim --pins mock`` on ``data_dir``; ``stop()`` returns its
-    exit status and what it wrote on standard error (the log)."""
+    """One ``kotd serve --source replay:STILL --pins mock`` on ``data_dir`` (STILL: the
+    :func:`still_tray`); ``stop()`` returns its exit status and what it wrote on standard
+    error (the log)."""
 
     def __init__(self, data_dir: Path, *args: str, wait: float = 30.0) -> None:
         self.data_dir = data_dir
@@ -53,7 +73,8 @@ class Served:
         self._config = self._log.with_suffix(".toml")
         self._config.write_text(CONFIG)
         self.proc = subprocess.Popen(
-            [KOTD, "serve", "--config", str(self._config), "--source", "sim", "--pins",
+            [KOTD, "serve", "--config", str(self._config), "--source",
+             f"replay:{still_tray()}", "--pins",
              "mock", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir",
              str(data_dir), "--token", TOKEN, *args],
             stdout=subprocess.DEVNULL, stderr=self._log_file, text=True)

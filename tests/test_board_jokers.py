@@ -11,6 +11,7 @@ from board_oracle import (
     SINGLE,
     cheapest_supers,
     every_bag,
+    fewest_added,
     fewest_oracle,
     oracle,
     stars,
@@ -44,7 +45,10 @@ def _valid(cond: c.Condition, dice, concrete, supers, found, goal=1) -> None:
     assert found.supers <= supers
 
 
-@settings(max_examples=2500, deadline=None)
+# 1,000 examples: eight hand-made bugs in rules/board/jokers.py (the pay order, the search's
+# pruning, its super-joker budget, a bag's repeated dice, the most dice the cards can add)
+# were each found in 5 of 5 seeds at 1,000, one of them in 4 of 5 at 500 (2026-11-28)
+@settings(max_examples=1000, deadline=None)
 @given(st.sampled_from(SINGLE + COMBOS + TIERED), st.sampled_from(BAGS),
        st.lists(DICE, max_size=4), st.integers(0, 3), st.integers(1, 3))
 def test_fewest_jokers_is_optimal_against_brute_force(text, dice, concrete, supers, goal):
@@ -142,8 +146,8 @@ def test_the_search_bound_never_says_more_than_free_dice_need(text, dice, goal):
     """``short`` prunes the search: it must never exceed the dice really needed."""
     cond = parse(text)
     goal = min(goal, cond.tiers)
-    best = fewest_oracle(cond, dice, [], 6, goal, most=3)
+    best = fewest_added(cond, dice, goal, most=3)
     if best is not None:
-        assert cond.short(dice, goal) <= best[0]
+        assert cond.short(dice, goal) <= best
     if cond.stars(dice) >= goal:
         assert cond.short(dice, goal) == 0

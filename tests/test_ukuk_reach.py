@@ -37,8 +37,8 @@ def brute_force(active, aside, cards, targets):
         act, side, unused = state
         d = dist[state]
         counts = counts_of(act + side)
-        for cid, cost in targets.items():
-            if cost.met(counts) and d < best.get(cid, 99):
+        for cid, cost in targets.items():  # a card reached in fewer uses is not asked again
+            if d < best.get(cid, 99) and cost.met(counts):
                 best[cid] = d
         for v in set(act):  # set one die aside: free
             rest = list(act)

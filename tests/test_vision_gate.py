@@ -8,6 +8,8 @@ network fitted again or a renderer changed needs no test edited; the full judgin
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import pytest
 from habakit import frame
@@ -26,13 +28,21 @@ forty has a printed die of a citizen card or a finger sure where a die lies hidd
 LEAST_DICE_RIGHT = 0.95
 
 
+@pytest.fixture(scope="module")
+def frames() -> dict[str, list[tuple[Any, Any]]]:
+    """Both frozen sets (picture, truth), drawn once for the four tests (or read from
+    ``.cache/haba-sets``); the module then runs in one ``make test`` worker, so the other
+    never draws the same frames at the same time."""
+    return {where: [frame(where, i)[:2] for i in GATE[where]] for where in GATE}
+
+
 @pytest.mark.parametrize("where", sorted(GATE))
 @pytest.mark.parametrize("told", [True, False])
-def test_the_reader_is_never_silently_wrong_and_seldom_asks(where: str, told: bool) -> None:
+def test_the_reader_is_never_silently_wrong_and_seldom_asks(
+        frames: dict[str, list[tuple[Any, Any]]], where: str, told: bool) -> None:
     cv2.setNumThreads(1)
     scores = []
-    for i in GATE[where]:
-        img, truth, _ = frame(where, i)
+    for img, truth in frames[where]:
         readings = (read_dice(img, thrown=len(truth)) if told
                     else read_dice(img, at_most=6))
         scores.append(score_frame(readings, truth))

@@ -3,8 +3,9 @@
 One server for the whole module; the test process's one browser and its kept pages (``screens``)
 
 * every page at 360×740, 390×844 (phones), 800×480 (the Pi's 7" screen) and 1280×800
-  (a laptop), English and German, in the states a game goes through: nothing may overflow
-  its box, stick out of its card or overlap its neighbour; screenshots in test-artifacts/;
+  (a laptop), English and German, in the states a game goes through, and each page's
+  header at its widest ("reconnecting…", the QR button shown): nothing may overflow its
+  box, stick out of its card or overlap its neighbour; screenshots with ``make shots``;
 * axe-core (vendored from npm under tests/vendor, for the tests only) finds no serious or
   critical accessibility problem on any page, dark and light;
 * a whole game played with taps only on a phone, counting taps per turn.
@@ -146,30 +147,27 @@ def wait_for(page: Any, state: str) -> None:
     page.wait_for_selector(selectors[state], timeout=LIVE * 3)
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_the_header_at_its_widest_never_overflows(screens: Screens, served: Served, size: str,
-                                                  lang: str) -> None:
-    """Every page's header while the live badge says "reconnecting…" (its longest word, as
-    the page first arrives) with the QR button shown: the title keeps its whole word
-    ("Würfelkönig") and nothing leaves its box at any screen size."""
-    for path in ("", "scores", "history", "setup"):
-        with screens.opened(served.url + f"{path}?lang={lang}&token={TOKEN}", size) as page:
-            page.evaluate("""() => {
-              const live = document.getElementById("live");
-              live.textContent = document.documentElement.lang === "de" ? "verbinde neu…"
-                                                                        : "reconnecting…";
-              document.getElementById("qr-button").hidden = false;
-            }""")
-            assert overflows(page) == [], path
-            if path == "scores":
-                shot(page, f"table/{size}-{lang}-header-reconnecting", settle=0)
+HEADER_AT_ITS_WIDEST = """() => {
+  const live = document.getElementById("live");
+  live.textContent = document.documentElement.lang === "de" ? "verbinde neu…" : "reconnecting…";
+  document.getElementById("qr-button").hidden = false;
+}"""
+
+
+def header_overflows(page: Any) -> list[str]:
+    """The page's header while the live badge says "reconnecting…" (its longest word, as
+    the page first arrives) with the QR button shown: what leaves its box (the title keeps
+    its whole word, "Würfelkönig")."""
+    page.evaluate(HEADER_AT_ITS_WIDEST)
+    return overflows(page)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("size", list(VIEWPORTS))
 def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, size: str,
                                               lang: str) -> None:
+    """Every page in each state a game goes through, and every page's header at its
+    widest (:func:`header_overflows`): nothing leaves its box."""
     problems: dict[str, list[str]] = {}
     with served.lock:
         if served.referee.record is None:  # the very first page: no game yet
@@ -192,12 +190,16 @@ def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, 
                 page.wait_for_timeout(100)
                 problems[state] = overflows(page)
                 shot(page, f"table/{size}-{lang}-table-{state}", settle=0)
+            problems["table header"] = header_overflows(page)
             for other in ("scores", "setup", "history"):
                 page.goto(served.url + f"{other}?lang={lang}")
                 page.wait_for_selector("body[data-ready='1']")
                 page.wait_for_timeout(150)
                 problems[other] = overflows(page)
                 shot(page, f"table/{size}-{lang}-{other}", settle=0)
+                problems[f"{other} header"] = header_overflows(page)
+                if other == "scores":
+                    shot(page, f"table/{size}-{lang}-header-reconnecting", settle=0)
     bad = {k: v for k, v in problems.items() if v}
     assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)
 
