@@ -26,6 +26,7 @@ without a thread per connection; :class:`TableServer` adds what it lacks:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -169,11 +170,9 @@ class Server:
         if self._thread is not None and self._thread.is_alive():
             # closed by the loop's own thread, which then ends at once (closed from here,
             # the loop would sit in its select for up to a second first)
-            try:
+            with contextlib.suppress(OSError):  # pipe closed: the loop closed its map, ends
                 self._server.trigger.pull_trigger(
                     lambda: wasyncore.close_all(self._server._map))
-            except OSError:  # its pipe closed: the loop has closed its map and is ending
-                pass
             self._thread.join(timeout)
         wasyncore.close_all(self._server._map)  # a server never started, or a stuck loop
 
