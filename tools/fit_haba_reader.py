@@ -1,6 +1,6 @@
 """Fit the HABA reader's model and rewrite ``vision/models/haba_reader.toml``.
 
-    .venv/bin/python tools/fit_haba_reader.py tune:0-599 steep:0-199 table-tune:0-239
+    .venv/bin/python tools/fit_haba_reader.py tune:0-599 steep:0-199 table-tune:0-479
 
 On tuning frames only (``benchmarks/haba_sets.py``: never a judging set, ``stress`` or
 ``table``), each frame read twice, told the count and not told (at most the box's dice):
@@ -56,10 +56,12 @@ from vision.palette import Palette  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
 from vision.render.score import score_frame  # noqa: E402
 
-_EVIDENCE = sorted(MODELS.glob("*.onnx")) + [
-    ROOT / "vision" / f"{m}.py" for m in ("faces", "habanet", "pairnet", "facecolor", "palette")]
+_EVIDENCE = sorted(MODELS.glob("*.onnx")) + [MODELS / "haba_nets.toml"] + [
+    ROOT / "vision" / f"{m}.py"
+    for m in ("faces", "habanet", "pairnet", "facecolor", "palette", "netformat")]
 NETS = hashlib.sha1(b"".join(p.read_bytes() for p in _EVIDENCE)).hexdigest()[:10]
-"""The networks and the code that make a frame's faces: a change of either reads again."""
+"""The networks, their formats and the code that make a frame's faces: a change of any reads
+again."""
 CACHE = ROOT / ".cache" / "haba-reader" / f"{RENDERER}-{NETS}"
 RIDGE = 1.0
 """The weights' L2 penalty (a prior that keeps an unused term near 0)."""
