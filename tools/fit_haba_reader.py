@@ -17,8 +17,9 @@ On tuning frames only (``benchmarks/haba_sets.py``: never a judging set, ``stres
    one doubt rule, together: the pair that asks least, a frame silently wrong costing
    ``--silent-cost`` frames asking.
 
-It prints the tuning frames' figures at the chosen threshold and writes the data file with
-the command and the date.
+It prints the tuning frames' figures at the chosen threshold (and, with ``--check``, those
+of tuning frames the fit does not use) and writes the data file with the command and the
+date.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ again."""
 CACHE = ROOT / ".cache" / "haba-reader" / f"{RENDERER}-{NETS}"
 RIDGE = 1.0
 """The weights' L2 penalty (a prior that keeps an unused term near 0)."""
+SILENT_COST = 20.0
+"""How many frames asking one frame silently wrong costs, unless ``--silent-cost`` says."""
 SHAPES = {"clip": (4.0, 6.0, 8.0, 10.0, 12.0), "out_from_middle": (2.0, 3.0, 4.0, 6.0, 8.0),
           "side_shrink": (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)}
 """The values tried for each number of :class:`vision.choose.Shape`; the search starts from
@@ -278,8 +281,11 @@ def figures(label: str, cases: list[Case], weighed: list[Weighed], model: Reader
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("frames", nargs="+", help="tuning frames, as set:first-last")
-    parser.add_argument("--silent-cost", type=float, default=20.0)
+    parser.add_argument("--silent-cost", type=float, default=SILENT_COST)
     parser.add_argument("--out", type=Path, default=MODEL_TOML)
+    parser.add_argument("--check", nargs="+", default=[], metavar="SET:FIRST-LAST",
+                        help="tuning frames the fit does not use, read by the fitted model "
+                             "too: a refit that only fits its own frames shows here")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     palette = Palette.default()
@@ -291,7 +297,8 @@ def main() -> None:
     model = ReaderModel(weights, shape, 0.0, temperature)
     read = outcomes(cases, weighed, model, palette)
     side_doubt, threshold = fit_doubt(read, args.silent_cost)
-    command = "tools/fit_haba_reader.py " + " ".join(sys.argv[1:])
+    command = "tools/fit_haba_reader.py " + " ".join(args.frames) + (
+        f" --silent-cost {args.silent_cost:g}" if args.silent_cost != SILENT_COST else "")
     model = replace(model, threshold=threshold, side_doubt=side_doubt, fitted_by=command,
                     date=datetime.date.today().isoformat())
     print(f"temperature {temperature:.3f}; weights "
@@ -301,6 +308,13 @@ def main() -> None:
     for told, label in ((True, "told the count"), (False, "not told")):
         picked = [(c, w) for c, w in zip(cases, weighed, strict=True) if c.told == told]
         figures(label, [c for c, _ in picked], [w for _, w in picked], model, palette)
+    for span in args.check:
+        checked = [replace(c, seen=tempered(c.seen, temperature))
+                   for c in collect(tuning_frames([span]), load_box().dice)]
+        for told, label in ((True, "told"), (False, "not told")):
+            part = [c for c in checked if c.told == told]
+            figures(f"check {span}, {label}", part, weighed_at(part, shape, palette.colors),
+                    model, palette)
     args.out.write_text(model.to_toml(), encoding="utf-8")
     print(f"wrote {args.out}")
 
