@@ -62,7 +62,7 @@ def look_at(net: HabaNet, img: np.ndarray, truth: list[TruthDie], size: float
     if scale > 1.0 or max(img.shape[:2]) * scale < 64:
         return None
     with net.one_frame(img):
-        peaks = [f for f in net._look(img, None, scale) if f.found >= MIN_PEAK]
+        peaks = [f for f in net.look(img, scale) if f.found >= MIN_PEAK]
     used: set[int] = set()
     found = 0
     for t in flat:

@@ -302,6 +302,12 @@ class HabaNet:
         finally:
             _now.kept = None
 
+    def look(self, frame: np.ndarray, scale: float) -> list[FoundFace]:
+        """The finder's faces (down to :data:`HINT_PEAK`, not turned) in the whole of
+        ``frame`` scaled by ``scale``: one look, as :meth:`find` takes them (what
+        ``benchmarks/bench_haba_finder.py`` measures)."""
+        return self._look(frame, None, scale)
+
     def _look(self, frame: np.ndarray, box: tuple[int, int, int, int] | None = None,
               scale: float | None = None) -> list[FoundFace]:
         """The finder's faces (down to :data:`HINT_PEAK`) in ``frame``, or in its window
