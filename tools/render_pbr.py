@@ -21,6 +21,9 @@ and ``frame-SSSSSS.json``, 1280x960):
   they touch: the lifted edge is only 0.34-0.64 of an edge high).
 * tables: varnished wood, felt, a printed or woven cloth, cardboard, a wooden tray with walls;
   sometimes a playing card and coins beside the dice.
+* ``--at-table``: a real table instead (:data:`AT_TABLE`): the five face-up citizen cards in a
+  row beside the dice, each with 1-5 dice printed on it in the dice's own paint (never dice),
+  a desk-arm camera tilted 28-35 degrees, a warm lamp. No hands (nothing here models one).
 * one or two area lights (rectangles or spheres) of 2700-6500 K and a dim constant sky; a
   perspective camera 35-100 cm above the table, tilted 0-20 degrees, sometimes a thin lens a
   little out of focus; then auto exposure, part white balance, vignetting, sensor noise,
@@ -72,6 +75,11 @@ AXES: dict[str, tuple[str, ...]] = {
     "clutter": ("none", "card", "coins"),
 }
 """The families a frame draws one of, per axis (each uniformly)."""
+
+AT_TABLE = {"camera": "desk-arm", "colour": "warm", "clutter": "citizens"}
+"""A real table's families (``--at-table``), in place of what the frame drew on those axes."""
+CARD_CM = (5.9, 9.2)
+"""A citizen card's edges, cm."""
 
 SIZES = {"small": (30.0, 60.0), "medium": (60.0, 100.0), "large": (100.0, 160.0)}
 """Die edge in pixels at the middle of the frame, per size family."""
@@ -316,6 +324,51 @@ def playing_card(rng: np.random.Generator) -> np.ndarray:
                  (30, 30, 30), 3)
     img[20:h - 20, 20:w - 20] = canvas / 255
     return np.asarray(np.clip(img, 0, 0.9))
+
+
+def citizen_card(rng: np.random.Generator, look: DiceLook) -> np.ndarray:
+    """A citizen card's face, linear RGB, 480x748: a cream border, a figure, a title band and,
+    below, the requirement's 1-5 dice printed in the dice's own paint with light pips."""
+    h, w = 748, 480
+    img = np.ones((h, w, 3), np.float32) * srgb_to_linear(np.array([0.86, 0.82, 0.72]))
+    cols = _palette(rng, 4)
+    art = (np.ones((430, w - 60, 3), np.float32) * cols[0] * 255).copy()
+    for _ in range(int(rng.integers(5, 14))):
+        c = tuple(float(v) for v in cols[int(rng.integers(0, 4))] * 255)
+        cv2.ellipse(art, (int(rng.uniform(0, w - 60)), int(rng.uniform(0, 430))),
+                    (int(rng.uniform(10, 110)), int(rng.uniform(10, 110))),
+                    float(rng.uniform(0, 180)), 0, 360, c, -1, cv2.LINE_AA)
+    img[30:460, 30:w - 30] = art / 255
+    cv2.rectangle(img, (30, 470), (w - 30, 520), (0.55, 0.45, 0.3), -1)
+    for k in range(2):
+        cv2.line(img, (50, 488 + 16 * k), (int(rng.uniform(150, w - 60)), 488 + 16 * k),
+                 (0.05, 0.05, 0.05), 4)
+    count = int(rng.integers(1, 6))
+    side = int(rng.uniform(0.17, 0.24) * w)
+    gap = max((w - 60 - count * side) // (count + 1), 4)
+    colours = list(look.paint)
+    for k in range(count):
+        x0, y0 = 30 + gap + k * (side + gap), 560 + int(rng.uniform(0, 130 - side // 2))
+        printed = look.paint[colours[int(rng.integers(0, len(colours)))]]
+        cv2.rectangle(img, (x0, y0), (x0 + side, y0 + side), tuple(float(v) for v in printed),
+                      -1, cv2.LINE_AA)
+        for gx, gy in PIPS[int(rng.integers(1, 7))]:
+            at = (int(x0 + side * (0.5 + 0.27 * gx)), int(y0 + side * (0.5 + 0.27 * gy)))
+            cv2.circle(img, at, max(int(side * 0.09), 2), (0.85, 0.83, 0.78), -1, cv2.LINE_AA)
+    return np.asarray(np.clip(img, 0, 0.9), np.float32)
+
+
+def citizen_row(rng: np.random.Generator, dice: list[DiePose]
+                ) -> list[tuple[np.ndarray, float]]:
+    """Where the five citizen cards lie: a row beside the dice, 0.3-2 cm clear of them (no
+    card under a die), the row along a random direction; each card's centre and turn."""
+    ang = rng.uniform(0, 2 * math.pi)
+    along, out = np.array([math.cos(ang), math.sin(ang)]), np.array([-math.sin(ang), math.cos(ang)])
+    pts = np.concatenate([d.box_corners(HALF)[:, :2] for d in dice])
+    reach = float((pts @ out).max()) + rng.uniform(0.3, 2.0) + CARD_CM[1] / 2
+    middle = float((pts @ along).mean()) + rng.uniform(-CARD_CM[0], CARD_CM[0])
+    spacing = CARD_CM[0] + rng.uniform(0.3, 1.0)
+    return [(along * (middle + (k - 2) * spacing) + out * reach, ang) for k in range(5)]
 
 
 def smoothstep(e0: float, e1: float, x: np.ndarray) -> np.ndarray:
@@ -710,6 +763,7 @@ def place_dice(rng: np.random.Generator, spacing: str, cam: Camera, radius: floa
 def make_camera(rng: np.random.Generator, family: dict[str, str]) -> tuple[Camera, float]:
     height = rng.uniform(35.0, 100.0)
     tilt = math.radians(rng.uniform(0, 4) if family["camera"] == "top"
+                        else rng.uniform(28, 35) if family["camera"] == "desk-arm"
                         else rng.uniform(4, 20))
     az = rng.uniform(0, 2 * math.pi)
     dist = height / math.cos(tilt)
@@ -753,9 +807,9 @@ def choose_family(rng: np.random.Generator) -> dict[str, str]:
     return {axis: str(rng.choice(names)) for axis, names in AXES.items()}
 
 
-def plan_frame(seed: int) -> Frame:
+def plan_frame(seed: int, at_table: bool = False) -> Frame:
     rng = np.random.default_rng(seed)
-    family = choose_family(rng)
+    family = choose_family(rng) | (AT_TABLE if at_table else {})
     look = make_look(rng, family)
     for _ in range(40):
         cam, die_px = make_camera(rng, family)
@@ -1072,6 +1126,16 @@ def build_scene(mi: Any, frame: Frame, rng: np.random.Generator, tray_margin: fl
                                                                     np.array([3.15, 4.4, 0.015])))}
                 notes["card"] = [round(float(v), 1) for v in c]
                 break
+    elif fam["clutter"] == "citizens":
+        cards = citizen_row(rng, frame.dice)
+        for k, (c, ang) in enumerate(cards):
+            turn = rot_z(ang + math.radians(rng.uniform(-2, 2)))
+            half = np.array([CARD_CM[0] / 2, CARD_CM[1] / 2])
+            scene[f"citizen{k}"] = {"type": "rectangle", "bsdf": varnish(
+                mi, citizen_card(rng, look), 0.3, 0.4),
+                "to_world": transform(mi, trs(
+                    np.r_[c, 0.031], turn, np.r_[half, 1.0]))}
+        notes["citizens"] = [[round(float(v), 1) for v in c] for c, _ in cards]
     elif fam["clutter"] == "coins":
         placed = 0
         for _ in range(200):
@@ -1177,9 +1241,10 @@ def finish(rng: np.random.Generator, hdr: np.ndarray, white: np.ndarray, irradia
                  "iso": round(iso, 2), "jpeg_quality": quality, "vignette": round(vig, 2)}
 
 
-def render_frame(seed: int, spp: int = SPP) -> tuple[np.ndarray, dict[str, Any]]:
+def render_frame(seed: int, spp: int = SPP, at_table: bool = False
+                 ) -> tuple[np.ndarray, dict[str, Any]]:
     mi = _mi()
-    frame = plan_frame(seed)
+    frame = plan_frame(seed, at_table)
     t0 = time.perf_counter()
     tray_margin = float(np.random.default_rng([seed, 1]).uniform(1.0, 4.0))
     for _attempt in range(5):
@@ -1259,6 +1324,9 @@ def main() -> None:
     parser.add_argument("--table", choices=AXES["table"], default=None,
                         help="only the seeds (from --start on) whose frame is on this table; "
                              "--frames of them")
+    parser.add_argument("--at-table", action="store_true",
+                        help="a real table: citizen cards beside the dice, a desk-arm camera, "
+                             "a warm lamp (AT_TABLE)")
     parser.add_argument("--outlines", action="store_true",
                         help="also write each frame with its truth drawn on it (outlines/)")
     args = parser.parse_args()
@@ -1268,7 +1336,7 @@ def main() -> None:
         seeds = []
         seed = args.start
         while len(seeds) < args.frames:
-            if plan_frame(seed).family["table"] == args.table:
+            if plan_frame(seed, args.at_table).family["table"] == args.table:
                 seeds.append(seed)
             seed += 1
     for seed in seeds:
@@ -1277,7 +1345,7 @@ def main() -> None:
         if png.exists() and js.exists() and not args.force:
             continue
         t = time.perf_counter()
-        bgr, truth = render_frame(seed, args.spp)
+        bgr, truth = render_frame(seed, args.spp, args.at_table)
         truth["render"]["total_seconds"] = round(time.perf_counter() - t, 1)
         cv2.imwrite(str(png), bgr)
         js.write_text(json.dumps(truth, indent=1))
