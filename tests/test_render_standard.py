@@ -143,6 +143,28 @@ def test_smoked_dice_with_red_pips_on_request_only() -> None:
     assert {d.look.kind for d in smoky.dice} <= {"translucent", "solid"}
 
 
+def test_see_through_gamer_dice_on_request_only() -> None:
+    """``see_through`` asks for gamer's translucent dice whose far pips show strongly and
+    well off the top face's (the trays' commonest misreads); without it the mixed bag
+    draws exactly as before."""
+    plain = random_ordinary_scene(np.random.default_rng(9), 10, 640, 480)
+    assert random_ordinary_scene(np.random.default_rng(9), 10, 640, 480,
+                                 see_through=0.0) == plain
+    seen = random_ordinary_scene(np.random.default_rng(9), 10, 640, 480, see_through=1.0)
+    assert all(d.look.kind == "translucent" and d.look.far_pips >= 0.25 for d in seen.dice)
+    assert len({d.look.veined for d in seen.dice}) == 2
+
+
+def test_swirls_in_a_see_through_die_change_its_face() -> None:
+    """A ``veined`` translucent die has marbled swirls in its body as well."""
+    look = DieLook((170, 80, 25), (235, 235, 235), kind="translucent", opacity=0.8,
+                   vein_bgr=(240, 240, 240))
+    clear, truth = one_die(1, look)
+    swirled, _ = one_die(1, replace(look, veined=True))
+    x0, y0, x1, y1 = (int(v) for v in truth.box)
+    assert np.abs(clear[y0:y1, x0:x1].astype(int) - swirled[y0:y1, x0:x1]).mean() > 5
+
+
 def test_a_smoked_die_shows_its_far_pips_through_it() -> None:
     """A translucent die shows the far face's pips (7 - value) faintly: more strongly
     with a larger ``far_pips``."""

@@ -93,17 +93,19 @@ from vision.render_standard import ordinary_tray
 
 
 def rendered_photos(count: int, rng: np.random.Generator, tilted: float = 0.25,
-                    smoky: float = 0.0) -> list[Photo]:
+                    smoky: float = 0.0, see_through: float = 0.0) -> list[Photo]:
     """``count`` rendered trays of 3-15 ordinary dice (dice of 18-70 px in 640 x 480), up to
     ``tilted`` of the crowded ones leaning on a neighbour, each look a smoked die with red
-    pips (:func:`vision.render_standard.smoky_look`) by chance ``smoky``."""
+    pips (:func:`vision.render_standard.smoky_look`) by chance ``smoky``, a gamer's
+    see-through die (:func:`~vision.render_standard.see_through_look`) by chance
+    ``see_through``."""
     out = []
     for _ in range(count):
         frame, truth = ordinary_tray(
             rng, int(rng.integers(3, 16)), 640, 480,
             die_size=float(np.exp(rng.uniform(np.log(18), np.log(70)))),
             crowded=float(rng.uniform(0.2, 0.9)), tilted=float(rng.uniform(0.0, tilted)),
-            same_look=bool(rng.random() < 0.2), smoky=smoky)
+            same_look=bool(rng.random() < 0.2), smoky=smoky, see_through=see_through)
         boxes = np.array([t.box for t in truth], np.float32).reshape(-1, 4)
         out.append(Photo(frame, boxes, np.array([t.value for t in truth], np.int64)))
     return out
@@ -768,6 +770,9 @@ def main() -> None:
     parser.add_argument("--smoky", type=float, default=0.0,
                         help="chance of a rendered die being smoked with red pips (the "
                              "dark dice real photos hold many of)")
+    parser.add_argument("--see-through", type=float, default=0.0,
+                        help="chance of a rendered die being a gamer's see-through die, the "
+                             "far faces' pips showing (the trays' commonest misreads)")
     parser.add_argument("--only", choices=("finder", "pips"))
     parser.add_argument("--pips-from", type=Path,
                         help="fine-tune this exported pip reader instead of starting afresh")
@@ -811,7 +816,7 @@ def main() -> None:
     calib = [p for s in PHOTO_SOURCES for p in load_part(s, "tune", args.shared)]
     tomi = tomitomi_part("train", data / "tomitomi-crops")
     t0 = time.time()
-    renders = rendered_photos(args.renders, rng, args.tilted, args.smoky)
+    renders = rendered_photos(args.renders, rng, args.tilted, args.smoky, args.see_through)
     print(f"{len(renders)} rendered trays ({time.time() - t0:.0f} s); {len(photos)} photos "
           f"to train on, {len(calib)} to calibrate")
     if args.only != "pips":

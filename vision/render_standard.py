@@ -76,6 +76,7 @@ class DieLook:
     rounding: float = 0.12
     far_pips: float = 0.25  # translucent: how strongly the far faces' pips show through
     far_shift: tuple[float, float] = (0.04, 0.05)  # ... and how far off (of the side)
+    veined: bool = False  # translucent with marbled swirls in it too (a gamer's die)
 
 
 PLAIN = DieLook((235, 236, 238), (20, 20, 20))
@@ -162,7 +163,7 @@ def _face_texture(look: DieLook, value: int, rng: np.random.Generator
     t = _TEX
     body = np.empty((t, t, 3), np.float32)
     body[:] = look.body_bgr
-    if look.kind == "marbled":
+    if look.kind == "marbled" or look.veined:
         v = _marbling(rng)[..., None]
         body = body * (1 - 0.8 * v) + np.array(look.vein_bgr, np.float32) * 0.8 * v
     yy, xx = np.mgrid[0:t, 0:t].astype(np.float32) / (t - 1) * 2 - 1
@@ -347,11 +348,41 @@ def smoky_look(rng: np.random.Generator) -> DieLook:
         far_shift=(float(rng.uniform(-0.08, 0.08)), float(rng.uniform(-0.08, 0.08))))
 
 
-def random_look(rng: np.random.Generator, smoky: float = 0.0) -> DieLook:
+def see_through_look(rng: np.random.Generator) -> DieLook:
+    """A gamer's see-through die: a translucent body of any colour, often with swirls in
+    it, light or gold pips, and the far faces' pips showing through strongly and well off
+    the top face's (a tilted view looks through the die at an angle)."""
+    body, _ = LOOKS[int(rng.integers(len(LOOKS)))]
+    jit = np.clip(np.array(body) * rng.uniform(0.7, 1.15) + rng.normal(0, 12, 3), 0, 255)
+    pip = np.array(GAMER_PIPS[int(rng.integers(len(GAMER_PIPS)))], np.float64)
+    pip = np.clip(pip * rng.uniform(0.8, 1.1) + rng.normal(0, 8, 3), 0, 255)
+    vein = np.clip(jit + rng.choice([-1, 1]) * rng.uniform(50, 140) + rng.normal(0, 30, 3),
+                   0, 255)
+    return DieLook(
+        body_bgr=tuple(int(v) for v in jit),  # type: ignore[arg-type]
+        pip_bgr=tuple(int(v) for v in pip),  # type: ignore[arg-type]
+        kind="translucent", vein_bgr=tuple(int(v) for v in vein),  # type: ignore[arg-type]
+        opacity=float(rng.uniform(0.5, 0.85)), veined=bool(rng.random() < 0.5),
+        pip_style=PIP_STYLES[int(rng.random() < 0.4)],
+        pip_radius=float(rng.uniform(0.07, 0.12)), pip_spacing=float(rng.uniform(0.22, 0.29)),
+        big_one=bool(rng.random() < 0.3), rounding=float(rng.uniform(0.06, 0.2)),
+        far_pips=float(rng.uniform(0.25, 0.65)),
+        far_shift=(float(rng.uniform(-0.12, 0.12)), float(rng.uniform(-0.12, 0.12))))
+
+
+GAMER_PIPS = ((235, 235, 235), (60, 190, 230), (80, 170, 200), (20, 20, 20))
+"""Pips of gamer dice: white, gold, dull gold, black."""
+
+
+def random_look(rng: np.random.Generator, smoky: float = 0.0, see_through: float = 0.0
+                ) -> DieLook:
     """A die from a mixed bag: any body (a third marbled or translucent), any pips; with
-    chance ``smoky`` a :func:`smoky_look` (training asks for more of those)."""
+    chance ``smoky`` a :func:`smoky_look`, with chance ``see_through`` a
+    :func:`see_through_look` (training asks for more of those)."""
     if smoky and rng.random() < smoky:
         return smoky_look(rng)
+    if see_through and rng.random() < see_through:
+        return see_through_look(rng)
     body, pips = LOOKS[int(rng.integers(len(LOOKS)))]
     jit = np.clip(np.array(body) * rng.uniform(0.8, 1.15) + rng.normal(0, 10, 3), 0, 255)
     pip = np.array(pips[int(rng.integers(len(pips)))], np.float64)
@@ -375,19 +406,20 @@ def random_ordinary_scene(rng: np.random.Generator, n_dice: int = 6, width: int 
                           height: int = 960, die_size: float | None = None,
                           crowded: float = 0.4, tilted: float = 0.12,
                           same_look: bool = False, look: DieLook | None = None,
-                          table: tuple[int, int, int] | None = None, smoky: float = 0.0
-                          ) -> OrdinaryScene:
+                          table: tuple[int, int, int] | None = None, smoky: float = 0.0,
+                          see_through: float = 0.0) -> OrdinaryScene:
     """A settled tray of ``n_dice`` ordinary dice from a mixed bag, or all of one random
     look (``same_look``), or all looking like ``look``; on a random table or ``table``.
 
     ``crowded`` is the chance that a die is put against one already placed (clusters of
     touching dice), ``tilted`` that it leans on its neighbour (tilted top face, a side
     showing); the camera is overhead (a third of trays) or 8-40 die sizes up. ``smoky``:
-    the chance of each look being a :func:`smoky_look` (none by default).
+    the chance of each look being a :func:`smoky_look`, ``see_through`` a
+    :func:`see_through_look` (none by default).
     """
     s = die_size or float(rng.uniform(25, 90)) * width / 1280
     cam = math.inf if rng.random() < 0.33 else float(rng.uniform(8, 40))
-    shared = random_look(rng, smoky)
+    shared = random_look(rng, smoky, see_through)
     same_look = same_look or look is not None
     look = look or shared
     margin = 0.9 * s  # the whole die inside the frame, its sides too (seen from the camera)
@@ -417,7 +449,7 @@ def random_ordinary_scene(rng: np.random.Generator, n_dice: int = 6, width: int 
         if any(math.hypot(x - d.x, y - d.y) < min_d for d in dice):
             continue
         dice.append(OrdinaryDie(int(rng.integers(1, 7)), float(x), float(y),
-                                look if same_look else random_look(rng, smoky),
+                                look if same_look else random_look(rng, smoky, see_through),
                                 yaw, tilt, lean, lift))
     light = (float(rng.uniform(-0.6, 0.6)), float(rng.uniform(-0.6, 0.6)), 1.0)
     if table is None:
@@ -437,4 +469,4 @@ def ordinary_tray(rng: np.random.Generator, n_dice: int = 6, width: int = 1280,
 
 __all__ = ["LIGHT_TRAY", "PLAIN", "DieLook", "OrdinaryDie", "OrdinaryScene", "OrdinaryTruth",
            "ordinary_tray", "random_look", "random_ordinary_scene", "render_ordinary",
-           "smoky_look"]
+           "see_through_look", "smoky_look"]
