@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.conftest import SHARED
 from vision.dicedecision import DECISION_JSON, EVIDENCE, Decision, evidence, fitted
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / d) for d in ("benchmarks", "tools")]
