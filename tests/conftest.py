@@ -239,9 +239,9 @@ def _handed_out_first(scope: str) -> int:
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``make test`` (``-n 2 --dist loadgroup``): the tests of a file that shares a fixture
+    """``make test`` (``-n 3 --dist loadgroup``): the tests of a file that shares a fixture
     set up once per module run in one worker, so it is set up once; every other test may
-    go to either worker, so no long file holds one worker alone at the end, and the long
+    go to any worker, so no long file holds one worker alone at the end, and the long
     ones (``LONG_FIRST``) go early. (pytest-xdist's own ``loadgroup`` reads
     ``xdist_group`` marks, which it cannot see under pytest 9.)"""
     if config.getvalue("dist") != "loadgroup":
