@@ -178,6 +178,32 @@ def pytest_configure(config: pytest.Config) -> None:
 
     for name in COMPILED:
         compileall.compile_dir(ROOT / name, quiet=1)
+    if (getattr(config.option, "numprocesses", None) or 0) > 1:
+        _rewrite_tests_once(config)
+
+
+def _rewrite_tests_once(config: pytest.Config) -> None:
+    """Rewrite the test modules' asserts once, here, into the pyc files pytest keeps in
+    ``__pycache__``, for the workers to read: every worker collects every test module, and
+    where ``PYTHONDONTWRITEBYTECODE`` is set (this machine) pytest writes none, so each
+    worker rewrote them all again (about 2.6 s of CPU a worker). The pyc is keyed by the
+    source's hash, as pytest's own are. Uses pytest's private rewriting functions: should
+    they change, the workers rewrite for themselves as before."""
+    try:
+        from _pytest.assertion import rewrite
+        from _pytest.assertion.rewrite import assertstate_key
+
+        state = config.stash[assertstate_key]
+        here = Path(__file__)
+        for path in [here, *sorted(here.parent.glob("test_*.py"))]:
+            cache = rewrite.get_cache_dir(path)
+            cache.mkdir(exist_ok=True)
+            pyc = cache / (path.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(path, pyc, state.trace) is None:
+                source_hash, code = rewrite._rewrite_test(path, config)
+                rewrite._write_pyc(state, code, source_hash, pyc)
+    except (ImportError, AttributeError, KeyError, OSError, TypeError):
+        return
 
 
 def _files_sharing_a_fixture() -> frozenset[str]:
@@ -213,9 +239,9 @@ def _handed_out_first(scope: str) -> int:
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``make test`` (``-n 2 --dist loadgroup``): the tests of a file that shares a fixture
+    """``make test`` (``-n 3 --dist loadgroup``): the tests of a file that shares a fixture
     set up once per module run in one worker, so it is set up once; every other test may
-    go to either worker, so no long file holds one worker alone at the end, and the long
+    go to any worker, so no long file holds one worker alone at the end, and the long
     ones (``LONG_FIRST``) go early. (pytest-xdist's own ``loadgroup`` reads
     ``xdist_group`` marks, which it cannot see under pytest 9.)"""
     if config.getvalue("dist") != "loadgroup":
