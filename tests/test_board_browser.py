@@ -61,6 +61,12 @@ def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(screens, ser
     page.select_option("#b-new-kind-3", "pips")
     page.fill("#b-new-numbers-3", "6 1 3")
     page.fill("#b-new-joker-3", "1g")
+    # another phone changes the table while Ann types: the page is drawn again, her typing stays
+    assert site.post("card d5-1 5 2b sum 25")[0] == 200
+    assert site.post("top 5 d5-1")[0] == 200
+    expect(page.locator("#b-market [data-deck='5'] .b-condition")).to_contain_text("25")
+    expect(page.locator("#b-new-numbers-3")).to_have_value("6 1 3")
+    expect(page.locator("#b-new-kind-3")).to_have_value("pips")
     page.click("#b-new-add-3")
     expect(page.locator("#b-market [data-deck='3'] .b-condition")).to_contain_text("1, 3, 6")
     assert table.state.market[2] == "d3-1" and "d3-1" in table.state.deck

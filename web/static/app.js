@@ -758,13 +758,18 @@
   const liveView = { timer: null, loading: false };
 
   function openLiveView() {
-    const dialog = $("photo-dialog");
+    showLiveViewButtons();
+    $("photo-dialog").showModal();
+    nextPicture();
+  }
+
+  // Calibrating and marking the tray are offered while the camera is up: checked with every
+  // picture, so a view opened while the camera was still starting offers them once it is.
+  function showLiveViewButtons() {
     const eye = (K.state && K.state.eye) || {};
     $("calibrate-area").hidden = !(K.canAct && eye.can_calibrate);
     // the tray is marked for ordinary dice too: wherever a camera picture comes
     $("tray-area").hidden = !(K.canAct && ["ok", "simulated"].includes(eye.camera));
-    dialog.showModal();
-    nextPicture();
   }
 
   function nextPicture() {
@@ -774,6 +779,7 @@
     const img = $("photo");
     const done = () => {
       liveView.loading = false;
+      showLiveViewButtons();
       drawLabels();
       drawTray();
       clearTimeout(liveView.timer);

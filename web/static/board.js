@@ -39,10 +39,17 @@
 
   function w(C) { return WORDS[C.LANG] || WORDS.en; }
 
+  // One action at a time: while one is on its way, the table's buttons are disabled (a tap
+  // then waits, visibly, instead of being lost), and enabled again when it is answered.
   async function send(C, line) {
     if (ui.busy) return null;
     ui.busy = true;
-    try { return await C.act(line); } finally { ui.busy = false; }
+    const waiting = [...C.$("court-game").querySelectorAll("button:not([disabled])")];
+    for (const b of waiting) b.disabled = true;
+    try { return await C.act(line); } finally {
+      ui.busy = false;
+      for (const b of waiting) b.disabled = false;
+    }
   }
 
   async function sendAll(C, lines) {
@@ -319,9 +326,34 @@
       return;
     }
     if (old && old.turn && s.turn && old.turn.throws !== s.turn.throws) ui.throwing = [];
-    C.fill(area, sheetSection(C, s), s.over ? null : diceSection(C, s), effectsSection(C, s),
-      s.over ? null : marketSection(C, s), playersSection(C, s));
+    keepTyping(area, () => C.fill(area, sheetSection(C, s), s.over ? null : diceSection(C, s),
+      effectsSection(C, s), s.over ? null : marketSection(C, s), playersSection(C, s)));
     C.shared(s);
+  }
+
+  // What a player is typing survives the page being drawn again (a state another phone sent,
+  // the earlier cards arriving): every field the player changed keeps its value, and the one
+  // being typed in keeps the focus. A field the player did not touch shows the new state.
+  function keepTyping(area, draw) {
+    const typed = new Map();
+    for (const el of area.querySelectorAll("input[id], select[id], textarea[id]")) {
+      const changed = el.tagName === "SELECT"
+        ? [...el.options].some((o) => o.selected !== o.defaultSelected)
+        : el.value !== el.defaultValue;
+      if (changed) typed.set(el.id, el.value);
+    }
+    const active = document.activeElement;
+    const focused = active && active.id && area.contains(active)
+      ? [active.id, active.selectionStart, active.selectionEnd] : null;
+    draw();
+    const again = (id) => { const el = document.getElementById(id); return el && area.contains(el) ? el : null; };
+    for (const [id, value] of typed) { const el = again(id); if (el) el.value = value; }
+    const el = focused && again(focused[0]);
+    if (!el) return;
+    el.focus();
+    if (typeof focused[1] === "number") {
+      try { el.setSelectionRange(focused[1], focused[2]); } catch (e) { /* not a text field */ }
+    }
   }
 
   function renderScores(s, old, C) {
