@@ -23,6 +23,7 @@ the size and shrunk, so small dice keep round pips.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -327,6 +328,12 @@ SMOKY_PIPS = ((45, 45, 190), (60, 55, 170), (40, 40, 140), (70, 80, 200), (50, 6
 """Their pips: reds, dull to bright (the commonest casino-style dark die)."""
 
 
+def _bgr(values: Sequence[float] | np.ndarray) -> tuple[int, int, int]:
+    """Three colour values as a BGR triple of ints."""
+    b, g, r = (int(v) for v in values)
+    return b, g, r
+
+
 def smoky_look(rng: np.random.Generator) -> DieLook:
     """A smoked translucent die with red pips, the kind a camera reads worst: a dark
     body, pips of low contrast, close together and big, and the far faces' pips showing
@@ -338,14 +345,18 @@ def smoky_look(rng: np.random.Generator) -> DieLook:
     if rng.random() < 0.4:  # dull paint
         pip = pip + rng.uniform(0.1, 0.4) * (body - pip)
     return DieLook(
-        body_bgr=tuple(int(v) for v in body),  # type: ignore[arg-type]
-        pip_bgr=tuple(int(v) for v in pip),  # type: ignore[arg-type]
+        body_bgr=_bgr(body),
+        pip_bgr=_bgr(pip),
         kind="translucent" if rng.random() < 0.75 else "solid",
         opacity=float(rng.uniform(0.7, 0.95)),
         pip_style=PIP_STYLES[int(rng.random() < 0.5)],
         pip_radius=float(rng.uniform(0.085, 0.12)), pip_spacing=float(rng.uniform(0.22, 0.28)),
         rounding=float(rng.uniform(0.04, 0.16)), far_pips=float(rng.uniform(0.2, 0.6)),
         far_shift=(float(rng.uniform(-0.08, 0.08)), float(rng.uniform(-0.08, 0.08))))
+
+
+GAMER_PIPS = ((235, 235, 235), (60, 190, 230), (80, 170, 200), (20, 20, 20))
+"""Pips of gamer dice: white, gold, dull gold, black."""
 
 
 def see_through_look(rng: np.random.Generator) -> DieLook:
@@ -359,19 +370,15 @@ def see_through_look(rng: np.random.Generator) -> DieLook:
     vein = np.clip(jit + rng.choice([-1, 1]) * rng.uniform(50, 140) + rng.normal(0, 30, 3),
                    0, 255)
     return DieLook(
-        body_bgr=tuple(int(v) for v in jit),  # type: ignore[arg-type]
-        pip_bgr=tuple(int(v) for v in pip),  # type: ignore[arg-type]
-        kind="translucent", vein_bgr=tuple(int(v) for v in vein),  # type: ignore[arg-type]
+        body_bgr=_bgr(jit),
+        pip_bgr=_bgr(pip),
+        kind="translucent", vein_bgr=_bgr(vein),
         opacity=float(rng.uniform(0.5, 0.85)), veined=bool(rng.random() < 0.5),
         pip_style=PIP_STYLES[int(rng.random() < 0.4)],
         pip_radius=float(rng.uniform(0.07, 0.12)), pip_spacing=float(rng.uniform(0.22, 0.29)),
         big_one=bool(rng.random() < 0.3), rounding=float(rng.uniform(0.06, 0.2)),
         far_pips=float(rng.uniform(0.25, 0.65)),
         far_shift=(float(rng.uniform(-0.12, 0.12)), float(rng.uniform(-0.12, 0.12))))
-
-
-GAMER_PIPS = ((235, 235, 235), (60, 190, 230), (80, 170, 200), (20, 20, 20))
-"""Pips of gamer dice: white, gold, dull gold, black."""
 
 
 def random_look(rng: np.random.Generator, smoky: float = 0.0, see_through: float = 0.0
@@ -393,9 +400,9 @@ def random_look(rng: np.random.Generator, smoky: float = 0.0, see_through: float
     vein = np.clip(jit + rng.choice([-1, 1]) * rng.uniform(50, 140) + rng.normal(0, 30, 3),
                    0, 255)
     return DieLook(
-        body_bgr=tuple(int(v) for v in jit),  # type: ignore[arg-type]
-        pip_bgr=tuple(int(v) for v in np.clip(pip, 0, 255)),  # type: ignore[arg-type]
-        kind=kind, vein_bgr=tuple(int(v) for v in vein),  # type: ignore[arg-type]
+        body_bgr=_bgr(jit),
+        pip_bgr=_bgr(np.clip(pip, 0, 255)),
+        kind=kind, vein_bgr=_bgr(vein),
         opacity=float(rng.uniform(0.55, 0.85)) if kind == "translucent" else 1.0,
         pip_style=PIP_STYLES[int(rng.random() < 0.4)],
         pip_radius=float(rng.uniform(0.07, 0.11)), pip_spacing=float(rng.uniform(0.24, 0.29)),
