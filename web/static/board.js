@@ -335,12 +335,11 @@
   // the earlier cards arriving): every field the player changed keeps its value, and the one
   // being typed in keeps the focus. A field the player did not touch shows the new state.
   function keepTyping(area, draw) {
+    const drawn = (el) => el.tagName !== "SELECT" ? el.defaultValue
+      : ([...el.options].find((o) => o.defaultSelected) || el.options[0] || { value: "" }).value;
     const typed = new Map();
     for (const el of area.querySelectorAll("input[id], select[id], textarea[id]")) {
-      const changed = el.tagName === "SELECT"
-        ? [...el.options].some((o) => o.selected !== o.defaultSelected)
-        : el.value !== el.defaultValue;
-      if (changed) typed.set(el.id, el.value);
+      if (el.value !== drawn(el)) typed.set(el.id, el.value);
     }
     const active = document.activeElement;
     const focused = active && active.id && area.contains(active)
