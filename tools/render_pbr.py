@@ -304,6 +304,18 @@ def cloth(rng: np.random.Generator, res: int, size_cm: float) -> tuple[np.ndarra
     return np.clip(img, 0.0, 0.9).astype(np.float32), kind
 
 
+def _blobs(rng: np.random.Generator, canvas: np.ndarray, cols: list[np.ndarray], count: int,
+           axes: tuple[float, float]) -> None:
+    """``count`` filled ellipses of the colours ``cols`` (0-1, drawn at 0-255) anywhere on
+    ``canvas``, their half-axes within ``axes`` pixels: a card's picture."""
+    h, w = canvas.shape[:2]
+    for _ in range(count):
+        c = tuple(float(v) for v in cols[int(rng.integers(0, len(cols)))] * 255)
+        cv2.ellipse(canvas, (int(rng.uniform(0, w)), int(rng.uniform(0, h))),
+                    (int(rng.uniform(*axes)), int(rng.uniform(*axes))),
+                    float(rng.uniform(0, 180)), 0, 360, c, -1, cv2.LINE_AA)
+
+
 def playing_card(rng: np.random.Generator) -> np.ndarray:
     """A printed card face (illustrated, with a white border and a title), 320x448."""
     h, w = 448, 320
@@ -313,11 +325,7 @@ def playing_card(rng: np.random.Generator) -> np.ndarray:
     g = np.linspace(0, 1, h - 40, dtype=np.float32)[:, None, None]
     inner[:] = cols[0] * (1 - g) + cols[1] * g
     canvas = (inner * 255).copy()
-    for _ in range(int(rng.integers(4, 12))):
-        c = tuple(float(v) for v in cols[int(rng.integers(0, 4))] * 255)
-        cv2.ellipse(canvas, (int(rng.uniform(0, w - 40)), int(rng.uniform(0, h - 40))),
-                    (int(rng.uniform(8, 80)), int(rng.uniform(8, 80))),
-                    float(rng.uniform(0, 180)), 0, 360, c, -1, cv2.LINE_AA)
+    _blobs(rng, canvas, cols, int(rng.integers(4, 12)), (8, 80))
     cv2.rectangle(canvas, (10, 10), (w - 50, 50), (235, 225, 200), -1)
     for k in range(3):
         cv2.line(canvas, (20, 22 + 10 * k), (int(rng.uniform(80, w - 60)), 22 + 10 * k),
@@ -333,11 +341,7 @@ def citizen_card(rng: np.random.Generator, look: DiceLook) -> np.ndarray:
     img = np.ones((h, w, 3), np.float32) * srgb_to_linear(np.array([0.86, 0.82, 0.72]))
     cols = _palette(rng, 4)
     art = (np.ones((430, w - 60, 3), np.float32) * cols[0] * 255).copy()
-    for _ in range(int(rng.integers(5, 14))):
-        c = tuple(float(v) for v in cols[int(rng.integers(0, 4))] * 255)
-        cv2.ellipse(art, (int(rng.uniform(0, w - 60)), int(rng.uniform(0, 430))),
-                    (int(rng.uniform(10, 110)), int(rng.uniform(10, 110))),
-                    float(rng.uniform(0, 180)), 0, 360, c, -1, cv2.LINE_AA)
+    _blobs(rng, art, cols, int(rng.integers(5, 14)), (10, 110))
     img[30:460, 30:w - 30] = art / 255
     cv2.rectangle(img, (30, 470), (w - 30, 520), (0.55, 0.45, 0.3), -1)
     for k in range(2):
@@ -1128,9 +1132,9 @@ def build_scene(mi: Any, frame: Frame, rng: np.random.Generator, tray_margin: fl
                 break
     elif fam["clutter"] == "citizens":
         cards = citizen_row(rng, frame.dice)
+        half = np.array([CARD_CM[0] / 2, CARD_CM[1] / 2])
         for k, (c, ang) in enumerate(cards):
             turn = rot_z(ang + math.radians(rng.uniform(-2, 2)))
-            half = np.array([CARD_CM[0] / 2, CARD_CM[1] / 2])
             scene[f"citizen{k}"] = {"type": "rectangle", "bsdf": varnish(
                 mi, citizen_card(rng, look), 0.3, 0.4),
                 "to_world": transform(mi, trs(
