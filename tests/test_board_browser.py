@@ -38,8 +38,8 @@ def served(tmp_path: Path) -> Iterator[tuple[Served, Table]]:
         yield page_and_table
 
 
-def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(screens, served) -> None:
-    site, table = served
+def start_board_game(screens, site: Served):
+    """Ann and Ben's board game, chosen and started on a phone's setup page."""
     page = screens.phone(site.url + f"setup?token={TOKEN}")
     page.click("#game-choice [data-game='board']")
     expect(page.locator("#game-choice [data-game='board']")).to_have_attribute(
@@ -50,6 +50,12 @@ def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(screens, ser
     page.wait_for_url(site.url)
     page.wait_for_selector("body[data-ready='1']")
     expect(page.locator("#b-ask")).to_contain_text("Ann: throw the dice")
+    return page
+
+
+def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(screens, served) -> None:
+    site, table = served
+    page = start_board_game(screens, site)
     assert table.pack.id == "board"
     for line in BEFORE:
         status, body = site.post(line)
@@ -130,4 +136,33 @@ def test_a_turn_by_taps_with_a_joker_suggestion_and_the_final_sheet(screens, ser
     page.click("#b-pick-3 [data-earlier='d3-1']")
     expect(page.locator("#b-market [data-deck='3'] .b-condition")).to_contain_text("1, 3, 6")
     assert table.state.market[2] == "d3-1" and table.state.players[0].name == "Cem"
+    assert page.errors == []
+
+
+def test_a_tap_while_an_action_is_on_its_way_waits_for_its_answer(screens, served) -> None:
+    """The live stream often brings the new state before the action's own answer: the
+    buttons it draws meanwhile are disabled too, so a tap waits instead of being lost."""
+    site, table = served
+    page = start_board_game(screens, site)
+    for line in ["tiles 5", "top 4 scoundrel-red-6", "roll 6r 6g 6b 5r 5g 2b"]:
+        assert site.post(line)[0] == 200
+    held: list = []
+
+    def hold(route) -> None:  # Ann's tap leaves, its answer waits
+        held.append(route)
+
+    page.route("**/api/action*", hold)
+    page.click("#b-market [data-take='4']")
+    # another phone changes the table meanwhile: the page is drawn again from the stream
+    assert site.post("top 5 land-developer-red-6")[0] == 200
+    expect(page.locator("#b-market [data-deck='5'] button[data-take='5']")).to_have_count(1)
+    expect(page.locator("#court-game button")).not_to_have_count(0)
+    expect(page.locator("#court-game button:enabled")).to_have_count(0)
+    assert len(held) == 1 and table.state.players[0].cards == ()
+    held[0].continue_()
+    page.unroute("**/api/action*", hold)
+    expect(page.locator("#b-done")).to_be_enabled()
+    assert table.state.players[0].cards == ("scoundrel-red-6",)
+    page.click("#b-done")
+    expect(page.locator("#b-ask")).to_contain_text("Ben: throw the dice")
     assert page.errors == []

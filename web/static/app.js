@@ -150,6 +150,34 @@
     return body;
   }
 
+  // ---- one action at a time on another game's table ----------------------------------------
+
+  // While an action is on its way, the table's buttons are disabled (a tap then waits,
+  // visibly, instead of being lost), and enabled again when it is answered. Buttons a live
+  // update draws meanwhile are disabled too: the stream often brings the new state before
+  // the action's own answer.
+  const sending = { on: false, held: new Set() };
+
+  function holdButtons() {
+    const area = $("court-game");
+    if (!sending.on || !area) return;
+    for (const b of area.querySelectorAll("button:not([disabled])")) {
+      b.disabled = true;
+      sending.held.add(b);
+    }
+  }
+
+  async function actAlone(line) {
+    if (sending.on) return null;
+    sending.on = true;
+    holdButtons();
+    try { return await act(line); } finally {
+      sending.on = false;
+      for (const b of sending.held) b.disabled = false;
+      sending.held.clear();
+    }
+  }
+
   // ---- live: one EventSource while the page is visible -------------------------------------
 
   function setLive(on) {
@@ -1215,7 +1243,7 @@
   const RENDER = { table: renderTable, scores: renderScores, setup: renderSetup, history: renderHistory };
   // Other games draw their own table and scoreboard with the page's helpers.
   const GAMES = window.KOTD_GAMES || {};
-  const CTX = { $, h, fill, fmt, icon, toast, act, post, getJSON, dot, playerColor, minus, list,
+  const CTX = { $, h, fill, fmt, icon, toast, act, actAlone, post, getJSON, dot, playerColor, minus, list,
     S, K, LANG, shared: sharedControls, stats: renderStats, die, held: renderHeld,
     camera: cameraNodes };
   const INIT = { table: initTable, setup: initSetup };
@@ -1241,8 +1269,10 @@
     renderStorage(s.storage);
     document.body.dataset.game = s.game || "kotd";
     const other = GAMES[s.game];  // another game's page (web/static/<game>.js)
-    if (other && other[PAGE]) other[PAGE](s, old, CTX);
-    else RENDER[PAGE](s, old);
+    if (other && other[PAGE]) {
+      other[PAGE](s, old, CTX);
+      holdButtons();
+    } else RENDER[PAGE](s, old);
     wake(s);
   }
 

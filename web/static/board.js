@@ -6,7 +6,7 @@
   "use strict";
 
   const GAMES = window.KOTD_GAMES = window.KOTD_GAMES || {};
-  const ui = { busy: false, entering: null, throwing: [], earlier: null };
+  const ui = { entering: null, throwing: [], earlier: null };
   const WORDS = {
     en: { market: "Labour market", enter: "Choose the card", none: "not entered", used: "used up",
       take: "Take", down: "Take face down", jokers: "Jokers", use: "Use these jokers",
@@ -39,18 +39,8 @@
 
   function w(C) { return WORDS[C.LANG] || WORDS.en; }
 
-  // One action at a time: while one is on its way, the table's buttons are disabled (a tap
-  // then waits, visibly, instead of being lost), and enabled again when it is answered.
-  async function send(C, line) {
-    if (ui.busy) return null;
-    ui.busy = true;
-    const waiting = [...C.$("court-game").querySelectorAll("button:not([disabled])")];
-    for (const b of waiting) b.disabled = true;
-    try { return await C.act(line); } finally {
-      ui.busy = false;
-      for (const b of waiting) b.disabled = false;
-    }
-  }
+  // one action at a time (app.js): a tap while one is on its way waits on a disabled button
+  function send(C, line) { return C.actAlone(line); }
 
   async function sendAll(C, lines) {
     for (const line of lines) if (!(await send(C, line))) return;

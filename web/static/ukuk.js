@@ -5,7 +5,7 @@
   "use strict";
 
   const GAMES = window.KOTD_GAMES = window.KOTD_GAMES || {};
-  const ui = { picked: [], use: null, throwing: [], busy: false };
+  const ui = { picked: [], use: null, throwing: [] };
 
   // an ordinary die drawn with pips (app.js's die); data-n is its number, for tests and CSS
   function dieFace(C, value, attrs) {
@@ -100,14 +100,11 @@
     if (at >= 0) ui.picked.splice(at, 1); else ui.picked.push(i);
   }
 
+  // one action at a time (app.js): a tap while one is on its way waits on a disabled button
   async function send(C, line) {
-    if (ui.busy) return null;
-    ui.busy = true;
-    try {
-      const after = await C.act(line);
-      if (after) ui.picked = [];
-      return after;
-    } finally { ui.busy = false; }
+    const after = await C.actAlone(line);
+    if (after) ui.picked = [];
+    return after;
   }
 
   // ---- court cards: use one --------------------------------------------------------------
