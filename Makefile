@@ -52,6 +52,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_tray.py
 	$(BIN)/python benchmarks/bench_vision.py
 	$(BIN)/python benchmarks/bench_haba.py --set table --frames 300 --in-view
+	$(BIN)/python benchmarks/bench_haba.py --set lens --frames 300 --in-view
 	$(BIN)/python benchmarks/bench_haba_finder.py
 
 bench-live: $(STAMP)

@@ -16,6 +16,11 @@
   are made on.
 * ``table``: the real table's judging set, seeds from 930000, every family on every axis,
   the held-out ones among them.
+* ``lens-tune``: seeds from 160000, frames at a real table as ``table-tune`` draws them,
+  every one through a Raspberry Pi camera module's own lens (``vision.render.table.LENSES``:
+  about 60° across, where the tray's frames draw any lens from a phone's to a long one far
+  above): near such a lens a die's side shows much more, most at a desk arm's tilt.
+* ``lens``: its judging twin, seeds from 950000, every family on every axis, as ``table``.
 * ``stress``: the frozen judging set, seeds from 910000, every family on every axis,
   including :data:`HELD_OUT` (two table families and a light family never used while tuning).
   Its third edition: the second's seeds drawn again through the mended lens (a barrel lens
@@ -55,13 +60,15 @@ SETS: dict[str, tuple[int, dict[str, tuple[str, ...]] | None, dict[str, str]]] =
     "steep": (7_500_000, HELD_OUT, {"spacing": "leaning"}),
     "stress": (910_000, None, {}),
     "table-tune": (130_000, HELD_OUT, {}),
-    "table": (930_000, None, {})}
+    "table": (930_000, None, {}),
+    "lens-tune": (160_000, HELD_OUT, {"lens": "pi"}),
+    "lens": (950_000, None, {"lens": "pi"})}
 """Per set: the first seed, the families left out, the family every frame is on per axis."""
-JUDGING = frozenset({"stress", "table"})
+JUDGING = frozenset({"stress", "table", "lens"})
 """The judging sets: read to report, never to fit or choose anything on."""
 STEEP = frozenset({"steep"})
 """The sets whose leaning dice lean steeply."""
-AT_TABLE = frozenset({"table-tune", "table"})
+AT_TABLE = frozenset({"table-tune", "table", "lens-tune", "lens"})
 """The sets drawn at a real table (:func:`vision.render.table.table_scene`)."""
 ROOT = Path(__file__).resolve().parents[1]
 _SOURCES = sorted(p for p in (ROOT / "vision" / "render").glob("*.py") if p.name != "score.py")
@@ -95,7 +102,7 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
             return img, truth, scene
     rng = np.random.default_rng(seed + i)
     if set_name in AT_TABLE:
-        scene = table_scene(rng, exclude)
+        scene = table_scene(rng, exclude, force=fixed)
     else:
         cond = random_conditions(rng, exclude)
         scene = scene_for(rng, replace(cond, **fixed), steep=set_name in STEEP)
@@ -123,7 +130,7 @@ def in_view(set_name: str, i: int) -> list[float]:
     seed, exclude, fixed = SETS[set_name]
     rng = np.random.default_rng(seed + i)
     if set_name in AT_TABLE:
-        scene = table_scene(rng, exclude)
+        scene = table_scene(rng, exclude, force=fixed)
     else:
         scene = scene_for(rng, replace(random_conditions(rng, exclude), **fixed),
                           steep=set_name in STEEP)

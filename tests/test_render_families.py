@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from vision.render import AXES, TRAINING_ONLY, Conditions, random_conditions, render_tray, scene_for
+from vision.render.table import LENSES
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from haba_sets import HELD_OUT, SETS
+from haba_sets import HELD_OUT, JUDGING, SETS
 
 
 @pytest.mark.parametrize("table", AXES["table"] + TRAINING_ONLY["table"])
@@ -43,8 +44,11 @@ def test_training_only_families_are_never_judged_and_held_out_ones_never_tuned()
     for axis, names in AXES.items():  # tuning and training draw everything else
         want = (set(names) | set(TRAINING_ONLY.get(axis, ()))) - set(HELD_OUT.get(axis, ()))
         assert seen[axis] == want, axis
-    for name, (_, exclude, fixed) in SETS.items():
-        if name in ("stress", "table"):  # the judging sets draw every judged family
+    for name, (_, exclude, forced) in SETS.items():
+        # the lens is a camera a set chooses (the Pi camera's own), never a family held out
+        assert forced.get("lens", "any") in LENSES
+        fixed = {a: f for a, f in forced.items() if a != "lens"}
+        if name in JUDGING:  # the judging sets draw every judged family
             assert exclude is None and fixed == {}
         else:  # the others never draw a held-out one; one on a single table is training's
             assert exclude is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,7 @@ from vision.render.draw import die_corners
 from vision.render.table import (
     AT_TABLE,
     DESK_ARM_TILT,
+    LENSES,
     TABLE_FAMILIES,
     AtTable,
     _table_families,
@@ -135,6 +137,24 @@ def test_a_forced_family_is_drawn_on_its_axis() -> None:
         assert dict(floral.family)["table"] == "floral"
         assert dict(covering.family)["hand"] == "covering"
         assert any(d.kind == "hand" for d in covering.distractors) or not covering.dice
+
+
+def test_the_pi_cameras_lens_is_chosen_and_changes_the_lens_alone() -> None:
+    """Chosen, the Raspberry Pi camera's lens draws the scene the seed would have drawn (the
+    same look, table, light and camera but its height; the dice thrown where it sees them),
+    its focal length in the lens's range (or the camera as low as it goes); never chosen,
+    nothing names it, so every set drawn before draws what it drew."""
+    lo, hi = LENSES["pi"]
+    for seed in range(8):
+        drawn = table_scene(np.random.default_rng(seed), HELD_OUT, frames=("640x480",))
+        pi = table_scene(np.random.default_rng(seed), HELD_OUT, frames=("640x480",),
+                         force={"lens": "pi"})
+        assert "lens" not in dict(drawn.family) and dict(pi.family)["lens"] == "pi"
+        assert replace(pi, camera=drawn.camera, family=drawn.family, dice=drawn.dice,
+                       distractors=drawn.distractors) == drawn
+        assert replace(pi.camera, height=drawn.camera.height) == drawn.camera
+        focal = pi.camera.height * pi.die_size * 1280 / pi.width
+        assert lo - 1e-6 <= focal <= hi + 1e-6 or pi.camera.height == 8.0
 
 
 def test_how_much_of_each_die_is_in_view_agrees_with_the_truth(tmp_path, monkeypatch) -> None:

@@ -87,7 +87,8 @@ SEEDS = {("data", None): 300_000, ("mine", None): 400_000,
          ("data", "at-table"): 540_000, ("mine", "at-table"): 640_000,
          ("data", "at-table-floral"): 560_000, ("mine", "at-table-floral"): 660_000,
          ("data", "at-table-covering"): 580_000, ("mine", "at-table-covering"): 680_000,
-         ("data", "steep"): 590_000, ("mine", "steep"): 690_000}
+         ("data", "steep"): 590_000, ("mine", "steep"): 690_000,
+         ("data", "at-table-pi-lens"): 595_000, ("mine", "at-table-pi-lens"): 695_000}
 """The first seed of each kind of training frame (per step and family drawn on every frame)."""
 CACHE = ROOT / ".cache" / "haba-train"
 SHARD = 50
@@ -124,10 +125,11 @@ AT_TABLE_FRAMES = ("640x480", "1280x960")
 
 AT_TABLE_TRAINING: dict[str, dict[str, str]] = {
     "at-table": {}, "at-table-floral": {"table": "floral"},
-    "at-table-covering": {"hand": "covering"}}
+    "at-table-covering": {"hand": "covering"}, "at-table-pi-lens": {"lens": "pi"}}
 """Training families of the real table (:mod:`vision.render.table`), each with the family it
 forces on an axis: the flowered cloth and the hand lying over a die get frames of their own
-(the hardest parts of the real table, too rare among ``at-table``'s frames)."""
+(the hardest parts of the real table, too rare among ``at-table``'s frames), and so does the
+Raspberry Pi camera's own lens (never drawn at random)."""
 
 
 def _scene(rng: np.random.Generator, family: str | None, n: int | None = None) -> TrayScene:

@@ -12,7 +12,8 @@ networks it works beside, as ``docs/log/2026-11-28-issue-44-table.md`` says; its
 collected before the reader's faces came from :func:`vision.faces.see`).
 Needs PyTorch (``pip install -e '.[train]'``).
 ``--table`` collects at a real table (:func:`vision.render.table.table_scene`: citizen cards,
-hands, a desk-arm camera; seeds of its own); ``--finder``/``--pips`` read the frames with
+hands, a desk-arm camera; seeds of its own), ``--pi-lens`` there through the Raspberry Pi
+camera's own lens; ``--finder``/``--pips`` read the frames with
 other HABA networks than the shipped ones (the faces a retrained finder offers);
 ``train --start-from haba_pair.onnx`` fine-tunes an exported network instead of starting afresh.
 
@@ -76,8 +77,10 @@ from vision.render import random_conditions, render_tray, scene_for  # noqa: E40
 from vision.render.scene import TruthDie  # noqa: E402
 from vision.render.table import table_scene  # noqa: E402
 
-SEEDS = {"plain": 6_000_000, "steep": 7_000_000, "table": 8_000_000}
-"""First seed of the collected frames: ordinary spacing, steep leans, a real table."""
+SEEDS = {"plain": 6_000_000, "steep": 7_000_000, "table": 8_000_000,
+         "pi-lens": 8_500_000}
+"""First seed of the collected frames: ordinary spacing, steep leans, a real table, a real
+table through the Raspberry Pi camera's own lens."""
 LEANING = 0.6
 """The share of ordinary and real-table frames drawn in the leaning spacing."""
 CLASSES = {1: 0, 0: 1, -1: 2}
@@ -111,9 +114,10 @@ def _scene(i: int, where: str) -> tuple[np.ndarray, list[TruthDie]]:
     """Frame ``i`` of a collection ``where`` (a key of :data:`SEEDS`), never a held-out
     family."""
     rng = np.random.default_rng(SEEDS[where] + i)
-    if where == "table":
+    if where in ("table", "pi-lens"):
         force = {"spacing": "leaning"} if rng.random() < LEANING else {}
-        return render_tray(table_scene(rng, HELD_OUT, force=force), rng)
+        lens = {"lens": "pi"} if where == "pi-lens" else {}
+        return render_tray(table_scene(rng, HELD_OUT, force=force | lens), rng)
     cond = random_conditions(rng, HELD_OUT)
     if where == "steep" or rng.random() < LEANING:
         cond = replace(cond, spacing="leaning")
@@ -310,6 +314,8 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=1000)
     parser.add_argument("--steep", action="store_true")
     parser.add_argument("--table", action="store_true")
+    parser.add_argument("--pi-lens", dest="pi_lens", action="store_true",
+                        help="collect: at a real table, through the Raspberry Pi camera's lens")
     parser.add_argument("--finder", type=Path, default=None)
     parser.add_argument("--pips", type=Path, default=None)
     parser.add_argument("--start-from", dest="start_from", type=Path, default=None,
@@ -326,7 +332,8 @@ def main() -> None:
     add_options(parser, card, ("offset",), "", "train")
     a = parser.parse_args()
     if a.what == "collect":
-        where = "table" if a.table else "steep" if a.steep else "plain"
+        where = ("pi-lens" if a.pi_lens else "table" if a.table else "steep" if a.steep
+                 else "plain")
         collect(a.start, a.frames, a.out or Path("pairs.pkl"), where, a.workers,
                 (a.finder, a.pips), from_options(a, card, COLLECT_OPTIONS, ""))
     else:

@@ -222,9 +222,20 @@ def _table(rng: np.random.Generator, family: str) -> Table:
                  gloss=_u(rng, 0, 0.5) if kind == "wood" else 0.0)
 
 
+ANY_LENS = (1000.0, 4000.0)
+"""Focal lengths (pixels of a 1280-wide frame) the camera is drawn with unless told its lens:
+from a phone's wide lens to a long one far above the tray."""
+PI_LENS = (950.0, 1350.0)
+"""The focal lengths of the Raspberry Pi camera modules' standard lenses (pixels of a
+1280-wide frame): Camera Module 3's 66° and Module 2's 62° across a 16:9 frame, narrower
+where a 4:3 frame is cut from a 16:9 sensor. Near such a lens a die's side shows much more
+than under a long one: at a desk arm's tilt, the far dice's sides as big as their tops."""
+
+
 def _camera(rng: np.random.Generator, s: float, width: int, extra: dict[str, float],
-            tilt: tuple[float, float] | None = None) -> Camera:
-    focal = _u(rng, 1000, 4000) * width / 1280
+            tilt: tuple[float, float] | None = None,
+            lens: tuple[float, float] = ANY_LENS) -> Camera:
+    focal = _u(rng, *lens) * width / 1280
     cast = extra.get("cast", 0.04)
     return Camera(
         height=float(np.clip(focal / s, 8, 120)),
@@ -392,16 +403,18 @@ def _distractors(rng: np.random.Generator, count: int, s: float, proj: Projector
 
 def scene_for(rng: np.random.Generator, cond: Conditions, n_dice: int = 6, width: int = 1280,
               height: int = 960, distractors: int | None = None, hand: float = 0.08,
-              steep: bool = False, tilt: tuple[float, float] | None = None) -> TrayScene:
+              steep: bool = False, tilt: tuple[float, float] | None = None,
+              lens: tuple[float, float] = ANY_LENS) -> TrayScene:
     """A settled random scene of ``n_dice`` HABA dice (two of each pair) in ``cond``;
     ``steep``: leaning dice lean steeply (:func:`_lean_some`); ``tilt``: the camera's tilt
-    drawn between these degrees (a desk arm), else 0-20° or none."""
+    drawn between these degrees (a desk arm), else 0-20° or none; ``lens``: the range its
+    focal length is drawn from (:data:`ANY_LENS`, :data:`PI_LENS`)."""
     lo, hi = SIZES[cond.size]
     s = _u(rng, lo, hi) * width / 1280
     light, extra = _light(rng, cond.light)
     look = _look(rng, cond.dice, cond.light == "glare")
     table = _table(rng, cond.table)
-    camera = _camera(rng, s, width, extra, tilt)
+    camera = _camera(rng, s, width, extra, tilt, lens)
     scene = TrayScene((), s, width, height, look, table, light, camera)
     proj = Projector(scene)
     inside = None

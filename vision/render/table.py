@@ -4,8 +4,9 @@
 their own (:data:`AT_TABLE`): the five face-up citizen cards in a row beside the dice or
 partly under them (each with its requirement's dice printed on it: never dice), a hand
 reaching in or lying over the dice, a camera on a desk arm tilted 28-35°, and frames from
-640x480 to 1920x1080. It also draws the families only a real table has
-(:data:`TABLE_FAMILIES`): one warm desk lamp and a flowered tablecloth.
+640x480 to 1920x1080; chosen, not drawn, the lens of the Raspberry Pi camera (:data:`LENSES`).
+It also draws the families only a real table has (:data:`TABLE_FAMILIES`): one warm desk lamp
+and a flowered tablecloth.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 
 from vision.render.camera import Projector
 from vision.render.draw import die_corners
-from vision.render.generate import _SKIN, random_conditions, scene_for
+from vision.render.generate import _SKIN, ANY_LENS, PI_LENS, random_conditions, scene_for
 from vision.render.scene import Distractor, TrayScene
 from vision.render.textures import CARD_EDGES
 
@@ -33,6 +34,10 @@ TABLE_FAMILIES: dict[str, tuple[tuple[str, float], ...]] = {
 """Families only the real table draws, with their share of its frames: ``floral`` (a
 flowered cloth, blue petals with yellow hearts among them) and ``lamp`` (one warm desk lamp,
 2700-3500 K, the white balance only partly corrected, hard shadows)."""
+LENSES = {"any": ANY_LENS, "pi": PI_LENS}
+"""The camera's lens: ``any`` as the tray's frames draw it (every set before the lens was an
+axis), ``pi`` a Raspberry Pi camera module's own. Never drawn at random (the sets drawn before
+stay as drawn): a set or a training family chooses it (``force={"lens": "pi"}``)."""
 DESK_ARM_TILT = (28.0, 35.0)
 """A camera on a desk arm looks at the tray this many degrees from straight down."""
 CARDS_IN_ROW = 5
@@ -46,9 +51,14 @@ class AtTable:
     hand: str = "none"
     camera: str = "bridge"
     frame: str = "1280x960"
+    lens: str = "any"
+    """A key of :data:`LENSES`."""
 
     def families(self) -> tuple[tuple[str, str], ...]:
-        return tuple((axis, getattr(self, axis)) for axis in AT_TABLE)
+        """Its family on each axis (the lens only when chosen: a frame drawn before the lens
+        was an axis names the same families)."""
+        lens = (("lens", self.lens),) if self.lens != "any" else ()
+        return tuple((axis, getattr(self, axis)) for axis in AT_TABLE) + lens
 
     @property
     def size(self) -> tuple[int, int]:
@@ -153,7 +163,7 @@ def table_scene(rng: np.random.Generator, exclude: dict[str, tuple[str, ...]] | 
     ``exclude``) and of :data:`TABLE_FAMILIES`, and the real table's own (:data:`AT_TABLE`,
     or ``at``), with ``force``'s family on its axis; its ``family`` names them all."""
     at = at or random_at_table(rng, frames)
-    mine = {axis: name for axis, name in (force or {}).items() if axis in AT_TABLE}
+    mine = {axis: name for axis, name in (force or {}).items() if axis in (*AT_TABLE, "lens")}
     at = replace(at, **mine)
     cond = random_conditions(rng, exclude)  # drawn first: the judging sets stay as drawn
     families = _table_families(rng, exclude) | {
@@ -161,7 +171,8 @@ def table_scene(rng: np.random.Generator, exclude: dict[str, tuple[str, ...]] | 
     cond = replace(cond, **families)
     w, h = at.size
     scene = scene_for(rng, cond, n_dice, w, h, hand=1.0 if at.hand == "reaching" else 0.0,
-                      tilt=DESK_ARM_TILT if at.camera == "desk-arm" else None)
+                      tilt=DESK_ARM_TILT if at.camera == "desk-arm" else None,
+                      lens=LENSES[at.lens])
     things = list(scene.distractors)
     if at.citizens != "none":
         things = _citizens(rng, scene, at.citizens) + things
