@@ -6,9 +6,10 @@ this; the eye needs nothing else of them.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
+if TYPE_CHECKING:  # a type only: `kotd check` and the other commands start without NumPy
+    import numpy as np
 
 
 class CameraError(RuntimeError):

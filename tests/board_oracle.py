@@ -49,8 +49,17 @@ def every_roll() -> Iterator[tuple[Die, ...]]:
 def every_bag() -> list[tuple[Die, ...]]:
     """Every different bag (multiset) of dice the box can roll (worked out once per process:
     two test files ask for it as they are collected)."""
-    seen = {tuple(sorted(r, key=lambda d: (d.value, d.color.value if d.color else "")))
-            for r in every_roll()}
+    # the two dice of a layout are alike, so a pair's bag is its values' multiset: the
+    # bags of every roll are those of 21**3 rolls, not 6**6
+    layouts = list(dict.fromkeys(BOX))
+    faces = {p: {v: Die(v, HABA_LAYOUTS[p][v]) for v in range(1, 7)} for p in layouts}
+    pairs = [[tuple(faces[p][v] for v in vs)
+              for vs in combinations_with_replacement(range(1, 7), BOX.count(p))]
+             for p in layouts]
+    order = {d: (d.value, d.color.value if d.color else "") for f in faces.values()
+             for d in f.values()}
+    seen = {tuple(sorted((d for part in parts for d in part), key=order.__getitem__))
+            for parts in product(*pairs)}
     return sorted(seen, key=lambda r: [(d.value, str(d.color)) for d in r])
 
 

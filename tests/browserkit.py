@@ -3,9 +3,10 @@ screenshots and the overflow check.
 
 Chromium is Debian's (``tools/ensure-chromium.sh``, run by ``make test``); Playwright only
 drives it. ``conftest.py`` launches one browser per test process (the ``browser`` fixture
-closes what each test opened), so a page test may run in either worker. A test module
-that needs the browser calls :func:`need_browser` first: without Playwright or Chromium
-the module is skipped with the reason.
+closes what each test opened), so a page test may run in any worker (``make test`` keeps
+them to two: ``conftest.BROWSER_WORKERS``). A test module that needs the browser calls
+:func:`need_browser` first: without Playwright or Chromium the module is skipped with the
+reason.
 """
 
 from __future__ import annotations
@@ -168,7 +169,7 @@ def serve_page(data_dir: Path) -> Iterator[Served]:
 
 class Screens:
     """Chromium pages kept for the test process, one per kind of screen (a phone or not, a
-    colour scheme, axe let in or not) and slot (a second phone at the table): each look
+    colour scheme) and slot (a second phone at the table): each look
     sets the page to a size of :data:`VIEWPORTS` and loads its address afresh, with no
     cookie or stored token from before, as a new phone would. A new Chromium context and
     page per look cost about 0.7 s of the browser's CPU each time. conftest's ``screens``
@@ -176,22 +177,21 @@ class Screens:
 
     def __init__(self, browser: Any) -> None:
         self.browser = browser
-        self.pages: dict[tuple[bool, str, bool, int], Any] = {}
+        self.pages: dict[tuple[bool, str, int], Any] = {}
         self.used: list[Any] = []
 
-    def page(self, size: str = "390x844", scheme: str = "dark", axe: bool = False,
-             slot: int = 0) -> Any:
+    def page(self, size: str = "390x844", scheme: str = "dark", slot: int = 0) -> Any:
         """The kept page of this kind at ``size``, clean, not yet loaded; ``page.errors``
         collects the script errors from here on."""
         width, height = VIEWPORTS[size]
         phone = size in PHONES
-        page = self.pages.get((phone, scheme, axe, slot))
+        page = self.pages.get((phone, scheme, slot))
         if page is None:
             context = self.browser.new_context(
                 device_scale_factor=2 if phone else 1, is_mobile=phone, has_touch=phone,
-                color_scheme=scheme, bypass_csp=axe)
+                color_scheme=scheme)
             context.kept = True  # the ``browser`` fixture leaves it open
-            page = self.pages[(phone, scheme, axe, slot)] = context.new_page()
+            page = self.pages[(phone, scheme, slot)] = context.new_page()
             page.errors = []
             page.on("pageerror", lambda err: page.errors.append(str(err)))
         page.errors.clear()
@@ -208,11 +208,10 @@ class Screens:
         return page
 
     @contextlib.contextmanager
-    def opened(self, url: str, size: str = "390x844", scheme: str = "dark",
-               axe: bool = False) -> Iterator[Any]:
+    def opened(self, url: str, size: str = "390x844", scheme: str = "dark") -> Iterator[Any]:
         """``url`` on a screen of :data:`VIEWPORTS`, in a colour scheme; no script error on
-        it by the end (``axe``: the page's CSP lets the axe script in)."""
-        page = self.page(size, scheme, axe)
+        it by the end."""
+        page = self.page(size, scheme)
         page.goto(url)
         page.wait_for_selector("body[data-ready='1']")
         yield page

@@ -230,6 +230,20 @@ frames ``test_vision_gate.py`` (kept to one worker, so handed out at the start) 
 by then."""
 
 
+def _files_using_the_browser() -> frozenset[str]:
+    """Test files (as pytest names them) that drive Chromium (they call ``need_browser``)."""
+    here = Path(__file__).parent
+    return frozenset(f"{here.name}/{path.name}" for path in here.glob("test_*.py")
+                     if "need_browser()" in path.read_text(encoding="utf-8"))
+
+
+BROWSER_WORKERS = ("gw0", "gw1")
+"""The workers that take the page tests while other tests wait: each worker that drives
+Chromium starts its own (about 1.8 s of CPU) and its own kept pages (0.5-0.9 s each), so a
+third one would cost some 4 s of CPU for no gain. Another worker takes a page test only when
+nothing else is left, so none idles."""
+
+
 def _handed_out_first(scope: str) -> int:
     """Where a work unit goes in the queue: shared-fixture files, ``LONG_FIRST``, the rest."""
     file = scope.split("::", 1)[0].rpartition("/")[2]
@@ -242,13 +256,15 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``make test`` (``-n 3 --dist loadgroup``): the tests of a file that shares a fixture
     set up once per module run in one worker, so it is set up once; every other test may
     go to any worker, so no long file holds one worker alone at the end, and the long
-    ones (``LONG_FIRST``) go early. (pytest-xdist's own ``loadgroup`` reads
-    ``xdist_group`` marks, which it cannot see under pytest 9.)"""
+    ones (``LONG_FIRST``) go early; the page tests go to ``BROWSER_WORKERS``.
+    (pytest-xdist's own ``loadgroup`` reads ``xdist_group`` marks, which it cannot see
+    under pytest 9.)"""
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadScopeScheduling
 
     together = _files_sharing_a_fixture()
+    browser = _files_using_the_browser()
 
     class ByFileWhereShared(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
@@ -262,6 +278,11 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
                 self.workqueue.clear()
                 self.workqueue.update(ordered)
                 self._ordered = True
+            if node.gateway.id not in BROWSER_WORKERS:  # a unit without Chromium first
+                for scope in self.workqueue:
+                    if scope.split("::", 1)[0] not in browser:
+                        self.workqueue.move_to_end(scope, last=False)
+                        break
             super()._assign_work_unit(node)
 
     return ByFileWhereShared(config, log)

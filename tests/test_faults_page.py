@@ -54,9 +54,9 @@ def _post(url: str, line: str) -> int:
         return err.code
 
 
-def test_every_phone_shows_that_the_game_cannot_be_saved(browser: Any, table_and_url) -> None:
+def test_every_phone_shows_that_the_game_cannot_be_saved(screens: Any, table_and_url) -> None:
     table, url = table_and_url
-    phones = [_open(browser, url) for _ in range(2)]
+    phones = [screens.phone(f"{url}?token={TOKEN}", slot=slot) for slot in range(2)]
     for phone in phones:
         expect(phone.locator("#storage")).to_be_hidden()
     db = table.store._db  # the fault: SQLite may not grow the file by one more page
@@ -111,14 +111,14 @@ def test_a_lost_reply_is_sent_again_and_the_action_applied_once(browser: Any,
     assert phone.errors == []
 
 
-def test_a_die_the_camera_cannot_see_is_said_with_what_to_check(browser: Any,
+def test_a_die_the_camera_cannot_see_is_said_with_what_to_check(browser: Any, screens: Any,
                                                                 tmp_path: Path) -> None:
     """The camera sees fewer dice than the roll needs (one under a hand, or outside the
     picture), or more: the page says how many it sees, how many the roll needs (the number
     the camera waits for, here 4, not the box's six) and what to check; in German too."""
     eye = FakeEye(camera="ok")
     with make_server(new_app(new_table(tmp_path, *START), eye), threads=12) as server:
-        page = _open(browser, server.url)
+        page = screens.phone(f"{server.url}?token={TOKEN}")
         eye.set(seeing="too few dice", dice_seen=3, dice_wanted=4)
         expect(page.locator("#camera-status")).to_contain_text(
             "I see 3 dice; a roll needs 4: is one covered or outside the picture? If not, tap "
@@ -132,5 +132,5 @@ def test_a_die_the_camera_cannot_see_is_said_with_what_to_check(browser: Any,
         expect(german.locator("#camera-status")).to_contain_text(
             "Ich sehe 7 Würfel; ein Wurf braucht 6: liegt etwas in der Schale")
         assert not page.errors
-        page.close()
+        screens.leave()
         german.close()

@@ -38,9 +38,11 @@ ALL_VALUES = list(product(range(1, 7), repeat=6))
 COLOR_CHOICES = [Color.RED, Color.GREEN, Color.BLUE, None]
 ALL_COLORS = list(product(COLOR_CHOICES, repeat=6))
 # built once for the whole module (46,656 and 4,096 rolls), shared by every case
-VALUE_ROLLS = [Roll(tuple(Die(v) for v in values)) for values in ALL_VALUES]
+# (dice are immutable: the rolls share one Die per face)
+_DIE = {(v, c): Die(v, c) for v in range(1, 7) for c in COLOR_CHOICES}
+VALUE_ROLLS = [Roll(tuple(_DIE[v, None] for v in values)) for values in ALL_VALUES]
 MULTISETS = [tuple(sorted(values)) for values in ALL_VALUES]
-COLOR_ROLLS = [Roll(tuple(Die(1 + i, c) for i, c in enumerate(colors))) for colors in ALL_COLORS]
+COLOR_ROLLS = [Roll(tuple(_DIE[1 + i, c] for i, c in enumerate(colors))) for colors in ALL_COLORS]
 
 
 @dataclass(frozen=True)
