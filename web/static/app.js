@@ -1243,8 +1243,8 @@
   const RENDER = { table: renderTable, scores: renderScores, setup: renderSetup, history: renderHistory };
   // Other games draw their own table and scoreboard with the page's helpers.
   const GAMES = window.KOTD_GAMES || {};
-  const CTX = { $, h, fill, fmt, icon, toast, act, actAlone, post, getJSON, dot, playerColor, minus, list,
-    S, K, LANG, shared: sharedControls, stats: renderStats, die, held: renderHeld,
+  const CTX = { $, h, fill, fmt, icon, toast, act, actAlone, post, getJSON, dot, playerColor,
+    minus, list, S, K, LANG, shared: sharedControls, stats: renderStats, die, held: renderHeld,
     camera: cameraNodes };
   const INIT = { table: initTable, setup: initSetup };
 
