@@ -139,7 +139,7 @@ def test_a_forced_family_is_drawn_on_its_axis() -> None:
         assert any(d.kind == "hand" for d in covering.distractors) or not covering.dice
 
 
-def test_the_pi_cameras_lens_is_chosen_and_changes_the_lens_alone() -> None:
+def test_the_pi_cameras_lens_is_chosen_never_drawn() -> None:
     """Chosen, the Raspberry Pi camera's lens draws the scene the seed would have drawn (the
     same look, table, light and camera but its height; the dice thrown where it sees them),
     its focal length in the lens's range (or the camera as low as it goes); never chosen,
