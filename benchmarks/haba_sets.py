@@ -91,8 +91,17 @@ def tuning_frames(texts: list[str]) -> list[tuple[str, int]]:
     return out
 
 
-def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]:
+def _scene(set_name: str, i: int) -> tuple[TrayScene, np.random.Generator]:
+    """Frame ``i``'s scene, and its seed's generator as drawing the frame goes on with it."""
     seed, exclude, fixed = SETS[set_name]
+    rng = np.random.default_rng(seed + i)
+    if set_name in AT_TABLE:
+        return table_scene(rng, exclude, force=fixed), rng
+    cond = replace(random_conditions(rng, exclude), **fixed)
+    return scene_for(rng, cond, steep=set_name in STEEP), rng
+
+
+def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]:
     png = CACHE / set_name / f"{i:05d}.png"
     meta = png.with_suffix(".pickle")
     if png.exists() and meta.exists():
@@ -100,12 +109,7 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
         if img is not None:  # else a cut-off write: drawn again
             truth, scene = pickle.loads(meta.read_bytes())
             return img, truth, scene
-    rng = np.random.default_rng(seed + i)
-    if set_name in AT_TABLE:
-        scene = table_scene(rng, exclude, force=fixed)
-    else:
-        cond = random_conditions(rng, exclude)
-        scene = scene_for(rng, replace(cond, **fixed), steep=set_name in STEEP)
+    scene, rng = _scene(set_name, i)
     img, truth = render_tray(scene, rng)
     png.parent.mkdir(parents=True, exist_ok=True)
     # written aside and renamed: two processes drawing one frame never read half a file
@@ -127,13 +131,7 @@ def in_view(set_name: str, i: int) -> list[float]:
     if kept.exists():
         shares: list[float] = pickle.loads(kept.read_bytes())
         return shares
-    seed, exclude, fixed = SETS[set_name]
-    rng = np.random.default_rng(seed + i)
-    if set_name in AT_TABLE:
-        scene = table_scene(rng, exclude, force=fixed)
-    else:
-        scene = scene_for(rng, replace(random_conditions(rng, exclude), **fixed),
-                          steep=set_name in STEEP)
+    scene, rng = _scene(set_name, i)
     seen: dict[int, tuple[float, np.ndarray]] = {}
     measure = draw._visible_share
 
