@@ -89,7 +89,8 @@ SEEDS = {("data", None): 300_000, ("mine", None): 400_000,
          ("data", "at-table-covering"): 580_000, ("mine", "at-table-covering"): 680_000,
          ("data", "steep"): 590_000, ("mine", "steep"): 690_000,
          ("data", "at-table-pi-lens"): 595_000, ("mine", "at-table-pi-lens"): 695_000,
-         ("data", "at-table-pi-desk-arm"): 597_000, ("mine", "at-table-pi-desk-arm"): 697_000}
+         ("data", "at-table-pi-desk-arm"): 597_000, ("mine", "at-table-pi-desk-arm"): 697_000,
+         ("data", "at-table-pi-cards"): 598_000, ("mine", "at-table-pi-cards"): 698_000}
 """The first seed of each kind of training frame (per step and family drawn on every frame)."""
 CACHE = ROOT / ".cache" / "haba-train"
 SHARD = 50
@@ -127,11 +128,13 @@ AT_TABLE_FRAMES = ("640x480", "1280x960")
 AT_TABLE_TRAINING: dict[str, dict[str, str]] = {
     "at-table": {}, "at-table-floral": {"table": "floral"},
     "at-table-covering": {"hand": "covering"}, "at-table-pi-lens": {"lens": "pi"},
-    "at-table-pi-desk-arm": {"lens": "pi", "camera": "desk-arm"}}
+    "at-table-pi-desk-arm": {"lens": "pi", "camera": "desk-arm"},
+    "at-table-pi-cards": {"lens": "pi", "citizens": "over"}}
 """Training families of the real table (:mod:`vision.render.table`), each with the family it
 forces on an axis: the flowered cloth and the hand lying over a die get frames of their own
 (the hardest parts of the real table, too rare among ``at-table``'s frames), and so does the
-Raspberry Pi camera's own lens (never drawn at random), on any camera mount or a desk arm's."""
+Raspberry Pi camera's own lens (never drawn at random), on any camera mount or a desk arm's,
+and with the citizen cards reaching under the dice, their printed dice beside real ones."""
 
 
 def _scene(rng: np.random.Generator, family: str | None, n: int | None = None) -> TrayScene:
