@@ -30,7 +30,7 @@ import numpy as np
 from pi.frames import CameraError
 from rules.dice import Die, Roll, haba_pair, haba_roll_problem
 from vision import render_standard
-from vision.render import TrayScene, random_scene, render_motion, render_tray
+from vision.render import TrayScene, TruthDie, random_scene, render_motion, render_tray
 from vision.strip import AsideStrip
 
 PAIRS = ("A", "A", "B", "B", "C", "C")
@@ -172,20 +172,7 @@ class SimulatedTray:
         ordinary = self.ordinary() if self.ordinary is not None else None
         if ordinary is not None:
             return self._settle_ordinary(ordinary, dice, rng)
-        for _ in range(SETTLE_TRIES):  # the tray's walls keep every die whole in view
-            scene = random_scene(rng, n_dice=6, width=self.width, height=self.height,
-                                 level="clean", touching=0.2, distractors=0)
-            specs = []
-            for i, spec in enumerate(scene.dice):
-                if dice is not None and i < len(dice):
-                    die = dice[i]
-                    pair = haba_pair(die) or PAIRS[i % 6]
-                    spec = replace(spec, value=die.value, pair=pair)
-                specs.append(spec)
-            scene = replace(scene, dice=tuple(specs))
-            frame, truth = render_tray(scene, rng)
-            if all(t.visible for t in truth):
-                break
+        frame, scene, _ = haba_landing(rng, self.width, self.height, dice)
         return _Landed(frame, scene)
 
     def _settle_ordinary(self, throw: OrdinaryThrow, dice: Sequence[Die] | None,
@@ -234,6 +221,28 @@ class SimulatedTray:
                                               shadows=0.3, noise=1.0)
         frame, truth = render_standard.render_ordinary(scene, rng)
         return _Landed(frame, None, tuple(values), [(t.value, t.center) for t in truth])
+
+
+def haba_landing(rng: np.random.Generator, width: int, height: int,
+                 dice: Sequence[Die] | None = None
+                 ) -> tuple[np.ndarray, TrayScene, list[TruthDie]]:
+    """Six HABA dice lying still on the simulated tray (``dice``, or random ones), every one
+    whole in view: the picture, its scene and the dice as they lie."""
+    for _ in range(SETTLE_TRIES):  # the tray's walls keep every die whole in view
+        scene = random_scene(rng, n_dice=6, width=width, height=height, level="clean",
+                             touching=0.2, distractors=0)
+        specs = []
+        for i, spec in enumerate(scene.dice):
+            if dice is not None and i < len(dice):
+                die = dice[i]
+                pair = haba_pair(die) or PAIRS[i % 6]
+                spec = replace(spec, value=die.value, pair=pair)
+            specs.append(spec)
+        scene = replace(scene, dice=tuple(specs))
+        frame, truth = render_tray(scene, rng)
+        if all(t.visible for t in truth):
+            break
+    return frame, scene, truth
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,8 +234,9 @@ def test_the_simulated_tray_is_thrown_from_the_page_and_odds_are_opt_in(
     expect(page.locator("#advice")).to_be_hidden()  # off by default: the game stays a game
     expect(page.locator("#throw")).to_be_enabled(timeout=LIVE)
     page.click("#throw")
-    # about 1 throw in 70 on the simulated tray has a die the camera is unsure of: the
-    # roll is then held for the table to check, and counts once someone confirms it
+    # a throw on the simulated tray may have a die the camera is unsure of (how often:
+    # benchmarks/bench_simtray.py): the roll is then held for the table to check, and
+    # counts once someone confirms it
     counted = page.locator("#roll-count").filter(has_text="1")
     expect(counted.or_(page.locator("#held-confirm"))).to_be_visible(timeout=15_000)
     if page.locator("#held-confirm").is_visible():
