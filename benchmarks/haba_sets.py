@@ -45,6 +45,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from pi.simtray import haba_landing
 from vision.render import draw, random_conditions, render_tray, scene_for
 from vision.render.camera import Projector
 from vision.render.scene import TrayScene, TruthDie
@@ -62,7 +63,8 @@ SETS: dict[str, tuple[int, dict[str, tuple[str, ...]] | None, dict[str, str]]] =
     "table-tune": (130_000, HELD_OUT, {}),
     "table": (930_000, None, {}),
     "lens-tune": (160_000, HELD_OUT, {"lens": "pi"}),
-    "lens": (950_000, None, {"lens": "pi"})}
+    "lens": (950_000, None, {"lens": "pi"}),
+    "simtray": (20_000, HELD_OUT, {})}
 """Per set: the first seed, the families left out, the family every frame is on per axis."""
 JUDGING = frozenset({"stress", "table", "lens"})
 """The judging sets: read to report, never to fit or choose anything on."""
@@ -70,6 +72,11 @@ STEEP = frozenset({"steep"})
 """The sets whose leaning dice lean steeply."""
 AT_TABLE = frozenset({"table-tune", "table", "lens-tune", "lens"})
 """The sets drawn at a real table (:func:`vision.render.table.table_scene`)."""
+SIMTRAY = frozenset({"simtray"})
+"""The sets of the simulated tray's landings (:func:`pi.simtray.haba_landing`, 960×720: what
+``make run`` shows; a neutral table in daylight, never a held-out family);
+``benchmarks/bench_simtray.py`` reads others (seeds 10000-). The cache is the renderer's:
+after a change to ``haba_landing`` alone, remove ``.cache/haba-sets/*/simtray``."""
 ROOT = Path(__file__).resolve().parents[1]
 _SOURCES = sorted(p for p in (ROOT / "vision" / "render").glob("*.py") if p.name != "score.py")
 RENDERER = hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES)).hexdigest()[:10]
@@ -109,8 +116,11 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
         if img is not None:  # else a cut-off write: drawn again
             truth, scene = pickle.loads(meta.read_bytes())
             return img, truth, scene
-    scene, rng = _scene(set_name, i)
-    img, truth = render_tray(scene, rng)
+    if set_name in SIMTRAY:
+        img, scene, truth = haba_landing(np.random.default_rng(SETS[set_name][0] + i), 960, 720)
+    else:
+        scene, rng = _scene(set_name, i)
+        img, truth = render_tray(scene, rng)
     png.parent.mkdir(parents=True, exist_ok=True)
     # written aside and renamed: two processes drawing one frame never read half a file
     part = png.with_name(f"{png.stem}-{os.getpid()}")
@@ -127,6 +137,8 @@ def in_view(set_name: str, i: int) -> list[float]:
     part inside the frame is measured): the renderer's own measure, which the truth keeps only
     as ``visible`` (inside the frame and more than 0.9 uncovered), taken while the frame is
     drawn again from its seed, and kept beside the frame."""
+    if set_name in SIMTRAY:  # the tray's walls keep every die whole in view
+        return [1.0] * len(frame(set_name, i)[1])
     kept = CACHE / set_name / f"{i:05d}.in-view.pickle"
     if kept.exists():
         shares: list[float] = pickle.loads(kept.read_bytes())
