@@ -235,7 +235,7 @@ def test_the_simulated_tray_is_thrown_from_the_page_and_odds_are_opt_in(
     expect(page.locator("#throw")).to_be_enabled(timeout=LIVE)
     page.click("#throw")
     # a throw on the simulated tray may have a die the camera is unsure of (how often:
-    # benchmarks/bench_simtray.py): the roll is then held for the table to check, and
+    # `bench_haba.py --set simtray`): the roll is then held for the table to check, and
     # counts once someone confirms it
     counted = page.locator("#roll-count").filter(has_text="1")
     expect(counted.or_(page.locator("#held-confirm"))).to_be_visible(timeout=15_000)
