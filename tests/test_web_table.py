@@ -5,7 +5,9 @@ One server for the whole module; the test process's one browser and its kept pag
 * every page at 360×740, 390×844 (phones), 800×480 (the Pi's 7" screen) and 1280×800
   (a laptop), English and German, in the states a game goes through, and each page's
   header at its widest ("reconnecting…", the QR button shown): nothing may overflow its
-  box, stick out of its card or overlap its neighbour; screenshots with ``make shots``;
+  box, stick out of its card or overlap its neighbour (one game per kind of screen and
+  language, the page resized in place to each of the kind's two sizes); screenshots with
+  ``make shots``;
 * axe-core (vendored from npm under tests/vendor, for the tests only) finds no serious or
   critical accessibility problem on any page, dark and light;
 * a whole game played with taps only on a phone, counting taps per turn.
@@ -174,20 +176,43 @@ def header_overflows(page: Any) -> list[str]:
     return overflows(page)
 
 
+SCREEN_KINDS = {"phone": PHONES, "screen": tuple(s for s in VIEWPORTS if s not in PHONES)}
+"""The screens by the kept page that shows them (:class:`browserkit.Screens`): a phone's
+page (touch, device scale 2) and a big screen's; each page is checked at both its sizes."""
+
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => done()))"
+
+
+def look_at_each_size(page: Any, sizes: tuple[str, ...], lang: str, name: str,
+                      problems: dict[str, list[str]], look: Any = None) -> None:
+    """The page as it stands, resized in place to each of ``sizes``: what ``look`` (by
+    default :func:`browserkit.overflows`) finds at each. Resizing lays the page out again
+    and runs its resize handler (the top line is drawn again) before the next frame, which
+    is awaited: the same layout as a page loaded at that size, for one game played instead
+    of one per size."""
+    for size in sizes:
+        width, height = VIEWPORTS[size]
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(NEXT_FRAME)
+        problems[f"{size} {name}"] = (look or overflows)(page)
+        shot(page, f"table/{size}-{lang}-{name}", settle=0)
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, size: str,
+@pytest.mark.parametrize("kind", list(SCREEN_KINDS))
+def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, kind: str,
                                               lang: str) -> None:
     """Every page in each state a game goes through, and every page's header at its
-    widest (:func:`header_overflows`): nothing leaves its box."""
+    widest (:func:`header_overflows`), at every screen size of :data:`VIEWPORTS`: nothing
+    leaves its box."""
+    sizes = SCREEN_KINDS[kind]
     problems: dict[str, list[str]] = {}
     with served.lock:
         if served.referee.record is None:  # the very first page: no game yet
-            with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", size) as page:
+            with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", sizes[0]) as page:
                 wait_for(page, "none")
-                problems["none"] = overflows(page)
-                shot(page, f"table/{size}-{lang}-none", settle=0)
-        with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", size) as page:
+                look_at_each_size(page, sizes, lang, "none", problems)
+        with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", sizes[0]) as page:
             for state in ("rolling", "nothing", "draw", "held", "check", "over"):
                 if state == "held":  # a throw during the refill: kept for the next turn
                     served.tray.rolls = [NOTHING]
@@ -200,18 +225,15 @@ def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, 
                     served.play(state)
                 wait_for(page, state)
                 page.wait_for_timeout(100)
-                problems[state] = overflows(page)
-                shot(page, f"table/{size}-{lang}-table-{state}", settle=0)
-            problems["table header"] = header_overflows(page)
+                look_at_each_size(page, sizes, lang, f"table-{state}", problems)
+            look_at_each_size(page, sizes, lang, "table-header", problems, header_overflows)
             for other in ("scores", "setup", "history"):
                 page.goto(served.url + f"{other}?lang={lang}")
                 page.wait_for_selector("body[data-ready='1']")
                 page.wait_for_timeout(150)
-                problems[other] = overflows(page)
-                shot(page, f"table/{size}-{lang}-{other}", settle=0)
-                problems[f"{other} header"] = header_overflows(page)
-                if other == "scores":
-                    shot(page, f"table/{size}-{lang}-header-reconnecting", settle=0)
+                look_at_each_size(page, sizes, lang, other, problems)
+                look_at_each_size(page, sizes, lang, f"{other}-header", problems,
+                                  header_overflows)
     bad = {k: v for k, v in problems.items() if v}
     assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)
 
@@ -237,21 +259,28 @@ TOPLINE_ROWS = """() => {
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("size", PHONES)
-def test_the_top_line_is_one_line_on_a_phone(screens: Screens, served: Served, size: str,
+def test_the_top_line_is_one_line_on_a_phone(screens: Screens, served: Served,
                                              lang: str) -> None:
     """Whose turn, which roll and three cards that fit (the longest top line of a turn,
-    with the longest name) stay one line on a phone, in English and in German."""
+    with the longest name) stay one line on both phones, in English and in German (the
+    page resized in place from one phone to the other; its resize handler draws the top
+    line again)."""
+    rows: dict[str, list[str]] = {}
     with served.lock, screens.opened(served.url + f"?lang={lang}&token={TOKEN}",
-                             size) as page:
+                             PHONES[0]) as page:
         served.play("rolling")
         wait_for(page, "rolling")
         page.wait_for_selector("#fits .jump")
         page.wait_for_timeout(100)
-        rows = page.evaluate(TOPLINE_ROWS)
-        shot(page, f"{size}-{lang}-topline")
-    assert len(rows) == 1, rows
-    assert rows[0].count("|") >= 2  # the name, the roll and what fits are all there
+        for size in PHONES:
+            width, height = VIEWPORTS[size]
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate(NEXT_FRAME)
+            rows[size] = page.evaluate(TOPLINE_ROWS)
+            shot(page, f"{size}-{lang}-topline", settle=0)
+    for size in PHONES:
+        assert len(rows[size]) == 1, (size, rows[size])
+        assert rows[size][0].count("|") >= 2  # the name, the roll and what fits are all there
 
 
 def test_the_row_is_above_the_fold_on_the_pis_screen(screens: Screens, served: Served) -> None:
