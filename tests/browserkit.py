@@ -20,7 +20,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -258,3 +258,26 @@ OVERFLOWS = "\n".join(  # the function, without its heading comment
 def overflows(page: Any) -> list[str]:
     """Every way text leaves its box on the page, in words (none: ``[]``)."""
     return list(page.evaluate(OVERFLOWS))
+
+
+SCREEN_KINDS = {"phone": PHONES, "screen": tuple(s for s in VIEWPORTS if s not in PHONES)}
+"""The screens by the kept page that shows them (:class:`Screens`): a phone's page (touch,
+device scale 2) and a big screen's; a layout test checks each page at both its sizes."""
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => done()))"
+
+
+def look_at_each_size(page: Any, sizes: Sequence[str], shot_name: str,
+                      problems: dict[str, list[str]], look: Callable[[Any], list[str]] = overflows
+                      ) -> None:
+    """The page as it stands, resized in place to each of ``sizes``: what ``look`` finds at
+    each, kept in ``problems`` under the size and ``shot_name`` (the screenshot's name, with
+    ``{size}`` for the size). Resizing lays the page out again and runs its resize handler
+    (the top line is drawn again) before the next frame, which is awaited: the same layout
+    as a page loaded at that size, for one game played instead of one per size."""
+    for size in sizes:
+        width, height = VIEWPORTS[size]
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(NEXT_FRAME)
+        name = shot_name.format(size=size)
+        problems[name] = look(page)
+        shot(page, name, settle=0)

@@ -18,12 +18,11 @@ from typing import Any
 
 import pytest
 from browserkit import (
-    PHONES,
-    VIEWPORTS,
+    SCREEN_KINDS,
     Screens,
     Served,
+    look_at_each_size,
     need_browser,
-    overflows,
     shot,
     table_in_thread,
 )
@@ -175,25 +174,6 @@ def test_a_whole_game_by_taps_with_held_throws(screens, served) -> None:
 MID_TURN = lines(GAME)[:lines(GAME).index("use wachmann")]  # Ann's King turn, dice aside
 
 
-SCREEN_KINDS = {"phone": PHONES, "screen": tuple(s for s in VIEWPORTS if s not in PHONES)}
-"""The screens by the kept page that shows them (a phone's, a big screen's): one game per
-kind and language, the page resized in place to each of the kind's two sizes."""
-
-NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => done()))"
-
-
-def look_at_each_size(page: Any, sizes: tuple[str, ...], lang: str, name: str,
-                      problems: dict[str, list[str]]) -> None:
-    """What leaves its box on the page as it stands, resized in place to each of ``sizes``
-    (laid out again, and the page's resize handler run, before the awaited frame)."""
-    for size in sizes:
-        width, height = VIEWPORTS[size]
-        page.set_viewport_size({"width": width, "height": height})
-        page.evaluate(NEXT_FRAME)
-        problems[f"{size} {name}"] = overflows(page)
-        shot(page, f"table/ukuk-{size}-{lang}-{name}", settle=0)
-
-
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("kind", list(SCREEN_KINDS))
 def test_nothing_overflows_on_the_page_at_any_size(screens: Screens, served, kind: str,
@@ -206,23 +186,23 @@ def test_nothing_overflows_on_the_page_at_any_size(screens: Screens, served, kin
     problems: dict[str, list[str]] = {}
     with screens.opened(_site.url + f"?lang={lang}&token={TOKEN}", sizes[0]) as page:
         expect(page.locator("#u-reach li[data-reach]").first).to_be_visible()
-        look_at_each_size(page, sizes, lang, "reach", problems)
+        look_at_each_size(page, sizes, f"table/ukuk-{{size}}-{lang}-reach", problems)
         for line in lines(GAME)[len(MID_TURN):]:
             if table.state.final:
                 break
             table.act(table.parse(line))
         table.saw(seen([3, 3, 3, 3, 3], 2, 4))  # Ben's final throw, two dice unsure
         expect(page.locator("#held-confirm")).to_be_visible()
-        look_at_each_size(page, sizes, lang, "check", problems)
+        look_at_each_size(page, sizes, f"table/ukuk-{{size}}-{lang}-check", problems)
         page.tap("#held-confirm") if kind == "phone" else page.click("#held-confirm")
         expect(page.locator("#held")).to_be_hidden()
         assert table.snapshot.held is None and table.state.dice.throws == 1
         for line in lines(GAME + ANN_FAILS)[len(table.record.actions) + 1:]:
             table.act(table.parse(line))
         expect(page.locator("#u-final .winner")).to_be_visible()
-        look_at_each_size(page, sizes, lang, "over", problems)
+        look_at_each_size(page, sizes, f"table/ukuk-{{size}}-{lang}-over", problems)
         page.goto(_site.url + f"scores?lang={lang}")
         page.wait_for_selector("body[data-ready='1']")
-        look_at_each_size(page, sizes, lang, "scores", problems)
+        look_at_each_size(page, sizes, f"table/ukuk-{{size}}-{lang}-scores", problems)
     bad = {k: v for k, v in problems.items() if v}
     assert not bad, bad

@@ -27,7 +27,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import ARTIFACTS, PHONES, VIEWPORTS, Screens, need_browser, overflows, shot
+from browserkit import (
+    ARTIFACTS,
+    NEXT_FRAME,
+    PHONES,
+    SCREEN_KINDS,
+    VIEWPORTS,
+    Screens,
+    look_at_each_size,
+    need_browser,
+    overflows,
+    shot,
+)
 from webkit import FakeEye, new_app, new_table
 
 from rules.actions import Seen
@@ -176,28 +187,6 @@ def header_overflows(page: Any) -> list[str]:
     return overflows(page)
 
 
-SCREEN_KINDS = {"phone": PHONES, "screen": tuple(s for s in VIEWPORTS if s not in PHONES)}
-"""The screens by the kept page that shows them (:class:`browserkit.Screens`): a phone's
-page (touch, device scale 2) and a big screen's; each page is checked at both its sizes."""
-
-NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => done()))"
-
-
-def look_at_each_size(page: Any, sizes: tuple[str, ...], lang: str, name: str,
-                      problems: dict[str, list[str]], look: Any = None) -> None:
-    """The page as it stands, resized in place to each of ``sizes``: what ``look`` (by
-    default :func:`browserkit.overflows`) finds at each. Resizing lays the page out again
-    and runs its resize handler (the top line is drawn again) before the next frame, which
-    is awaited: the same layout as a page loaded at that size, for one game played instead
-    of one per size."""
-    for size in sizes:
-        width, height = VIEWPORTS[size]
-        page.set_viewport_size({"width": width, "height": height})
-        page.evaluate(NEXT_FRAME)
-        problems[f"{size} {name}"] = (look or overflows)(page)
-        shot(page, f"table/{size}-{lang}-{name}", settle=0)
-
-
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("kind", list(SCREEN_KINDS))
 def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, kind: str,
@@ -211,7 +200,7 @@ def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, 
         if served.referee.record is None:  # the very first page: no game yet
             with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", sizes[0]) as page:
                 wait_for(page, "none")
-                look_at_each_size(page, sizes, lang, "none", problems)
+                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-none", problems)
         with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", sizes[0]) as page:
             for state in ("rolling", "nothing", "draw", "held", "check", "over"):
                 if state == "held":  # a throw during the refill: kept for the next turn
@@ -225,15 +214,16 @@ def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, 
                     served.play(state)
                 wait_for(page, state)
                 page.wait_for_timeout(100)
-                look_at_each_size(page, sizes, lang, f"table-{state}", problems)
-            look_at_each_size(page, sizes, lang, "table-header", problems, header_overflows)
+                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-{state}", problems)
+            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-header", problems,
+                              header_overflows)
             for other in ("scores", "setup", "history"):
                 page.goto(served.url + f"{other}?lang={lang}")
                 page.wait_for_selector("body[data-ready='1']")
                 page.wait_for_timeout(150)
-                look_at_each_size(page, sizes, lang, other, problems)
-                look_at_each_size(page, sizes, lang, f"{other}-header", problems,
-                                  header_overflows)
+                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}", problems)
+                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}-header",
+                                  problems, header_overflows)
     bad = {k: v for k, v in problems.items() if v}
     assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)
 
