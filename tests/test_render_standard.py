@@ -14,7 +14,7 @@ from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.dicenet import crop_for_pips
+from vision.dicenet import crop_for_pips, dice_formats
 from vision.pipcount import count_pips
 from vision.render_standard import (
     LIGHT_TRAY,
@@ -28,9 +28,13 @@ from vision.render_standard import (
 
 
 def one_die(value: int, look: DieLook = PLAIN, yaw: float = 0.0, tilt: float = 0.0,
-            camera: float = math.inf, x: float = 200.0, y: float = 150.0):
-    scene = OrdinaryScene((OrdinaryDie(value, x, y, look, yaw, tilt, 30.0),), 60.0, 400, 300,
-                          camera, (120, 122, 124), shadows=0.3, noise=1.0)
+            camera: float = math.inf):
+    """One die at the centre of a 200x150 frame: the camera looks down on the frame's
+    centre from a height in die sizes, so the die is seen exactly as at the centre of any
+    larger frame (its box is the same about the centre); its crop, turned and leaning at
+    most 30 degrees under the closest camera, stays some 20 pixels inside the frame."""
+    scene = OrdinaryScene((OrdinaryDie(value, 100.0, 75.0, look, yaw, tilt, 30.0),), 60.0,
+                          200, 150, camera, (120, 122, 124), shadows=0.3, noise=1.0)
     frame, truth = render_ordinary(scene, np.random.default_rng(value))
     return frame, truth[0]
 
@@ -43,6 +47,9 @@ def test_a_clear_die_is_counted_by_its_top_face(value: int, yaw: float, tilt: fl
     (the truth) or no opinion, never another value, however the die is turned or leans."""
     frame, truth = one_die(value, yaw=yaw, tilt=tilt, camera=camera)
     assert truth.value == value and truth.tilted == (tilt > 1.0)
+    x0, y0, x1, y1 = truth.box
+    reach = math.sqrt((x1 - x0) * (y1 - y0)) * dice_formats().pips.margin / 2
+    assert reach < min(x0 + x1, y0 + y1, 400 - x0 - x1, 300 - y0 - y1) / 2  # no frame edge
     got = count_pips(crop_for_pips(frame, truth.box))
     assert got in (value, None)
     if tilt < 5 and math.isinf(camera):
