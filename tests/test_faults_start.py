@@ -35,6 +35,15 @@ def stored(server: Served) -> list[str]:
     return [event["action"] for event in body["events"]]
 
 
+def resumed(data: Path) -> list[str]:
+    """The game a table opened on the stopped server's game file resumes (its history)."""
+    store = EventStore(data / DB)
+    try:
+        return [str(event.action) for event in Table(store, game_pack("kotd")).history()]
+    finally:
+        store.close()
+
+
 def play(server: Served, *lines: str) -> None:
     for line in lines:
         status, body = server.act(line)
@@ -83,7 +92,10 @@ def test_the_table_starts_whatever_stands_at_the_game_file(tmp_path: Path, spoil
     status, log = server.stop()
     assert status == 0
     no_traceback(log)
-    with Served(data) as again:
+    if spoil is not _folder:  # the file made again is the same whatever stood there
+        assert resumed(data) == GAME
+        return
+    with Served(data) as again:  # a restart reads it and has nothing to complain of
         assert stored(again) == GAME
         assert again.state()["storage"] == {"ok": True, "message": ""}
 
@@ -105,8 +117,7 @@ def test_a_table_that_starts_without_its_file_resumes_the_stored_game(tmp_path: 
         assert state["phase"] == "rolling" and state["version"] > version
         assert stored(server) == [*GAME, SUM10]
         play(server, "claim 2")
-    with Served(data) as again:
-        assert stored(again) == [*GAME, SUM10, "claim 2"]
+    assert resumed(data) == [*GAME, SUM10, "claim 2"]
 
 
 @needs_root
