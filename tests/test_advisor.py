@@ -194,20 +194,6 @@ def play(rng: random.Random, start: Roll, rolls_left: int, choose) -> Roll:
     return roll
 
 
-def remembered(choose):
-    """``choose`` answering each (roll, rolls left) once: the advisor's choice is a function
-    of them, so the turns played (the same seeded dice) are the same, for a third of the
-    time (most turns come back to a roll seen before)."""
-    answers: dict = {}
-
-    def again(roll, left):
-        if (roll, left) not in answers:
-            answers[roll, left] = choose(roll, left)
-        return answers[roll, left]
-
-    return again
-
-
 def within_ci(exact: float, samples: list[float]) -> None:
     n = len(samples)
     mean = sum(samples) / n
@@ -228,7 +214,7 @@ def test_card_odds_match_monte_carlo(card_id, text):
     exact, _ = requirement_odds(req, start, 2)
     rng = random.Random(7)
 
-    @remembered
+    @cache  # a function of (roll, rolls left): the same turns, a third of the time
     def choose(roll, left):
         if req.evaluate(roll).satisfied:
             return tuple(range(len(roll)))
@@ -254,7 +240,7 @@ def test_expected_points_match_monte_carlo(text):
     final = points_of(row)
     rng = random.Random(11)
 
-    @remembered
+    @cache  # a function of (roll, rolls left): the same turns, a third of the time
     def choose(roll, left):
         return advise(row, roll, left, box=BOX).keep
 
