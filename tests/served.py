@@ -31,8 +31,14 @@ from typing import Any
 
 import pytest
 
+from rules.games import game_pack
+from rules.store import EventStore
+from rules.table import Table
+
 KOTD = str(Path(sys.executable).with_name("kotd"))
 TOKEN = "fault-token"
+DB = "kotd.sqlite3"
+"""The game file's name in the served data folder."""
 CONFIG = "storage_check_seconds = 0.25\n"
 """The tests' ``kotd serve`` looks after its game file every quarter second (the table:
 every 2 s), so a test waits less for the table to notice what it did to the file."""
@@ -223,3 +229,19 @@ def break_card(device: str) -> None:
     if not trigger.exists():
         pytest.skip("this kernel cannot inject an ext4 error")
     trigger.write_text("kotd fault test\n")
+
+
+def stored(server: Served) -> list[str]:
+    """The game the running server holds (its history, as the page reads it)."""
+    status, body = server.get("/api/history")
+    assert status == 200, body
+    return [event["action"] for event in body["events"]]
+
+
+def resumed(data: Path) -> list[str]:
+    """The game a table opened on a stopped server's game file resumes (its history)."""
+    store = EventStore(data / DB)
+    try:
+        return [str(event.action) for event in Table(store, game_pack("kotd")).history()]
+    finally:
+        store.close()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from conftest import KOTD
-from served import Served, needs_root, no_traceback, small_disk, wait_for
+from served import DB, Served, needs_root, no_traceback, resumed, small_disk, stored, wait_for
 
 from rules.games import game_pack
 from rules.store import EventStore, SaveError
@@ -26,22 +26,6 @@ from rules.table import VERSION_BLOCK, Table
 
 GAME = ["players Ann Ben", "row snob-even hypnotist gnome-3green orc-3 fairy-2r2g"]
 SUM10 = "roll 1r 1g 1b 2r 2g 3b"
-DB = "kotd.sqlite3"
-
-
-def stored(server: Served) -> list[str]:
-    status, body = server.get("/api/history")
-    assert status == 200, body
-    return [event["action"] for event in body["events"]]
-
-
-def resumed(data: Path) -> list[str]:
-    """The game a table opened on the stopped server's game file resumes (its history)."""
-    store = EventStore(data / DB)
-    try:
-        return [str(event.action) for event in Table(store, game_pack("kotd")).history()]
-    finally:
-        store.close()
 
 
 def play(server: Served, *lines: str) -> None:

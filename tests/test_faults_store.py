@@ -19,23 +19,23 @@ from pathlib import Path
 
 import pytest
 from served import (
+    DB,
     Served,
     break_card,
     failing_card,
     fill,
     needs_root,
     no_traceback,
+    resumed,
     small_disk,
+    stored,
     wait_for,
 )
 
-from rules.games import game_pack
-from rules.store import EventStore, SaveError
-from rules.table import Table
+from rules.store import SaveError
 
 GAME = ["players Ann Ben", "row snob-even hypnotist gnome-3green orc-3 fairy-2r2g"]
 SUM10 = "roll 1r 1g 1b 2r 2g 3b"  # the hypnotist (slot 2) and the orc (slot 4) fit
-DB = "kotd.sqlite3"
 
 
 def play(server: Served, *lines: str) -> dict:
@@ -44,22 +44,6 @@ def play(server: Served, *lines: str) -> dict:
         status, body = server.act(line)
         assert status == 200, body
     return body
-
-
-def stored(server: Served) -> list[str]:
-    """The current game's stored actions (its history), oldest first."""
-    status, body = server.get("/api/history")
-    assert status == 200, body
-    return [event["action"] for event in body["events"]]
-
-
-def resumed(data: Path) -> list[str]:
-    """The game a table opened on the stopped server's game file resumes (its history)."""
-    store = EventStore(data / DB)
-    try:
-        return [str(event.action) for event in Table(store, game_pack("kotd")).history()]
-    finally:
-        store.close()
 
 
 def set_aside(data: Path) -> list[Path]:
