@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from pi.cli import main
 from vision import dicenet
-from vision.dicedecision import fitted
+from vision.dicedecision import Decision, fitted
 from vision.dicenet import crop_for_pips
 from vision.netformat import dice_formats
 from vision.reader import _from_net, read_dice
@@ -248,3 +248,32 @@ def test_small_smoked_dice_are_seldom_wrong_and_sure() -> None:
             sure_wrong += d.value != t.value and d.confidence >= CONFIDENT
     assert dice == 274 and right >= 0.8 * dice, (dice, right)
     assert sure_wrong <= 3, sure_wrong
+
+
+def test_a_second_wider_look_only_at_unsure_dice_with_room_around_them() -> None:
+    """The fitted decision's wider look (:meth:`DiceNet.look_wider`) reads again only a die
+    the reader is unsure of and that no other find reaches within the wider margin; sure
+    dice, crowded dice and a decision without a wider look keep their first reading, and
+    every reading stays a distribution."""
+    net = dicenet.default_net()
+    assert net is not None
+    frame, _ = ordinary_tray(np.random.default_rng(3), 3, 640, 480)
+    boxes = [(100.0, 100.0, 140.0, 140.0),  # alone
+             (300.0, 300.0, 340.0, 340.0), (345.0, 300.0, 385.0, 340.0),  # touching
+             (500.0, 100.0, 540.0, 140.0)]  # alone, but read surely
+    unsure = np.full(7, 1 / 7)
+    sure = np.eye(7)[3]
+    probs = np.stack([unsure, unsure, unsure, sure])
+    assert net.look_wider(frame, boxes, probs, None) is probs
+    out = net.look_wider(frame, boxes, probs, 1.3)
+    assert not np.array_equal(out[0], probs[0])  # read again, averaged with the first
+    assert np.array_equal(out[1:], probs[1:])
+    assert np.allclose(out.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("wider", [None, 1.25])
+def test_the_decision_file_keeps_every_fitted_number(wider: float | None) -> None:
+    """A decision written to its JSON file reads back the same, its wider look included."""
+    decision = replace(fitted(), wider=wider)
+    again = Decision.from_json(json.loads(json.dumps(decision.to_json())))
+    assert again == decision

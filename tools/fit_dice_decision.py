@@ -1,10 +1,11 @@
 """Fit the ordinary-dice reader's decision (:mod:`vision.dicedecision`) on the tune parts.
 
-Run: ``.venv/bin/python tools/fit_dice_decision.py`` (no PyTorch; a minute or two on one
+Run: ``.venv/bin/python tools/fit_dice_decision.py`` (no PyTorch; about four minutes on one
 core). Reads the ``tune`` part of every photo source (:func:`dice_data.part_of`; never a
 ``judge`` part) with the shipped networks and writes ``vision/models/dice_decision.json``:
 
-1. **keep**: of the thresholds :data:`KEEPS` on a find's chance of being a die, the one
+1. **keep** and **wider**: of the thresholds :data:`KEEPS` on a find's chance of being a
+   die and the margins :data:`WIDERS` of a second look at an unsure die (or none), the pair
    with the fewest mistakes a person at the table would count, each source weighing the
    same: dice not read right plus readings on no die, over the labelled dice (the readings
    on no die against the targets, :data:`NO_DIE` and :data:`NO_DIE_TRAYS` for the gamer
@@ -34,6 +35,7 @@ from vision.dicedecision import DECISION_JSON, EVIDENCE, Decision
 from vision.dicenet import DiceNet, FoundDie
 from vision.reading import CONFIDENT
 
+WIDERS = (None, 1.2, 1.25, 1.3, 1.4)
 KEEPS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8)
 NO_DIE, NO_DIE_TRAYS = 0.01, 0.03
 SILENT = 0.01
@@ -53,12 +55,12 @@ class Frame:
 
 
 def read_frames(net: DiceNet, photos: dict[str, list[Photo]], keep: float,
-                as_read: bool = False) -> list[Frame]:
-    """The tune ``photos`` read with ``keep``; a reading is right when it matches the label,
-    or (``as_read``) the value a person reads there where the label says otherwise
-    (:data:`dice_data.ERRATA`)."""
+                as_read: bool = False, wider: float | None = None) -> list[Frame]:
+    """The tune ``photos`` read with ``keep`` and ``wider``; a reading is right when it
+    matches the label, or (``as_read``) the value a person reads there where the label says
+    otherwise (:data:`dice_data.ERRATA`)."""
     errata = ERRATA if as_read else {}
-    trial = Decision(keep, (0.0,) * len(EVIDENCE), 0.0, 0.0)
+    trial = Decision(keep, (0.0,) * len(EVIDENCE), 0.0, 0.0, wider=wider)
     out = []
     for source, part in photos.items():
         for ph in part:
@@ -126,18 +128,19 @@ def main() -> None:
     net = DiceNet()
     photos = {s: load_part(s, "tune", args.shared) for s in PHOTO_SOURCES}
     limit = {s: NO_DIE_TRAYS if s == "rune55-trays" else NO_DIE for s in PHOTO_SOURCES}
-    best: tuple[float, float, list[Frame]] | None = None
-    for keep in KEEPS:
-        frames = read_frames(net, photos, keep, args.as_read)
+    best: tuple[float, float, float | None, list[Frame]] | None = None
+    for wider, keep in ((w, k) for w in WIDERS for k in KEEPS):
+        frames = read_frames(net, photos, keep, args.as_read, wider)
         shares = {s: no_die_share(frames, s) for s in PHOTO_SOURCES}
         cost = float(np.mean([mistakes(frames, s) for s in PHOTO_SOURCES]))
-        print(f"keep {keep:.2f}: mistakes {100 * cost:.1f}% of the dice; readings on no die "
+        print(f"wider {wider}, keep {keep:.2f}: mistakes {100 * cost:.1f}% of the dice; "
+              "readings on no die "
               + ", ".join(f"{s} {100 * v:.1f}%{'' if v <= limit[s] else ' (over)'}"
                           for s, v in shares.items()), flush=True)
         if best is None or cost < best[0]:
-            best = (cost, keep, frames)
+            best = (cost, keep, wider, frames)
     assert best is not None
-    _, keep, frames = best
+    _, keep, wider, frames = best
     x = np.array([d.evidence for f in frames for d in f.found])
     y = np.array([r for f in frames for r in f.right], np.float64)
     weights, bias = logistic(x, y)
@@ -145,12 +148,12 @@ def main() -> None:
     print("silently wrong unshifted: " + ", ".join(
         f"{s} {100 * silent_share(frames, Decision(keep, weights_t, bias, 0.0), s):.1f}%"
         for s in PHOTO_SOURCES))
-    floor = silent_share(frames, Decision(keep, weights_t, bias, 100.0), None)
+    floor = silent_share(frames, Decision(keep, weights_t, bias, 100.0, wider=wider), None)
     shift = 0.0
     while True:
         decision = Decision(keep, weights_t, bias, shift, SILENT,
                             f"{COMMAND}{' --as-read' if args.as_read else ''} "
-                            f"(tune parts: {len(frames)} photos, {len(y)} readings)")
+                            f"(tune parts: {len(frames)} photos, {len(y)} readings)", wider)
         if silent_share(frames, decision, None) <= max(SILENT, floor) or shift >= 20:
             break
         shift += 0.25
@@ -160,7 +163,7 @@ def main() -> None:
         f"{f.source} {f.name} ({f.missed} missed, {f.right.count(False)} wrong)"
         for f in binding))
     shares = {s: silent_share(frames, decision, s) for s in PHOTO_SOURCES}
-    print(f"keep {keep}, weights {np.round(weights, 3).tolist()}, bias {bias:.3f}, "
+    print(f"wider {wider}, keep {keep}, weights {np.round(weights, 3).tolist()}, bias {bias:.3f}, "
           f"shift {shift}; silently wrong on tune: "
           + ", ".join(f"{s} {100 * v:.1f}%" for s, v in shares.items()))
     conf = np.array([decision.confidence(d.evidence) for f in frames for d in f.found])

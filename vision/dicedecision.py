@@ -60,6 +60,9 @@ class Decision:
     shift: float
     silent: float = 0.01
     fitted_by: str = ""
+    wider: float | None = None
+    """The margin (in die sides) of a second look at an unsure die with no neighbour that
+    close (:meth:`vision.dicenet.DiceNet.look_wider`); None: no second look."""
 
     def confidence(self, evidence: np.ndarray) -> float:
         """The chance that a reading with this :func:`evidence` is right, shifted down by
@@ -70,7 +73,7 @@ class Decision:
     def to_json(self) -> dict[str, object]:
         return {"keep": self.keep, "evidence": list(EVIDENCE), "weights": list(self.weights),
                 "bias": self.bias, "shift": self.shift, "silent": self.silent,
-                "fitted_by": self.fitted_by, "credit": CREDIT}
+                "wider": self.wider, "fitted_by": self.fitted_by, "credit": CREDIT}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Decision:
@@ -81,7 +84,8 @@ class Decision:
         assert isinstance(weights, list)
         return cls(float(data["keep"]), tuple(float(w) for w in weights),  # type: ignore[arg-type]
                    float(data["bias"]), float(data["shift"]),  # type: ignore[arg-type]
-                   float(data["silent"]), str(data.get("fitted_by", "")))  # type: ignore[arg-type]
+                   float(data["silent"]), str(data.get("fitted_by", "")),  # type: ignore[arg-type]
+                   None if data.get("wider") is None else float(data["wider"]))  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=1)

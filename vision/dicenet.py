@@ -89,14 +89,15 @@ class FoundDie:
         return min(conf, DOUBT) if self.pips is not None and self.pips != self.value else conf
 
 
-def crop_for_pips(frame: np.ndarray, box: np.ndarray | Sequence[float], angle: float = 0.0
-                  ) -> np.ndarray:
+def crop_for_pips(frame: np.ndarray, box: np.ndarray | Sequence[float], angle: float = 0.0,
+                  margin: float | None = None) -> np.ndarray:
     """The die in ``box`` (x0, y0, x1, y1), turned by ``angle`` degrees, as the pip reader's
-    square BGR crop with its margin around it (its format in ``dice_nets.toml``)."""
+    square BGR crop with its margin around it (its format in ``dice_nets.toml``, or
+    ``margin`` times the die's side)."""
     fmt = dice_formats().pips
     crop = fmt.crop
     x0, y0, x1, y1 = (float(v) for v in box)
-    side = np.sqrt(max(x1 - x0, 1.0) * max(y1 - y0, 1.0)) * fmt.margin
+    side = np.sqrt(max(x1 - x0, 1.0) * max(y1 - y0, 1.0)) * (margin or fmt.margin)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     scale = crop / side
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale).astype(np.float64)
@@ -139,6 +140,16 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 
 def _side(box: tuple[float, float, float, float]) -> float:
     return float(np.sqrt(max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)))
+
+
+def _reaches(box: tuple[float, float, float, float], margin: float,
+             other: tuple[float, float, float, float]) -> bool:
+    """True when ``other`` overlaps the square of ``margin`` times ``box``'s side around
+    ``box``'s centre (a crop that wide would hold part of it)."""
+    half = margin * _side(box) / 2
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return (other[0] < cx + half and other[2] > cx - half and other[1] < cy + half
+            and other[3] > cy - half)
 
 
 def _pip_of(small: tuple[float, float, float, float], big: tuple[float, float, float, float]
@@ -214,6 +225,30 @@ class DiceNet:
             return np.zeros((0, 7), np.float32)
         return read_in_turns(self._classify, crops, SURE_READ)
 
+    def look_wider(self, frame: np.ndarray, boxes: list[tuple[float, float, float, float]],
+                   probs: np.ndarray, margin: float | None) -> np.ndarray:
+        """``probs`` (:meth:`read_pips` of ``boxes``' crops) with each die the reader is not
+        sure of and that no other find reaches within ``margin`` (the fitted decision's
+        :attr:`~vision.dicedecision.Decision.wider`; None: no second look) read again in a
+        crop of that margin (in four quarter turns), the two readings averaged.
+
+        A die seen from a tilted camera close by shows a side whose pips crowd the usual
+        crop; a wider look shows the top as one face. Where a neighbour is that close, its
+        pips would crowd the wider crop instead: no second look.
+        """
+        if margin is None:
+            return probs
+        again = [i for i, p in enumerate(probs) if p.max() < SURE_READ
+                 and not any(_reaches(boxes[i], margin, b) for k, b in enumerate(boxes)
+                             if k != i and not _pip_of(b, boxes[i]))]
+        if not again:
+            return probs
+        wide = read_in_turns(self._classify,
+                             [crop_for_pips(frame, boxes[i], margin=margin) for i in again], 2.0)
+        out = probs.copy()
+        out[again] = (probs[again] + wide) / 2
+        return out
+
     def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
         if self._pips is None:
             raise RuntimeError("this DiceNet was made without a pip reader (finder only)")
@@ -235,7 +270,7 @@ class DiceNet:
         kept has its pips counted the classical way too (:func:`vision.pipcount.count_pips`)
         and its size compared with the others'.
         """
-        keep = (decision or fitted()).keep
+        decision = decision or fitted()
         near: list[tuple[tuple[float, float, float, float], float]] = []
         for box, conf in sorted(self.find(frame), key=lambda f: -f[1]):
             c = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
@@ -244,10 +279,12 @@ class DiceNet:
                        for k, _ in near):
                 near.append((box, conf))
         crops = [crop_for_pips(frame, box) for box, _ in near]
+        probs = self.look_wider(frame, [b for b, _ in near], self.read_pips(crops),
+                                decision.wider)
         dice = []
-        for (box, conf), crop, p in zip(near, crops, self.read_pips(crops), strict=True):
+        for (box, conf), crop, p in zip(near, crops, probs, strict=True):
             value = int(np.argmax(p[1:])) + 1
-            if conf * (1.0 - float(p[0])) >= keep:
+            if conf * (1.0 - float(p[0])) >= decision.keep:
                 x0, y0, x1, y1 = (float(v) for v in box)
                 dice.append((FoundDie((x0, y0, x1, y1), value, conf,
                                       float(p[value]), conf * (1.0 - float(p[0]))), crop))
