@@ -45,7 +45,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pi.simtray import haba_landing
+from pi.simtray import HEIGHT, WIDTH, haba_landing
 from vision.render import draw, random_conditions, render_tray, scene_for
 from vision.render.camera import Projector
 from vision.render.scene import TrayScene, TruthDie
@@ -116,7 +116,8 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
             truth, scene = pickle.loads(meta.read_bytes())
             return img, truth, scene
     if set_name in SIMTRAY:
-        img, scene, truth = haba_landing(np.random.default_rng(SETS[set_name][0] + i), 960, 720)
+        rng = np.random.default_rng(SETS[set_name][0] + i)
+        img, scene, truth = haba_landing(rng, WIDTH, HEIGHT)
     else:
         scene, rng = _scene(set_name, i)
         img, truth = render_tray(scene, rng)

@@ -33,6 +33,8 @@ from vision import render_standard
 from vision.render import TrayScene, TruthDie, random_scene, render_motion, render_tray
 from vision.strip import AsideStrip
 
+WIDTH, HEIGHT = 960, 720
+"""The simulated tray's picture, in pixels, unless it is made another size."""
 PAIRS = ("A", "A", "B", "B", "C", "C")
 MOTION_PICTURES = 3
 """Pictures of dice in motion kept for the tumbling frames (one more rendered per throw)."""
@@ -45,7 +47,7 @@ class SimulatedTray:
 
     name = "sim"
 
-    def __init__(self, width: int = 960, height: int = 720, seed: int | None = None,
+    def __init__(self, width: int = WIDTH, height: int = HEIGHT, seed: int | None = None,
                  roll_seconds: float = 0.8,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.width, self.height = width, height
