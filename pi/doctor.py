@@ -15,7 +15,6 @@ import json
 import socket
 import subprocess
 import sys
-import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -41,6 +40,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def fetch_state(port: int, timeout: float = 2.0) -> dict[str, Any] | None:
     """The running assistant's /api/state on this machine, or None if nothing answers."""
+    import urllib.request  # here, not with the module: every kotd command imports it
+
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state",
                                     timeout=timeout) as r:

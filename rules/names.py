@@ -23,8 +23,6 @@ import unicodedata
 from collections.abc import Sequence
 from functools import cache
 
-from confusable_homoglyphs import confusables
-
 MAX_NAME = 20
 """The longest name, in characters after normalising."""
 
@@ -117,7 +115,11 @@ def _classes() -> dict[str, str]:
     """Each character of Unicode's confusables list -> its class's prototype: an ASCII
     member if there is one, the longest first (the list's prototypes may be sequences:
     ``m`` looks like ``rn``), else the smallest. Built once from the pairs the library
-    ships (union-find)."""
+    ships (union-find). The library is imported here, not with the module: its list
+    and what it imports (``urllib.request``) take about 40 ms, which every ``kotd``
+    command paid though few ever compare names."""
+    from confusable_homoglyphs import confusables
+
     parent: dict[str, str] = {}
 
     def root(x: str) -> str:

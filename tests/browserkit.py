@@ -3,11 +3,10 @@ screenshots and the overflow check.
 
 Chromium is Debian's (``tools/ensure-chromium.sh``, run by ``make test``); Playwright only
 drives it. ``conftest.py`` launches one browser per test process (the ``browser`` fixture
-closes what each test opened), so a page test may run in any worker (``make test`` keeps
-them to two: ``conftest.BROWSER_WORKERS``). A test module that needs the browser calls
-:func:`need_browser` first: without Playwright or Chromium the module is skipped with the
-reason.
-"""
+closes what each test opened), so a page test may run in any worker (``make test`` gives
+them to one, ``conftest.BROWSER_WORKER``, and to the others only when nothing else is left).
+A test module that needs the browser calls :func:`need_browser` first: without Playwright or
+Chromium the module is skipped with the reason."""
 
 from __future__ import annotations
 

@@ -237,11 +237,12 @@ def _files_using_the_browser() -> frozenset[str]:
                      if "need_browser()" in path.read_text(encoding="utf-8"))
 
 
-BROWSER_WORKERS = ("gw0", "gw1")
-"""The workers that take the page tests while other tests wait: each worker that drives
-Chromium starts its own (about 1.8 s of CPU) and its own kept pages (0.5-0.9 s each), so a
-third one would cost some 4 s of CPU for no gain. Another worker takes a page test only when
-nothing else is left, so none idles."""
+BROWSER_WORKER = "gw0"
+"""The worker that takes the page tests, before anything else: each worker that drives
+Chromium starts its own (about 1.3 s of CPU) and its own kept pages (0.7-0.9 s each, up to
+five kinds), and the page tests mostly wait on the page, so one worker does them beside the
+others' work. Another worker takes a page test only when nothing else is left, so none
+idles."""
 
 
 def _handed_out_first(scope: str) -> int:
@@ -256,7 +257,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``make test`` (``-n 3 --dist loadgroup``): the tests of a file that shares a fixture
     set up once per module run in one worker, so it is set up once; every other test may
     go to any worker, so no long file holds one worker alone at the end, and the long
-    ones (``LONG_FIRST``) go early; the page tests go to ``BROWSER_WORKERS``.
+    ones (``LONG_FIRST``) go early; the page tests go to ``BROWSER_WORKER``.
     (pytest-xdist's own ``loadgroup`` reads ``xdist_group`` marks, which it cannot see
     under pytest 9.)"""
     if config.getvalue("dist") != "loadgroup":
@@ -278,11 +279,11 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
                 self.workqueue.clear()
                 self.workqueue.update(ordered)
                 self._ordered = True
-            if node.gateway.id not in BROWSER_WORKERS:  # a unit without Chromium first
-                for scope in self.workqueue:
-                    if scope.split("::", 1)[0] not in browser:
-                        self.workqueue.move_to_end(scope, last=False)
-                        break
+            takes_pages = node.gateway.id == BROWSER_WORKER
+            for scope in self.workqueue:  # a page test first there, one without elsewhere
+                if (scope.split("::", 1)[0] in browser) == takes_pages:
+                    self.workqueue.move_to_end(scope, last=False)
+                    break
             super()._assign_work_unit(node)
 
     return ByFileWhereShared(config, log)

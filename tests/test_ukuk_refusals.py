@@ -1,8 +1,10 @@
 """Um Krone und Kragen's refusals are said in German too: a brute force over the real game
 (every court card used every way on many dice, every buy, throw, set-aside, fix, pass and
 bid) meets almost every refusal the rules have, and each comes with a code whose German
-template fills; a refusal met through ``kotd serve``'s page API over HTTP comes back in
-German when the page asks in German, in English otherwise."""
+template fills, in German without an English word or broken German (``germankit.problems``:
+the brute force runs once a ``make test`` here, not again in ``test_german_words.py``); a
+refusal met through ``kotd serve``'s page API over HTTP comes back in German when the page
+asks in German, in English otherwise."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import urllib.request
 from dataclasses import replace
 from pathlib import Path
 
+from germankit import problems
 from servekit import TOKEN
 from ukukkit import COURT, refusals
 
@@ -33,11 +36,15 @@ def test_every_refusal_the_game_meets_is_coded_and_said_in_german() -> None:
     met = refusals()
     codes = {err.code for err in met}
     assert "rule.said" not in codes  # no one-line English refusal is left
+    found: dict[str, list[str]] = {}  # each sentence is read once: most are met many times
     for err in met:
         german = say_error(err.code, err.params, err.message, "de")
         assert err.code in ERRORS["de"], (err.code, err.message)
         assert german != err.message and "{" not in german, (err.code, german)
         assert json.loads(json.dumps(err.params)) == err.params  # plain JSON for the API
+        if german not in found:
+            found[german] = problems(german)
+    assert {german: said for german, said in found.items() if said} == {}
     # and the brute force reaches every refusal the UKUK source raises but two
     assert _raised_in("rules/ukuk") - codes == UNREACHABLE
 
