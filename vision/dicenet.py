@@ -41,7 +41,7 @@ from vision.dicedecision import Decision, evidence, fitted
 from vision.netformat import dice_formats
 from vision.onnxnet import OnnxNet
 from vision.pipcount import count_pips
-from vision.turns import read_in_turns
+from vision.turns import read_blob_in_turns
 
 MODELS = Path(__file__).with_name("models")
 FINDER_ONNX = MODELS / "dice_finder.onnx"
@@ -267,7 +267,7 @@ class DiceNet:
         """
         if not crops:
             return np.zeros((0, 7), np.float32)
-        return read_in_turns(self._classify, crops, SURE_READ)
+        return read_blob_in_turns(self._classify_blob, self._blob(crops), SURE_READ)
 
     def look_wider(self, frame: np.ndarray, boxes: list[tuple[float, float, float, float]],
                    probs: np.ndarray, margin: float | None) -> np.ndarray:
@@ -289,17 +289,25 @@ class DiceNet:
                                             & ~crowd.any(axis=1))[0]]
         if not again:
             return probs
-        wide = read_in_turns(self._classify,
-                             [crop_for_pips(frame, boxes[i], margin=margin) for i in again], 2.0)
+        wide = read_blob_in_turns(self._classify_blob, self._blob(
+            [crop_for_pips(frame, boxes[i], margin=margin) for i in again]), 2.0)
         out = probs.copy()
         out[again] = (probs[again] + wide) / 2
         return out
 
     def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
+        return self._classify_blob(self._blob(crops))
+
+    @staticmethod
+    def _blob(crops: list[np.ndarray]) -> np.ndarray:
+        """The pip reader's input of ``crops``."""
+        blob: np.ndarray = cv2.dnn.blobFromImages(crops, 1 / dice_formats().pips.pixel_max)
+        return blob
+
+    def _classify_blob(self, blob: np.ndarray) -> np.ndarray:
         if self._pips is None:
             raise RuntimeError("this DiceNet was made without a pip reader (finder only)")
-        logits = self._pips(cv2.dnn.blobFromImages(crops, 1 / dice_formats().pips.pixel_max))
-        return _softmax(logits.reshape(len(crops), 7))
+        return _softmax(self._pips(blob).reshape(len(blob), 7))
 
     def read(self, frame: np.ndarray, decision: Decision | None = None) -> list[FoundDie]:
         """Every die found with its value.
