@@ -113,8 +113,9 @@ def crop_for_pips(frame: np.ndarray, box: np.ndarray | Sequence[float], angle: f
         top = min(max(0, int((cy - reach) // f) * f), max(0, (h - f) // f * f))
         right = max(min(w, int(np.ceil((cx + reach) / f)) * f), left + f)
         bottom = max(min(h, int(np.ceil((cy + reach) / f)) * f), top + f)
-        src = cv2.resize(frame[top:bottom, left:right], None, fx=1 / f, fy=1 / f,
-                         interpolation=cv2.INTER_AREA)
+        src = frame[top:bottom, left:right]
+        if f > 1:  # (a resize by 1 would only copy the pixels)
+            src = cv2.resize(src, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
         m[:, 2] += m[:, :2] @ np.array([left, top], np.float64)
         m[:, :2] *= f
     return cv2.warpAffine(src, m, (crop, crop), flags=cv2.INTER_LINEAR,
