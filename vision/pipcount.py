@@ -41,12 +41,22 @@ def _layout_error(points: np.ndarray) -> float:
     n = len(points)
     if n <= 2:  # one pip or two: checked by their place on the face (count_pips)
         return 0.0
-    d = np.sort([np.hypot(*(a - b)) for a, b in itertools.combinations(points, 2)])
+    i, j = _pairs(n)
+    gap = points[i] - points[j]
+    d = np.sort(np.hypot(gap[:, 0], gap[:, 1]))
     t = _PROFILES[n]
     scale = float(np.dot(d, t) / np.dot(t, t))
     if scale <= 0:
         return np.inf  # the blobs lie on one spot
     return float(np.abs(d / scale - t).max() / t.max())
+
+
+@lru_cache(maxsize=8)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The two indices of every pair of ``n`` points, in :func:`itertools.combinations`'
+    order."""
+    i, j = np.array(list(itertools.combinations(range(n), 2))).T
+    return i, j
 
 
 @lru_cache(maxsize=4)
@@ -98,16 +108,15 @@ def count_pips(crop: np.ndarray) -> int | None:
     if face is None or face.sum() < 0.2 * n * n:
         return None
     mask = ((dist > thr) & face).astype(np.uint8)
-    count, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     side = np.sqrt(face.sum())
     min_area, max_area = 0.006 * side**2, 0.09 * side**2  # a pip: 9-34% of the face across
-    pips: list[int] = []
-    other: list[int] = []
-    for i in range(1, count):
-        _, _, bw, bh, area = stats[i]
-        pip_like = (min_area <= area <= max_area and area >= 0.5 * bw * bh
-                    and max(bw, bh) <= 1.5 * min(bw, bh))
-        (pips if pip_like else other).append(i)
+    bw, bh, area = (stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT],
+                    stats[1:, cv2.CC_STAT_AREA])
+    pip_like = ((min_area <= area) & (area <= max_area) & (area >= 0.5 * bw * bh)
+                & (np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh)))
+    pips = [int(i) + 1 for i in np.nonzero(pip_like)[0]]
+    other = [int(i) + 1 for i in np.nonzero(~pip_like)[0]]
     if not 1 <= len(pips) <= 6:
         return None
     typical = float(np.median(stats[pips, cv2.CC_STAT_AREA]))
