@@ -51,6 +51,16 @@ def _layout_error(points: np.ndarray) -> float:
     return float(np.abs(d / scale - t).max() / t.max())
 
 
+def _median(values: np.ndarray) -> np.ndarray:
+    """The median of each column of ``values`` (m x 3, uint8) as float32: the number
+    :func:`numpy.median` gives of them as float32, found in the uint8 values (the mean
+    of two middle integers is exact)."""
+    m = len(values)
+    part = np.partition(values.T, [(m - 1) // 2, m // 2], axis=1).astype(np.float32)
+    out: np.ndarray = (part[:, (m - 1) // 2] + part[:, m // 2]) / np.float32(2)
+    return out
+
+
 @lru_cache(maxsize=8)
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     """The two indices of every pair of ``n`` points, in :func:`itertools.combinations`'
@@ -96,8 +106,9 @@ def count_pips(crop: np.ndarray) -> int | None:
     the die in the middle), or None when the pips cannot be told for sure."""
     n = crop.shape[0]
     middle, core = _rings(n)
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-    body = np.median(lab[middle], axis=0)
+    lab8 = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    lab = lab8.astype(np.float32)
+    body = _median(lab8[middle])
     diff = lab - body
     dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
     # the threshold from the middle (body and pips; the table shows only at the rim)
