@@ -4,9 +4,11 @@ sure, so that where it disagrees with the pip network the table is asked."""
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.dicenet import crop_for_pips
-from vision.pipcount import count_pips
+from vision.pipcount import _median, count_pips
 from vision.render_standard import ordinary_tray
 
 
@@ -37,3 +39,12 @@ def test_no_opinion_on_a_blank_or_noisy_crop() -> None:
     noise = np.random.default_rng(1).integers(0, 256, (48, 48, 3), dtype=np.uint8)
     assert count_pips(blank) is None
     assert count_pips(noise) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(1, 400), spread=st.integers(1, 256))
+def test_the_body_median_is_numpys_median(seed: int, rows: int, spread: int) -> None:
+    values = np.random.default_rng(seed).integers(0, spread, (rows, 3), dtype=np.uint8)
+    expected = np.median(values.astype(np.float32), axis=0)
+    got = _median(values)
+    assert got.dtype == expected.dtype and np.array_equal(got, expected)

@@ -41,7 +41,7 @@ from vision.dicedecision import Decision, evidence, fitted
 from vision.netformat import dice_formats
 from vision.onnxnet import OnnxNet
 from vision.pipcount import count_pips
-from vision.turns import read_in_turns
+from vision.turns import read_blob_in_turns
 
 MODELS = Path(__file__).with_name("models")
 FINDER_ONNX = MODELS / "dice_finder.onnx"
@@ -113,8 +113,9 @@ def crop_for_pips(frame: np.ndarray, box: np.ndarray | Sequence[float], angle: f
         top = min(max(0, int((cy - reach) // f) * f), max(0, (h - f) // f * f))
         right = max(min(w, int(np.ceil((cx + reach) / f)) * f), left + f)
         bottom = max(min(h, int(np.ceil((cy + reach) / f)) * f), top + f)
-        src = cv2.resize(frame[top:bottom, left:right], None, fx=1 / f, fy=1 / f,
-                         interpolation=cv2.INTER_AREA)
+        src = frame[top:bottom, left:right]
+        if f > 1:  # (a resize by 1 would only copy the pixels)
+            src = cv2.resize(src, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
         m[:, 2] += m[:, :2] @ np.array([left, top], np.float64)
         m[:, :2] *= f
     return cv2.warpAffine(src, m, (crop, crop), flags=cv2.INTER_LINEAR,
@@ -142,22 +143,66 @@ def _side(box: tuple[float, float, float, float]) -> float:
     return float(np.sqrt(max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)))
 
 
-def _reaches(box: tuple[float, float, float, float], margin: float,
-             other: tuple[float, float, float, float]) -> bool:
-    """True when ``other`` overlaps the square of ``margin`` times ``box``'s side around
-    ``box``'s centre (a crop that wide would hold part of it)."""
-    half = margin * _side(box) / 2
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return (other[0] < cx + half and other[2] > cx - half and other[1] < cy + half
-            and other[3] > cy - half)
+def _sides(boxes: np.ndarray) -> np.ndarray:
+    """The side (geometric mean of width and height) of each box, (n, 4) -> (n,)."""
+    out: np.ndarray = np.sqrt(np.maximum(boxes[:, 2] - boxes[:, 0], 0.0)
+                              * np.maximum(boxes[:, 3] - boxes[:, 1], 0.0))
+    return out
 
 
-def _pip_of(small: tuple[float, float, float, float], big: tuple[float, float, float, float]
-            ) -> bool:
-    """True when ``small`` lies inside ``big`` and is at most half its size."""
-    cx, cy = (small[0] + small[2]) / 2, (small[1] + small[3]) / 2
-    return (_side(small) <= 0.5 * _side(big) and big[0] <= cx <= big[2]
-            and big[1] <= cy <= big[3])
+def _centres(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+
+
+def _reaches(boxes: np.ndarray, margin: float) -> np.ndarray:
+    """(n, n): [i, k] True when box k overlaps the square of ``margin`` times box i's side
+    around box i's centre (a crop that wide would hold part of it)."""
+    half = (margin * _sides(boxes) / 2)[:, None]
+    cx, cy = (c[:, None] for c in _centres(boxes))
+    out: np.ndarray = ((boxes[None, :, 0] < cx + half) & (boxes[None, :, 2] > cx - half)
+                       & (boxes[None, :, 1] < cy + half) & (boxes[None, :, 3] > cy - half))
+    return out
+
+
+def _pips_of(boxes: np.ndarray) -> np.ndarray:
+    """(n, n): [s, b] True when box s lies inside box b (its centre does) and is at most
+    half its size (s is one of b's pips)."""
+    side = _sides(boxes)
+    cx, cy = (c[:, None] for c in _centres(boxes))
+    out: np.ndarray = ((side[:, None] <= 0.5 * side[None, :])
+                       & (boxes[None, :, 0] <= cx) & (cx <= boxes[None, :, 2])
+                       & (boxes[None, :, 1] <= cy) & (cy <= boxes[None, :, 3]))
+    return out
+
+
+def _as_array(boxes: Sequence[tuple[float, float, float, float]]) -> np.ndarray:
+    return np.array(boxes, np.float64).reshape(-1, 4)
+
+
+def _merged(boxes: np.ndarray) -> list[int]:
+    """Indices of ``boxes`` (surest first) kept when, in that order, a box is dropped
+    whose centre lies closer than half its side to a kept one's, unless the kept one is
+    one of its pips (:meth:`DiceNet.read`)."""
+    cx, cy = _centres(boxes)
+    close = (np.hypot(cx[:, None] - cx[None, :], cy[:, None] - cy[None, :])
+             < 0.5 * _sides(boxes)[:, None]) & ~_pips_of(boxes).T  # [i, k]: k hides i
+    kept: list[int] = []
+    for i in range(len(boxes)):
+        if not close[i, kept].any():
+            kept.append(i)
+    return kept
+
+
+def _unnested(boxes: np.ndarray) -> list[int]:
+    """Indices of ``boxes`` (surest first) kept when, in that order, a box is dropped
+    that is one of a kept one's pips or has a kept one as its pip."""
+    pip = _pips_of(boxes)
+    nested = pip | pip.T
+    kept: list[int] = []
+    for i in range(len(boxes)):
+        if not nested[i, kept].any():
+            kept.append(i)
+    return kept
 
 
 class DiceNet:
@@ -223,7 +268,7 @@ class DiceNet:
         """
         if not crops:
             return np.zeros((0, 7), np.float32)
-        return read_in_turns(self._classify, crops, SURE_READ)
+        return read_blob_in_turns(self._classify_blob, self._blob(crops), SURE_READ)
 
     def look_wider(self, frame: np.ndarray, boxes: list[tuple[float, float, float, float]],
                    probs: np.ndarray, margin: float | None) -> np.ndarray:
@@ -238,22 +283,32 @@ class DiceNet:
         """
         if margin is None:
             return probs
-        again = [i for i, p in enumerate(probs) if p.max() < SURE_READ
-                 and not any(_reaches(boxes[i], margin, b) for k, b in enumerate(boxes)
-                             if k != i and not _pip_of(b, boxes[i]))]
+        arr = _as_array(boxes)
+        crowd = _reaches(arr, margin) & ~_pips_of(arr).T  # [i, k]: k crowds i's wide crop
+        np.fill_diagonal(crowd, False)
+        again = [int(i) for i in np.nonzero((probs.max(axis=1) < SURE_READ)
+                                            & ~crowd.any(axis=1))[0]]
         if not again:
             return probs
-        wide = read_in_turns(self._classify,
-                             [crop_for_pips(frame, boxes[i], margin=margin) for i in again], 2.0)
+        wide = read_blob_in_turns(self._classify_blob, self._blob(
+            [crop_for_pips(frame, boxes[i], margin=margin) for i in again]), 2.0)
         out = probs.copy()
         out[again] = (probs[again] + wide) / 2
         return out
 
     def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
+        return self._classify_blob(self._blob(crops))
+
+    @staticmethod
+    def _blob(crops: list[np.ndarray]) -> np.ndarray:
+        """The pip reader's input of ``crops``."""
+        blob: np.ndarray = cv2.dnn.blobFromImages(crops, 1 / dice_formats().pips.pixel_max)
+        return blob
+
+    def _classify_blob(self, blob: np.ndarray) -> np.ndarray:
         if self._pips is None:
             raise RuntimeError("this DiceNet was made without a pip reader (finder only)")
-        logits = self._pips(cv2.dnn.blobFromImages(crops, 1 / dice_formats().pips.pixel_max))
-        return _softmax(logits.reshape(len(crops), 7))
+        return _softmax(self._pips(blob).reshape(len(blob), 7))
 
     def read(self, frame: np.ndarray, decision: Decision | None = None) -> list[FoundDie]:
         """Every die found with its value.
@@ -271,13 +326,8 @@ class DiceNet:
         and its size compared with the others'.
         """
         decision = decision or fitted()
-        near: list[tuple[tuple[float, float, float, float], float]] = []
-        for box, conf in sorted(self.find(frame), key=lambda f: -f[1]):
-            c = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-            if not any(np.hypot(c[0] - (k[0] + k[2]) / 2, c[1] - (k[1] + k[3]) / 2)
-                       < 0.5 * _side(box) and not _pip_of(k, box)
-                       for k, _ in near):
-                near.append((box, conf))
+        finds = sorted(self.find(frame), key=lambda f: -f[1])
+        near = [finds[i] for i in _merged(_as_array([b for b, _ in finds]))]
         crops = [crop_for_pips(frame, box) for box, _ in near]
         probs = self.look_wider(frame, [b for b, _ in near], self.read_pips(crops),
                                 decision.wider)
@@ -288,10 +338,8 @@ class DiceNet:
                 x0, y0, x1, y1 = (float(v) for v in box)
                 dice.append((FoundDie((x0, y0, x1, y1), value, conf,
                                       float(p[value]), conf * (1.0 - float(p[0]))), crop))
-        kept: list[tuple[FoundDie, np.ndarray]] = []
-        for die, crop in sorted(dice, key=lambda d: -d[0].sure):
-            if not any(_pip_of(die.box, k.box) or _pip_of(k.box, die.box) for k, _ in kept):
-                kept.append((die, crop))
+        dice.sort(key=lambda d: -d[0].sure)
+        kept = [dice[i] for i in _unnested(_as_array([d.box for d, _ in dice]))]
         median = float(np.median([_side(d.box) for d, _ in kept])) if kept else 1.0
         return [replace(d, pips=count_pips(crop),
                         odd_size=abs(float(np.log(max(_side(d.box), 1e-6) / median))))

@@ -41,12 +41,32 @@ def _layout_error(points: np.ndarray) -> float:
     n = len(points)
     if n <= 2:  # one pip or two: checked by their place on the face (count_pips)
         return 0.0
-    d = np.sort([np.hypot(*(a - b)) for a, b in itertools.combinations(points, 2)])
+    i, j = _pairs(n)
+    gap = points[i] - points[j]
+    d = np.sort(np.hypot(gap[:, 0], gap[:, 1]))
     t = _PROFILES[n]
     scale = float(np.dot(d, t) / np.dot(t, t))
     if scale <= 0:
         return np.inf  # the blobs lie on one spot
     return float(np.abs(d / scale - t).max() / t.max())
+
+
+def _median(values: np.ndarray) -> np.ndarray:
+    """The median of each column of ``values`` (m x 3, uint8) as float32: the number
+    :func:`numpy.median` gives of them as float32, found in the uint8 values (the mean
+    of two middle integers is exact)."""
+    m = len(values)
+    part = np.partition(values.T, [(m - 1) // 2, m // 2], axis=1).astype(np.float32)
+    out: np.ndarray = (part[:, (m - 1) // 2] + part[:, m // 2]) / np.float32(2)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The two indices of every pair of ``n`` points, in :func:`itertools.combinations`'
+    order."""
+    i, j = np.array(list(itertools.combinations(range(n), 2))).T
+    return i, j
 
 
 @lru_cache(maxsize=4)
@@ -86,8 +106,9 @@ def count_pips(crop: np.ndarray) -> int | None:
     the die in the middle), or None when the pips cannot be told for sure."""
     n = crop.shape[0]
     middle, core = _rings(n)
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-    body = np.median(lab[middle], axis=0)
+    lab8 = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    lab = lab8.astype(np.float32)
+    body = _median(lab8[middle])
     diff = lab - body
     dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
     # the threshold from the middle (body and pips; the table shows only at the rim)
@@ -98,16 +119,15 @@ def count_pips(crop: np.ndarray) -> int | None:
     if face is None or face.sum() < 0.2 * n * n:
         return None
     mask = ((dist > thr) & face).astype(np.uint8)
-    count, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     side = np.sqrt(face.sum())
     min_area, max_area = 0.006 * side**2, 0.09 * side**2  # a pip: 9-34% of the face across
-    pips: list[int] = []
-    other: list[int] = []
-    for i in range(1, count):
-        _, _, bw, bh, area = stats[i]
-        pip_like = (min_area <= area <= max_area and area >= 0.5 * bw * bh
-                    and max(bw, bh) <= 1.5 * min(bw, bh))
-        (pips if pip_like else other).append(i)
+    bw, bh, area = (stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT],
+                    stats[1:, cv2.CC_STAT_AREA])
+    pip_like = ((min_area <= area) & (area <= max_area) & (area >= 0.5 * bw * bh)
+                & (np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh)))
+    pips = [int(i) + 1 for i in np.nonzero(pip_like)[0]]
+    other = [int(i) + 1 for i in np.nonzero(~pip_like)[0]]
     if not 1 <= len(pips) <= 6:
         return None
     typical = float(np.median(stats[pips, cv2.CC_STAT_AREA]))

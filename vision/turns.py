@@ -22,9 +22,30 @@ def read_in_turns(classify: Callable[[list[np.ndarray]], np.ndarray],
     if len(unsure):
         turned = [np.ascontiguousarray(np.rot90(crops[i], k)) for i in unsure
                   for k in (1, 2, 3)]
-        more = classify(turned).reshape(len(unsure), 3, probs.shape[1])
-        probs[unsure] = (probs[unsure] + more.sum(axis=1)) / 4
+        _average(probs, unsure, classify(turned))
     return probs
 
 
-__all__ = ["read_in_turns"]
+def read_blob_in_turns(classify: Callable[[np.ndarray], np.ndarray], blob: np.ndarray,
+                       sure: float) -> np.ndarray:
+    """The same as :func:`read_in_turns` for crops already made one network input
+    (``blob``: n x channels x height x width, each pixel's value its own, as
+    :func:`cv2.dnn.blobFromImages` makes it): the turns are turns of the blob, the same
+    numbers as blobs of turned crops, without making them again."""
+    probs = classify(blob)
+    unsure = np.nonzero(probs.max(axis=1) < sure)[0]
+    if len(unsure):
+        part = blob[unsure]
+        turned = np.stack([np.rot90(part, k, axes=(2, 3)) for k in (1, 2, 3)], axis=1)
+        _average(probs, unsure, classify(np.ascontiguousarray(
+            turned.reshape(-1, *blob.shape[1:]))))
+    return probs
+
+
+def _average(probs: np.ndarray, unsure: np.ndarray, more: np.ndarray) -> None:
+    """Rows ``unsure`` of ``probs`` averaged with ``more``, their three turns in a row."""
+    more = more.reshape(len(unsure), 3, probs.shape[1])
+    probs[unsure] = (probs[unsure] + more.sum(axis=1)) / 4
+
+
+__all__ = ["read_blob_in_turns", "read_in_turns"]
