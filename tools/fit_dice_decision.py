@@ -1,8 +1,9 @@
 """Fit the ordinary-dice reader's decision (:mod:`vision.dicedecision`) on the tune parts.
 
-Run: ``.venv/bin/python tools/fit_dice_decision.py`` (no PyTorch; about four minutes on one
-core). Reads the ``tune`` part of every photo source (:func:`dice_data.part_of`; never a
-``judge`` part) with the shipped networks and writes ``vision/models/dice_decision.json``:
+Run: ``.venv/bin/python tools/fit_dice_decision.py`` (no PyTorch; about half a minute on one
+core: each photo is seen by the networks once per margin, then decided on at every
+threshold). Reads the ``tune`` part of every photo source (:func:`dice_data.part_of`; never
+a ``judge`` part) with the shipped networks and writes ``vision/models/dice_decision.json``:
 
 1. **keep** and **wider**: of the thresholds :data:`KEEPS` on a find's chance of being a
    die and the margins :data:`WIDERS` of a second look at an unsure die (or none), the pair
@@ -31,8 +32,8 @@ import cv2
 import numpy as np
 from dice_data import ERRATA, PHOTO_SOURCES, SHARED, Photo, load_part, match
 
-from vision.dicedecision import DECISION_JSON, EVIDENCE, Decision
-from vision.dicenet import DiceNet, FoundDie
+from vision.dicedecision import DECISION_JSON, Decision
+from vision.dicenet import DiceNet, FoundDie, Look, kept_dice
 from vision.reading import CONFIDENT
 
 WIDERS = (None, 1.2, 1.25, 1.3, 1.4)
@@ -54,17 +55,23 @@ class Frame:
     missed: int
 
 
-def read_frames(net: DiceNet, photos: dict[str, list[Photo]], keep: float,
-                as_read: bool = False, wider: float | None = None) -> list[Frame]:
-    """The tune ``photos`` read with ``keep`` and ``wider``; a reading is right when it
-    matches the label, or (``as_read``) the value a person reads there where the label says
-    otherwise (:data:`dice_data.ERRATA`)."""
+def looks(net: DiceNet, photos: dict[str, list[Photo]], wider: float | None
+          ) -> dict[str, list[list[Look]]]:
+    """Each tune photo as the networks see it with ``wider`` (:meth:`DiceNet.look`): what
+    every ``keep`` then decides on."""
+    return {source: [net.look(ph.image, wider) for ph in part] for source, part in photos.items()}
+
+
+def read_frames(photos: dict[str, list[Photo]], seen: dict[str, list[list[Look]]], keep: float,
+                as_read: bool = False) -> list[Frame]:
+    """The tune ``photos``, ``seen`` by the networks, read with ``keep``; a reading is right
+    when it matches the label, or (``as_read``) the value a person reads there where the
+    label says otherwise (:data:`dice_data.ERRATA`)."""
     errata = ERRATA if as_read else {}
-    trial = Decision(keep, (0.0,) * len(EVIDENCE), 0.0, 0.0, wider=wider)
     out = []
     for source, part in photos.items():
-        for ph in part:
-            found = net.read(ph.image, trial)
+        for ph, lk in zip(part, seen[source], strict=True):
+            found = kept_dice(lk, keep)
             labels = match(ph.boxes, [d.box for d in found])
             right = [j is not None and d.value == errata.get((ph.name, j), int(ph.values[j]))
                      for d, j in zip(found, labels, strict=True)]
@@ -129,16 +136,18 @@ def main() -> None:
     photos = {s: load_part(s, "tune", args.shared) for s in PHOTO_SOURCES}
     limit = {s: NO_DIE_TRAYS if s == "rune55-trays" else NO_DIE for s in PHOTO_SOURCES}
     best: tuple[float, float, float | None, list[Frame]] | None = None
-    for wider, keep in ((w, k) for w in WIDERS for k in KEEPS):
-        frames = read_frames(net, photos, keep, args.as_read, wider)
-        shares = {s: no_die_share(frames, s) for s in PHOTO_SOURCES}
-        cost = float(np.mean([mistakes(frames, s) for s in PHOTO_SOURCES]))
-        print(f"wider {wider}, keep {keep:.2f}: mistakes {100 * cost:.1f}% of the dice; "
-              "readings on no die "
-              + ", ".join(f"{s} {100 * v:.1f}%{'' if v <= limit[s] else ' (over)'}"
-                          for s, v in shares.items()), flush=True)
-        if best is None or cost < best[0]:
-            best = (cost, keep, wider, frames)
+    for wider in WIDERS:
+        seen = looks(net, photos, wider)
+        for keep in KEEPS:
+            frames = read_frames(photos, seen, keep, args.as_read)
+            shares = {s: no_die_share(frames, s) for s in PHOTO_SOURCES}
+            cost = float(np.mean([mistakes(frames, s) for s in PHOTO_SOURCES]))
+            print(f"wider {wider}, keep {keep:.2f}: mistakes {100 * cost:.1f}% of the dice; "
+                  "readings on no die "
+                  + ", ".join(f"{s} {100 * v:.1f}%{'' if v <= limit[s] else ' (over)'}"
+                              for s, v in shares.items()), flush=True)
+            if best is None or cost < best[0]:
+                best = (cost, keep, wider, frames)
     assert best is not None
     _, keep, wider, frames = best
     x = np.array([d.evidence for f in frames for d in f.found])

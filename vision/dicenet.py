@@ -310,6 +310,17 @@ class DiceNet:
             raise RuntimeError("this DiceNet was made without a pip reader (finder only)")
         return _softmax(self._pips(blob).reshape(len(blob), 7))
 
+    def look(self, frame: np.ndarray, wider: float | None) -> list[Look]:
+        """Every find as the networks see it, before the decision keeps any: :meth:`read`'s
+        finds, near ones merged, read by the pip reader, and looked at again ``wider``
+        (:meth:`look_wider`). A tool trying decisions reads a frame once per ``wider``."""
+        finds = sorted(self.find(frame), key=lambda f: -f[1])
+        near = [finds[i] for i in _merged(_as_array([b for b, _ in finds]))]
+        crops = [crop_for_pips(frame, box) for box, _ in near]
+        probs = self.look_wider(frame, [b for b, _ in near], self.read_pips(crops), wider)
+        return [Look(box, conf, crop, p)
+                for (box, conf), crop, p in zip(near, crops, probs, strict=True)]
+
     def read(self, frame: np.ndarray, decision: Decision | None = None) -> list[FoundDie]:
         """Every die found with its value.
 
@@ -326,24 +337,39 @@ class DiceNet:
         and its size compared with the others'.
         """
         decision = decision or fitted()
-        finds = sorted(self.find(frame), key=lambda f: -f[1])
-        near = [finds[i] for i in _merged(_as_array([b for b, _ in finds]))]
-        crops = [crop_for_pips(frame, box) for box, _ in near]
-        probs = self.look_wider(frame, [b for b, _ in near], self.read_pips(crops),
-                                decision.wider)
-        dice = []
-        for (box, conf), crop, p in zip(near, crops, probs, strict=True):
-            value = int(np.argmax(p[1:])) + 1
-            if conf * (1.0 - float(p[0])) >= decision.keep:
-                x0, y0, x1, y1 = (float(v) for v in box)
-                dice.append((FoundDie((x0, y0, x1, y1), value, conf,
-                                      float(p[value]), conf * (1.0 - float(p[0]))), crop))
-        dice.sort(key=lambda d: -d[0].sure)
-        kept = [dice[i] for i in _unnested(_as_array([d.box for d, _ in dice]))]
-        median = float(np.median([_side(d.box) for d, _ in kept])) if kept else 1.0
-        return [replace(d, pips=count_pips(crop),
-                        odd_size=abs(float(np.log(max(_side(d.box), 1e-6) / median))))
-                for d, crop in kept]
+        return kept_dice(self.look(frame, decision.wider), decision.keep)
+
+
+@dataclass(frozen=True)
+class Look:
+    """One find as the networks see it (:meth:`DiceNet.look`)."""
+
+    box: tuple[float, float, float, float]
+    found: float
+    """The finder's chance that a die lies there."""
+    crop: np.ndarray
+    """The pip reader's crop of it."""
+    probs: np.ndarray
+    """The pip reader's chances: no die, then one to six pips."""
+
+
+def kept_dice(looks: Sequence[Look], keep: float) -> list[FoundDie]:
+    """The dice among ``looks`` (:meth:`DiceNet.read`): each with a chance of being a die of
+    at least ``keep``, none lying inside another, its pips counted, its size compared."""
+    dice = []
+    for lk in looks:
+        p = lk.probs
+        value = int(np.argmax(p[1:])) + 1
+        if lk.found * (1.0 - float(p[0])) >= keep:
+            x0, y0, x1, y1 = (float(v) for v in lk.box)
+            dice.append((FoundDie((x0, y0, x1, y1), value, lk.found,
+                                  float(p[value]), lk.found * (1.0 - float(p[0]))), lk.crop))
+    dice.sort(key=lambda d: -d[0].sure)
+    kept = [dice[i] for i in _unnested(_as_array([d.box for d, _ in dice]))]
+    median = float(np.median([_side(d.box) for d, _ in kept])) if kept else 1.0
+    return [replace(d, pips=count_pips(crop),
+                    odd_size=abs(float(np.log(max(_side(d.box), 1e-6) / median))))
+            for d, crop in kept]
 
 
 @lru_cache(maxsize=1)
@@ -354,4 +380,4 @@ def default_net() -> DiceNet | None:
     return None
 
 
-__all__ = ["DiceNet", "FoundDie", "crop_for_pips", "default_net"]
+__all__ = ["DiceNet", "FoundDie", "Look", "crop_for_pips", "default_net", "kept_dice"]
