@@ -139,10 +139,6 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _side(box: tuple[float, float, float, float]) -> float:
-    return float(np.sqrt(max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)))
-
-
 def _sides(boxes: np.ndarray) -> np.ndarray:
     """The side (geometric mean of width and height) of each box, (n, 4) -> (n,)."""
     out: np.ndarray = np.sqrt(np.maximum(boxes[:, 2] - boxes[:, 0], 0.0)
@@ -296,9 +292,6 @@ class DiceNet:
         out[again] = (probs[again] + wide) / 2
         return out
 
-    def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
-        return self._classify_blob(self._blob(crops))
-
     @staticmethod
     def _blob(crops: list[np.ndarray]) -> np.ndarray:
         """The pip reader's input of ``crops``."""
@@ -360,16 +353,19 @@ def kept_dice(looks: Sequence[Look], keep: float) -> list[FoundDie]:
     for lk in looks:
         p = lk.probs
         value = int(np.argmax(p[1:])) + 1
-        if lk.found * (1.0 - float(p[0])) >= keep:
+        sure = lk.found * (1.0 - float(p[0]))
+        if sure >= keep:
             x0, y0, x1, y1 = (float(v) for v in lk.box)
-            dice.append((FoundDie((x0, y0, x1, y1), value, lk.found,
-                                  float(p[value]), lk.found * (1.0 - float(p[0]))), lk.crop))
+            dice.append((FoundDie((x0, y0, x1, y1), value, lk.found, float(p[value]), sure),
+                         lk.crop))
     dice.sort(key=lambda d: -d[0].sure)
-    kept = [dice[i] for i in _unnested(_as_array([d.box for d, _ in dice]))]
-    median = float(np.median([_side(d.box) for d, _ in kept])) if kept else 1.0
-    return [replace(d, pips=count_pips(crop),
-                    odd_size=abs(float(np.log(max(_side(d.box), 1e-6) / median))))
-            for d, crop in kept]
+    boxes = _as_array([d.box for d, _ in dice])
+    kept = _unnested(boxes)
+    sides = _sides(boxes[kept])
+    median = float(np.median(sides)) if kept else 1.0
+    return [replace(dice[i][0], pips=count_pips(dice[i][1]),
+                    odd_size=abs(float(np.log(max(float(side), 1e-6) / median))))
+            for i, side in zip(kept, sides, strict=True)]
 
 
 @lru_cache(maxsize=1)
