@@ -18,6 +18,8 @@ package's ``__init__`` importing its own submodules is not a circle.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 from conftest import ROOT
@@ -174,3 +176,16 @@ def test_no_test_module_imports_another() -> None:
     assert {name: sorted(imported) for name, imported in found.items() if imported} == {}
     assert _test_modules_imported("def f():\n    from test_serve import TOKEN\n") == \
         {"test_serve"}
+
+
+def test_the_command_line_starts_without_numpy_opencv_or_flask() -> None:
+    """``kotd`` with its every command registered, and King of the Dice's pack, import no
+    NumPy, OpenCV or Flask: the commands that only check, play or list cards (``kotd check``,
+    ``play``, ``cards``, about 70 starts in ``make test``) start in about half the CPU.
+    NumPy comes where the advisor or the reader runs, OpenCV and Flask where ``serve``,
+    ``read`` and ``calibrate`` run."""
+    code = ("import sys, pi.cli; from rules.games import game_pack; game_pack('kotd'); "
+            "print(sorted(m for m in ('numpy', 'cv2', 'flask') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"

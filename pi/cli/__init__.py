@@ -1,9 +1,10 @@
 """The ``kotd`` command line: one entry point, one module per command.
 
 Every command is a module here with ``register(subparsers)`` that adds its parser and
-handler; :data:`COMMANDS` lists them. Heavy libraries (OpenCV, Flask) are imported only
-when their command runs, so ``kotd check`` starts fast. The pure work is in ``rules``,
-``vision`` and ``web``; these modules only read arguments and print.
+handler; :data:`COMMANDS` lists them. Heavy libraries (NumPy, OpenCV, Flask) are imported
+only when their command runs (``tests/test_imports.py`` checks it), so ``kotd check`` starts
+fast. The pure work is in ``rules``, ``vision`` and ``web``; these modules only read
+arguments and print.
 
 A handler returns the exit status. What the user did wrong is a
 :class:`rules.errors.KotdError`: one line on standard error, exit status 2, no traceback.

@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rules.dice import Roll, haba_roll_problem
 from rules.errors import UsageError
-from rules.kotd.advisor import MAX_ROLLS_LEFT, Advice, Scoring, advise
 from rules.kotd.cards import Box, Card, load_box
 from rules.kotd.check import parse_card_ids
+from rules.kotd.game import MAX_ROLLS_LEFT
+
+if TYPE_CHECKING:  # the advisor (and NumPy) is imported when the command runs
+    from rules.kotd.advisor import Advice
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -101,6 +104,8 @@ def _print_human(advice: Advice, row: list[Card], out: TextIO) -> None:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
+    from rules.kotd.advisor import Scoring, advise
+
     box = load_box(args.box)
     row = _row(box, args.row)
     roll = Roll.parse(args.dice, box.dice)

@@ -77,10 +77,8 @@ import numpy as np
 from rules.dice import HABA_LAYOUTS, Die, Roll, haba_pair
 from rules.errors import UsageError
 from rules.kotd.cards import Box, Card, load_box
+from rules.kotd.game import MAX_ROLLS_LEFT
 from rules.kotd.requirements import COLOR_INDEX, DICE_PER_ROLL, Requirement
-
-MAX_ROLLS_LEFT = 3
-"""Rolls left after the current one: 2 in a normal turn, 3 with an elf on top."""
 
 COLORS = tuple(COLOR_INDEX)
 _COLOR_INDEX = COLOR_INDEX

@@ -37,6 +37,9 @@ from rules.kotd.cards import Box, Card, bare_name, load_box
 
 Phase = Literal["setup", "rolling", "give", "draw", "over"]
 T = TypeVar("T")
+
+MAX_ROLLS_LEFT = 3
+"""Rolls left after the current one at most: 2 in a normal turn, 3 with an elf on top."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from rules.dice import Color, Roll
 from rules.errors import DataError
+
+if TYPE_CHECKING:  # NumPy is imported by ``meets``, the advisor's form, where it runs: the
+    import numpy as np  # commands that only check or play (kotd check, play, cards) skip it
 
 VALUES = (1, 2, 3, 4, 5, 6)
 DICE_PER_ROLL = 6
@@ -160,6 +161,7 @@ class Parity(Requirement):
         return _verdict(hits, max(0, self.count - len(hits)))
 
     def meets(self, counts: DiceCounts) -> np.ndarray:
+        import numpy as np
         rest = 0 if self.parity == "even" else 1
         hits = sum(counts.values[v - 1] for v in VALUES if v % 2 == rest)
         return np.asarray(hits >= self.count)
@@ -199,6 +201,7 @@ class Run(Requirement):
         return _verdict(best, self.length - len(best))
 
     def meets(self, counts: DiceCounts) -> np.ndarray:
+        import numpy as np
         shape = counts.total.shape
         out = np.zeros(shape, dtype=bool)
         for start in range(1, 8 - self.length):
@@ -235,6 +238,7 @@ class Value(Requirement):
         return _verdict(hits, self.count - len(hits))
 
     def meets(self, counts: DiceCounts) -> np.ndarray:
+        import numpy as np
         return np.asarray(counts.values[self.value - 1] >= self.count)
 
     def to_dict(self) -> dict[str, Any]:
@@ -270,6 +274,7 @@ class ColorCount(Requirement):
         return _verdict(hits, self.count - len(hits))
 
     def meets(self, counts: DiceCounts) -> np.ndarray:
+        import numpy as np
         return np.asarray(counts.colors[COLOR_INDEX[self.color]] >= self.count)
 
     def to_dict(self) -> dict[str, Any]:
@@ -292,6 +297,7 @@ class SameColor(Requirement):
         _check_count(self.count)
 
     def meets(self, counts: DiceCounts) -> np.ndarray:
+        import numpy as np
         c = counts.colors
         return np.asarray(np.maximum(np.maximum(c[0], c[1]), c[2]) >= self.count)
 
@@ -339,6 +345,7 @@ class Colors(Requirement):
         return cls(tuple(counts.items()))
 
     def meets(self, counts: DiceCounts) -> np.ndarray:
+        import numpy as np
         ok = np.ones(counts.total.shape, dtype=bool)
         for color, count in self.counts:
             ok &= counts.colors[COLOR_INDEX[color]] >= count
@@ -389,6 +396,7 @@ class Groups(Requirement):
         return cls(tuple(data["sizes"]))
 
     def meets(self, counts: DiceCounts) -> np.ndarray:
+        import numpy as np
         ranked = np.sort(np.stack(counts.values), axis=0)[::-1]
         ok = np.ones(counts.total.shape, dtype=bool)
         for i, size in enumerate(self.sizes):
@@ -432,6 +440,7 @@ class SumAtMost(Requirement):
     fields: ClassVar[tuple[str, ...]] = ("total",)
 
     def meets(self, counts: DiceCounts) -> np.ndarray:
+        import numpy as np
         return np.asarray(counts.total <= self.total)
 
     def __post_init__(self) -> None:
@@ -465,6 +474,7 @@ class SumAtLeast(Requirement):
     fields: ClassVar[tuple[str, ...]] = ("total",)
 
     def meets(self, counts: DiceCounts) -> np.ndarray:
+        import numpy as np
         return np.asarray(counts.total >= self.total)
 
     def __post_init__(self) -> None:
