@@ -14,7 +14,9 @@ waits), so its asks are the rolls the table is asked about. ``--in-view`` adds t
 frames where no die is more than 40% hidden under a hand or another die (a die further
 under may ask instead),
 from the renderer's own measure of each die's top in view (``haba_sets.in_view``: each
-frame drawn once more, the first time).
+frame drawn once more, the first time). ``--tray``: the tray marked at calibration, as a
+family marks it (``haba_sets.marked_tray``: four tapped corners of a rectangle on the
+table), tells the reader the camera's nadir (``vision.tray.Tray.nadir``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from haba_sets import HELD_OUT, SETS, frames, in_views  # noqa: E402
+from haba_sets import HELD_OUT, SETS, frames, in_views, marked_tray  # noqa: E402
 
 from rules.kotd.cards import load_box  # noqa: E402
 from vision.doubt import default_model  # noqa: E402
@@ -87,6 +89,9 @@ def main() -> None:
                         help="with --no-count: at most this many dice lie in view (default: "
                              "the box's dice, 6, as `kotd read`; 0: no limit)")
     parser.add_argument("--show", type=int, default=0, help="print the first N wrong frames")
+    parser.add_argument("--tray", action="store_true",
+                        help="the tray marked at calibration tells the reader the camera's "
+                             "nadir (four tapped corners of a rectangle on the table)")
     parser.add_argument("--in-view", action="store_true",
                         help="also the frames where no die is more than 40%% hidden")
     args = parser.parse_args()
@@ -106,9 +111,10 @@ def main() -> None:
     cpu_by_size: dict[str, list[float]] = defaultdict(list)
     shown = 0
     for i, img, truth, scene in frames(args.set, args.frames, args.start, args.workers):
+        nadir = marked_tray(scene, SETS[args.set][0] + i).nadir() if args.tray else None
         t, c = time.perf_counter(), time.thread_time()
-        readings = (read_dice(img, at_most=args.at_most or None) if args.no_count
-                    else read_dice(img, thrown=len(truth)))
+        readings = (read_dice(img, at_most=args.at_most or None, nadir=nadir) if args.no_count
+                    else read_dice(img, thrown=len(truth), nadir=nadir))
         times.append(time.perf_counter() - t)
         cpu.append(time.thread_time() - c)
         cpu_by_size[f"{img.shape[1]}x{img.shape[0]}"].append(cpu[-1])
@@ -141,6 +147,7 @@ def main() -> None:
           f"held-out families: {HELD_OUT}; reader "
           + (f"not told how many dice were thrown (at most {args.at_most or 'any'})"
              if args.no_count else "told how many dice were thrown")
+          + ("; the camera's nadir from the tray marked at calibration" if args.tray else "")
           + f"; {default_model().fitted_by}")
     print(f"read time per {img.shape[1]}x{img.shape[0]} frame, one thread: CPU time median "
           f"{1000 * cpu[len(cpu) // 2]:.1f} ms, p95 {1000 * cpu[int(0.95 * len(cpu))]:.1f} ms;"

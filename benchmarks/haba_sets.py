@@ -50,6 +50,7 @@ from vision.render import draw, random_conditions, render_tray, scene_for
 from vision.render.camera import Projector
 from vision.render.scene import TrayScene, TruthDie
 from vision.render.table import table_scene
+from vision.tray import Tray
 
 HELD_OUT: dict[str, tuple[str, ...]] = {"table": ("cloth", "stone"), "light": ("warm",)}
 """Families never used while tuning or training: reported on, never tuned on. (Training also
@@ -165,6 +166,47 @@ def in_view(set_name: str, i: int) -> list[float]:
     kept.parent.mkdir(parents=True, exist_ok=True)
     kept.write_bytes(pickle.dumps(shares))
     return shares
+
+
+TAP = 0.005
+"""How far a tap on the page's live view lands from a tray's corner: this share of the frame's
+width (a standard deviation; 6 pixels of a 1280-wide frame shown on a phone)."""
+
+
+def marked_tray(scene: TrayScene, seed: int) -> Tray:
+    """The tray as a family marks it at calibration: the four corners, tapped with
+    :data:`TAP`, of the largest rectangle on the table (its sides 5:4 to 8:5, drawn from
+    ``seed``) around the middle of the view that the frame shows whole. (A set's dice lie
+    anywhere in view, so the tray is what tells the camera's angle here, not where dice
+    may lie.)"""
+    rng = np.random.default_rng(seed)
+    project = Projector(scene)
+    w, h = scene.width, scene.height
+    cx, cy = project.to_table(np.array([[w / 2, h / 2]]))[0]
+    aspect = rng.uniform(1.25, 1.6)
+
+    def corners(k: float) -> np.ndarray:
+        table = np.array([(cx + sx * aspect * k, cy + sy * k, 0.0)
+                          for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+        seen: np.ndarray = project.distort(project.project(table))
+        return seen
+
+    def shown(k: float) -> bool:
+        q = corners(k)
+        return bool((q[:, 0] > 0.03 * w).all() and (q[:, 0] < 0.97 * w).all()
+                    and (q[:, 1] > 0.03 * h).all() and (q[:, 1] < 0.97 * h).all())
+
+    # the largest rectangle whose corners the frame shows, 3% in: grown from a die's size
+    # (far out a barrel lens's formula folds points back into the frame)
+    lo = scene.die_size
+    while shown(2 * lo) and lo < 1000 * scene.die_size:
+        lo *= 2
+    hi = 2 * lo
+    for _ in range(30):
+        k = (lo + hi) / 2
+        lo, hi = (k, hi) if shown(k) else (lo, k)
+    tapped = np.clip(corners(lo) + rng.normal(0.0, TAP * w, (4, 2)), 0, (w, h))
+    return Tray.mark([(float(x), float(y)) for x, y in tapped], w, h)
 
 
 def _in_view(args: tuple[str, int]) -> list[float]:

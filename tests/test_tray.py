@@ -1,6 +1,7 @@
-"""The tray (vision/tray.py): its geometry as properties, bad corners refused in the error
-family, and on rendered frames the die beside the tray is never read once the tray is
-marked, also with the camera at an angle."""
+"""The tray (vision/tray.py): its geometry as properties (the camera's nadir against the
+camera that drew the corners), bad corners refused in the error family, and on rendered
+frames the die beside the tray is never read once the tray is marked, also with the camera
+at an angle."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from traykit import H, W, tray_scene
 
 from rules.errors import KotdError, TrayError
-from vision.tray import Tray, find_tray, read_in_tray
+from vision.tray import OUTSIDE, Tray, find_tray, read_in_tray
 
 
 @st.composite
@@ -39,17 +40,11 @@ def trays(draw: st.DrawFn) -> Tray:
         raise
 
 
-@settings(max_examples=200, deadline=None)
-@given(trays(), st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1,
-                         max_size=20))
-def test_rectify_then_unrectify_is_the_identity_within_a_pixel(
-        tray: Tray, points: list[tuple[float, float]]) -> None:
-    w, h = tray.size
-    rect = np.array([(u * w, v * h) for u, v in points])
-    back = tray.rectify_points(tray.unrectify(rect))
-    assert np.abs(back - rect).max() < 1.0
-    inside = tray.unrectify(rect)
-    assert np.abs(tray.rectify_points(inside) - rect).max() < 1.0
+def _rectified(tray: Tray, points: np.ndarray) -> np.ndarray:
+    """Frame pixels to the rectified tray's pixels (:meth:`Tray.homography`)."""
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    out: np.ndarray = cv2.perspectiveTransform(pts, tray.homography()).reshape(-1, 2)
+    return out
 
 
 @settings(max_examples=200, deadline=None)
@@ -63,7 +58,7 @@ def test_contains_agrees_with_opencv_and_with_the_rectified_rectangle(
         distance = cv2.pointPolygonTest(contour, p, True)
         assert tray.contains(p) == (distance >= 0)
         if abs(distance) > 1.0:  # away from the edge the rectified picture agrees too
-            (u, v), = tray.rectify_points(np.array([p]))
+            (u, v), = _rectified(tray, np.array([p]))
             assert (0 <= u <= w and 0 <= v <= h) == (distance > 0)
 
 
@@ -75,7 +70,7 @@ def test_the_corners_run_clockwise_from_the_top_left_whatever_order_they_came_in
     again = Tray.mark([c, b, a, d], W, H)  # the other way round, starting elsewhere
     assert again.corners == tray.corners
     assert min(tray.corners, key=lambda p: p[0] + p[1]) == a
-    rect = tray.rectify_points(np.array(tray.corners))
+    rect = _rectified(tray, np.array(tray.corners))
     w, h = tray.size
     assert np.allclose(rect, [(0, 0), (w, 0), (w, h), (0, h)], atol=0.5)
     assert np.allclose(Tray.from_json(tray.to_json()).corners, tray.corners, atol=0.01)
@@ -151,28 +146,89 @@ def test_a_die_beside_the_marked_tray_is_never_read(beside_the_tray) -> None:
         plain = read_dice(frame, at_most=6)
         seen_without += any(math.dist(r.center, beside.center) < beside.size / 2
                             for r in plain)
-        readings = read_in_tray(lambda f: read_dice(f, at_most=6), frame, tray)
-        assert all(tray.contains(r.center) for r in readings)
+        readings = read_in_tray(lambda f, nadir: read_dice(f, at_most=6, nadir=nadir),
+                                frame, tray)
+        assert all(tray.contains(r.center, OUTSIDE * r.size) for r in readings)
         assert not any(math.dist(r.center, beside.center) < beside.size for r in readings)
         for t, r in match(readings, inside):
             total += 1
             right += r is not None and (r.value, r.color) == (t.value, t.color)
     assert seen_without >= len(beside_the_tray) // 2  # the reader does see it without a tray
-    assert right >= 0.9 * total  # the dice in the tray, rectified, are read as before
+    assert right >= 0.9 * total  # the dice in the tray are read as before
 
 
-def test_the_readings_come_back_in_frame_pixels(beside_the_tray) -> None:
-    from vision.reader import read_dice
+def test_the_reader_is_told_the_nadir_of_the_marked_tray(beside_the_tray) -> None:
+    frame, _, _, tray = beside_the_tray[1]  # the camera tilted 28 degrees
+    told: list[tuple[float, float]] = []
+    read_in_tray(lambda f, nadir: told.append(nadir) or [], frame, tray)
+    assert told == [tray.nadir()]
+    assert not tray.contains(told[0])  # at that tilt the camera stands beside the tray
 
-    frame, inside, _, tray = beside_the_tray[1]  # the camera tilted 28 degrees
-    readings = read_in_tray(lambda f: read_dice(f, at_most=6), frame, tray)
-    assert readings
-    for r in readings:
-        near = min(inside, key=lambda t: math.dist(t.center, r.center))
-        assert math.dist(near.center, r.center) < 0.25 * near.size
-        assert 0.6 < r.size / near.size < 1.6
-        if r.outline:
-            assert cv2.pointPolygonTest(np.array(r.outline, np.float32), r.center, False) >= 0
+
+def _camera(tilt: float, turn: float, focal: float
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A pinhole camera over the table, 12 focal lengths high (in frame widths, so that the
+    frame sees about 12 table units across): its projection matrix (table point -> frame
+    pixel), its nadir (the image of the point straight below it) and the table point at the
+    middle of the frame."""
+    t, d = math.radians(tilt), math.radians(turn)
+    axis = np.array([-math.sin(d), math.cos(d), 0.0])
+    c, s = math.cos(t), math.sin(t)
+    x = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    rotation = (c * np.eye(3) + s * x + (1 - c) * np.outer(axis, axis)) @ np.diag([1, 1, -1])
+    k = np.array([[focal * W, 0, W / 2], [0, focal * W, H / 2], [0, 0, 1.0]])
+    eye = np.array([0.0, 0.0, 12.0 * focal])
+    project = k @ np.hstack([rotation, -(rotation @ eye)[:, None]])
+    below = project @ np.array([0.0, 0.0, 0.0, 1.0])
+    ray = rotation.T @ np.array([0.0, 0.0, 1.0])  # the optical axis, in table coordinates
+    seen = eye + ray * (-eye[2] / ray[2])
+    return project, below[:2] / below[2], seen[:2]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0, 40), st.floats(0, 360), st.floats(0.6, 2.5), st.floats(-1, 1),
+       st.floats(-1, 1), st.floats(1, 3), st.floats(1, 3), st.floats(0, 90))
+def test_the_nadir_is_where_the_camera_that_drew_the_corners_stands(
+        tilt: float, turn: float, focal: float, x: float, y: float, half_w: float,
+        half_h: float, angle: float) -> None:
+    """Any rectangle on the table, seen by any camera tilted up to 40 degrees, gives the
+    camera's nadir (a camera looking straight down has it in the frame's middle) and where a
+    die's top seen in the picture stands on the table."""
+    project, nadir, seen_middle = _camera(tilt, turn, focal)
+    a = math.radians(angle)
+    u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    table = [seen_middle + np.array([x, y]) + su * half_w * u + sv * half_h * v
+             for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    seen = [project @ np.array([p[0], p[1], 0.0, 1.0]) for p in table]
+    corners = [(float(p[0] / p[2]), float(p[1] / p[2])) for p in seen]
+    assume(all(p[2] > 0 for p in seen))
+    try:
+        tray = Tray.mark(corners, W, H)
+    except TrayError:
+        assume(False)
+        raise
+    middle = np.array([W / 2, H / 2])
+    got = np.array(tray.nadir(focal))
+    reach = max(float(np.linalg.norm(nadir - middle)), 1.0)
+    assert np.linalg.norm(got - nadir) < 0.01 * reach + 0.5
+    if tilt == 0:
+        assert np.allclose(got, middle, atol=0.5)
+    told = tray.focal()  # the corners alone: the focal length when they tell it
+    if told is not None:
+        assert abs(told / focal - 1) < 0.02
+        assert np.linalg.norm(np.array(tray.nadir()) - nadir) < 0.03 * reach + 0.5
+    # a die's top, one edge above the tray's middle, seen size / f of its depth across,
+    # stands where the tray's middle is seen
+    spot = seen_middle + np.array([x, y])
+    top = project @ np.array([spot[0], spot[1], 0.3, 1.0])
+    floor = project @ np.array([spot[0], spot[1], 0.0, 1.0])
+    foot = tray.foot(top[:2] / top[2], focal * W * 0.3 / top[2], focal)
+    assert math.dist(foot, floor[:2] / floor[2]) < 0.5
+    if reach > 50:  # the nadir's direction from the middle, whatever the focal length
+        for guess in (0.5, 1.0, 2.0):
+            way = np.array(tray.nadir(guess)) - middle
+            cos = way @ (nadir - middle) / (np.linalg.norm(way) * reach)
+            assert cos > 0.999
 
 
 def test_the_tray_is_found_from_its_edge_as_a_suggestion() -> None:

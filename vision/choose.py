@@ -12,7 +12,8 @@ tuning frames (``tools/fit_haba_reader.py``, :mod:`vision.doubt` loads them):
 * ``pair``: of every two faces beside each other, the log of the pair network's chance of
   what the choice says of them (one is a die's top and the other not, or neither or both);
 * ``inward``: of two faces beside each other, one chosen and one not, how much more the
-  chosen one lies towards the middle of the frame (a die's side shows towards the middle);
+  chosen one lies towards the camera's nadir (:attr:`vision.faces.Seen.middle`: the middle of
+  the frame unless the marked tray tells it; a die's side shows towards it);
 * ``side``: chosen faces that lie where a neighbour's side shows (:func:`lies_as_side`);
 * ``box``: the log-chance that the chosen faces' readings obey the box's layouts
   (:func:`vision.consistency.obeying_each`);
@@ -54,7 +55,7 @@ class Shape:
     clip: float
     """Log-odds are clipped to ±this: no one network's answer is ever certain."""
     out_from_middle: float
-    """Faces' sides from the middle of the frame at which the ``inward`` term counts fully."""
+    """Faces' sides from the camera's nadir at which the ``inward`` term counts fully."""
     side_shrink: float
     """A face narrower than this share of a neighbour's, closer to it than this many of the
     neighbour's sides, lies where that die's side shows."""
@@ -95,7 +96,7 @@ def choices(seen: Seen, count: int | None) -> Iterator[tuple[int, ...]]:
 
 
 def inward(face: Face, other: Face, middle: tuple[float, float], shape: Shape) -> float:
-    """How much ``face`` lies from ``other`` towards the middle of the frame: the cosine of
+    """How much ``face`` lies from ``other`` towards ``middle`` (the camera's nadir): the cosine of
     the angle between the two directions, weighed by how far out ``other`` lies
     (:attr:`Shape.out_from_middle`)."""
     (ox, oy), (fx, fy) = other.found.center, face.found.center

@@ -74,7 +74,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     read.add_argument("--annotate", type=Path, metavar="DIR",
                       help="write each image with the dice outlined and labelled into DIR")
     read.add_argument("--tray", metavar="X1,Y1,...,X4,Y4",
-                      help="read only this tray: its four corners in pixels, in order around it")
+                      help="read only the dice in this tray: its four corners in pixels, in "
+                           "order around it (they also tell how the camera looks at it)")
     read.set_defaults(handler=_read)
     cal = subparsers.add_parser("calibrate", help="measure the dice colours from a photo")
     cal.add_argument("image", metavar="IMAGE", nargs="?",
@@ -149,8 +150,8 @@ def _read(args: argparse.Namespace) -> int:
             status = 2
             continue
         try:
-            def read(picture: Any) -> list[Any]:
-                return read_dice(picture, args.dice, palette, args.thrown, at_most)
+            def read(picture: Any, nadir: Any = None) -> list[Any]:
+                return read_dice(picture, args.dice, palette, args.thrown, at_most, nadir=nadir)
 
             readings = reading_order(read(frame) if corners is None else read_in_tray(
                 read, frame, Tray.parse(corners, frame.shape[1], frame.shape[0])))

@@ -87,10 +87,11 @@ class Face:
 
 @dataclass(frozen=True)
 class Seen:
-    """Every candidate face of one frame, and the middle of the frame."""
+    """Every candidate face of one frame, and the point a die's side shows towards."""
 
     faces: tuple[Face, ...]
     middle: tuple[float, float]
+    """The camera's nadir when known (:func:`see`), else the middle of the frame."""
 
 
 def apart(found: Sequence[FoundFace], seen: Sequence[FoundFace] = ()) -> list[FoundFace]:
@@ -216,15 +217,20 @@ def _neighbours(frame: np.ndarray, faces: list[Face], pair_net: PairNet | None,
 
 
 def see(frame: np.ndarray, net: HabaNet, palette: Palette, count: int | None,
-        pair_net: PairNet | None, temperature: float) -> Seen:
+        pair_net: PairNet | None, temperature: float,
+        nadir: tuple[float, float] | None = None) -> Seen:
     """Every candidate face of ``frame`` with its evidence; ``count``: how many dice the
-    table wants at most or threw (None: not known), which decides how hard to look."""
+    table wants at most or threw (None: not known), which decides how hard to look.
+    ``nadir``: the point straight below the camera in frame pixels, where the picture's
+    vertical lines meet and towards which a die's side shows (:meth:`vision.tray.Tray.nadir`;
+    far below the frame under a camera at an angle); None: the middle of the frame, as
+    under a camera looking straight down."""
     faces = _faces(frame, net, palette, temperature, _first_finds(frame, net))
     if count is not None and sum(f.is_die >= A_DIE for f in faces) < count:
         more = _more_finds(frame, net, [f.found for f in faces])
         faces += _faces(frame, net, palette, temperature, more)
     faces = _with_splits(frame, net, faces, count, palette, temperature)
-    middle = (frame.shape[1] / 2, frame.shape[0] / 2)
+    middle = nadir or (frame.shape[1] / 2, frame.shape[0] / 2)
     return Seen(tuple(_neighbours(frame, faces, pair_net, middle, temperature)), middle)
 
 

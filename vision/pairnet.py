@@ -10,8 +10,9 @@ slant. This network sees the two faces together:
   by its mean (:func:`vision.habanet.normalise`);
 * the faces' own numbers, *a*'s less *b*'s (:func:`pair_numbers`): size, finder peak, the
   pip reader's "a die" and surest value, how bright the pips and the face are, and how much
-  further out from the middle of the frame *a* lies (a die's side shows towards the middle);
-* where the pair lies from the middle of the frame, along and across the axis.
+  further out from the camera's nadir *a* lies (a die's side shows towards it; the nadir is
+  the middle of the frame unless the marked tray tells it, :meth:`vision.tray.Tray.nadir`);
+* where the pair lies from the nadir, along and across the axis.
 
 It gives the chance of three answers: *a* is a die's top and *b* is not, *b* is and *a* is
 not, or neither or both are. It was trained on pairs mirrored at random (left to right, *a*

@@ -49,8 +49,8 @@ def _from_net(found: FoundDie) -> DieReading:
 
 def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = None,
               thrown: int | None = None, at_most: int | None = None,
-              pair_net: PairNet | Literal[False] | None = None, doubtful: bool = False
-              ) -> list[DieReading]:
+              pair_net: PairNet | Literal[False] | None = None, doubtful: bool = False,
+              nadir: tuple[float, float] | None = None) -> list[DieReading]:
     """Read every die in a BGR ``frame`` (any size; the die size is measured from it).
 
     ``kind="haba"`` finds HABA faces and names their colour with ``palette`` (default:
@@ -61,6 +61,8 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
     (:mod:`vision.pairnet`; default: the shipped one; False: none). Told ``thrown``, a face
     where a die is unlikely is left out (the table asks whether one is covered); with
     ``doubtful`` it is read too, marked unsure (the players asked to read again).
+    ``nadir``: the point straight below the camera, when the marked tray tells it
+    (:meth:`vision.tray.Tray.nadir`; HABA dice: a die's side shows towards it).
     """
     _check(frame)
     if kind == "standard":
@@ -69,12 +71,13 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
             raise OSError("the ordinary-dice networks are missing from vision/models/: "
                           "reinstall kotd, or make them with tools/train_dice_net.py")
         return [_from_net(f) for f in net.read(frame)]
-    return list(read_haba(frame, palette, thrown, at_most, pair_net, doubtful)[1].dice)
+    return list(read_haba(frame, palette, thrown, at_most, pair_net, doubtful, nadir)[1].dice)
 
 
 def read_haba(frame: np.ndarray, palette: Palette | None = None, thrown: int | None = None,
               at_most: int | None = None, pair_net: PairNet | Literal[False] | None = None,
-              doubtful: bool = False) -> tuple[Seen, Reading]:
+              doubtful: bool = False, nadir: tuple[float, float] | None = None
+              ) -> tuple[Seen, Reading]:
     """The HABA faces of ``frame`` with their evidence, and the most probable reading of
     them (:func:`read_dice`'s arguments)."""
     _check(frame)
@@ -87,7 +90,7 @@ def read_haba(frame: np.ndarray, palette: Palette | None = None, thrown: int | N
     model = default_model()
     count = thrown if thrown is not None else at_most
     with haba.one_frame(frame):
-        seen = see(frame, haba, palette, count, pairs, model.temperature)
+        seen = see(frame, haba, palette, count, pairs, model.temperature, nadir)
     weighed = weigh(seen, count, thrown is not None, palette.colors, model.shape)
     return seen, decide(seen, weighed, model, palette, leave_out=not doubtful)
 

@@ -2,12 +2,19 @@
 
 A :class:`Tray` is the tray's four corners in the pixels of the camera's frame, in order
 around it (clockwise on the picture, starting top left), and the size of the frame they
-were marked on. When the tray is known the reader reads only the tray (:func:`read_in_tray`):
-the frame is rectified first (a homography from the four corners to an upright rectangle
-of the tray's aspect, so a camera at an angle sees the tray as from above), the dice are
-read there, and their centres and outlines are mapped back to frame pixels. A reading
-whose centre lies outside the tray is dropped: a printed die on a card beside the tray is
-never a die. Without a tray, nothing of this runs.
+were marked on. When the tray is known the reader reads the frame told where the camera
+stands (:func:`read_in_tray`): the tray's corners, a rectangle on the table, give the
+camera's tilt and so its nadir (:meth:`Tray.nadir`), the point straight below it, towards
+which a die's side shows. A reading that stands outside the tray (:meth:`Tray.foot`: its
+top's centre moved down to the table, towards the nadir) is dropped: a printed die on a card
+beside the tray is never a die, and a die at the far wall, whose top a camera at an angle
+sees beyond the tray's floor, is kept.
+Without a tray, nothing of this runs.
+
+The frame is not rectified for reading: the reader's networks learnt dice as a camera sees
+them, and read a rectified desk-arm frame much worse (``docs/log/2026-11-29-issue-44.md``,
+twelfth session); the motion check and the colour calibration look at the rectified tray
+(:meth:`Tray.rectify`).
 
 The corners come from four taps on the page's live view, from the command line
 (``kotd calibrate --tray x1,y1,...``), or from :func:`find_tray`, which looks for the tray's
@@ -19,6 +26,7 @@ Where the tray is kept is not decided here: callers hand the path (the data dire
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -34,6 +42,17 @@ TRAY_FILE = "tray.json"
 """The tray's file in the data directory the caller hands down."""
 SMALLEST = 0.02
 """A tray covers at least this share of the frame (a smaller quad is a slip of a finger)."""
+OUTSIDE = 0.5
+"""How far outside the tray (in the reading's own sizes) the point a reading stands on
+(:meth:`Tray.foot`) may lie and the reading still be kept. That point is approximate: for
+the dice in a tray under the tuning frames' desk-arm camera it lay at most 0.11 sizes
+outside. A die beside the tray, beyond its wall, stands further out."""
+FOCAL = 0.9
+"""The camera's focal length in frame widths when the tray's corners cannot tell it
+(:meth:`Tray.focal`): the Raspberry Pi camera modules' standard lenses (0.74-1.05)."""
+FOCAL_RANGE = (0.4, 5.0)
+"""The focal lengths (frame widths) a camera over a tray may have: from a wide phone lens to
+a long one; a tray's corners that imply another were tapped too roughly to tell."""
 
 
 def _ordered(points: Sequence[Point]) -> tuple[Point, ...]:
@@ -132,25 +151,75 @@ class Tray:
         matrix: np.ndarray = cv2.getPerspectiveTransform(src, dst)
         return matrix
 
-    def contains(self, point: Sequence[float]) -> bool:
-        """True when ``point`` (frame pixels) lies in the tray or on its edge."""
+    def contains(self, point: Sequence[float], margin: float = 0.0) -> bool:
+        """True when ``point`` (frame pixels) lies in the tray, on its edge, or at most
+        ``margin`` pixels outside it."""
         contour = np.array(self.corners, np.float32).reshape(-1, 1, 2)
         return bool(cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])),
-                                         False) >= 0)
+                                         margin > 0) >= -margin)
+
+    def focal(self) -> float | None:
+        """The camera's focal length in frame widths, as the tray's corners imply it (the
+        principal point the frame's middle): the tray is a rectangle, so the points where
+        its opposite sides meet in the picture lie in directions at right angles. None when
+        the picture cannot tell (a pair of sides parallel in it: the camera tilted along a
+        side, or not at all) or tells a length outside :data:`FOCAL_RANGE`."""
+        a, b, c, d = (np.array([x, y, 1.0]) for x, y in self.corners)
+        first = np.cross(np.cross(a, b), np.cross(d, c))
+        second = np.cross(np.cross(a, d), np.cross(b, c))
+        middle = np.array([self.width / 2, self.height / 2])
+        apart = first[:2] - middle * first[2], second[:2] - middle * second[2]
+        scale = float(np.linalg.norm(apart[0]) * np.linalg.norm(apart[1]))
+        depth = float(first[2] * second[2])
+        if scale <= 0 or abs(depth) * self.width ** 2 < 1e-6 * scale:
+            return None
+        f2 = -float(apart[0] @ apart[1]) / depth
+        lo, hi = FOCAL_RANGE
+        if not (lo * self.width) ** 2 < f2 < (hi * self.width) ** 2:
+            return None
+        return math.sqrt(f2) / self.width
+
+    def _down(self, focal: float) -> tuple[np.ndarray, np.ndarray]:
+        """The camera's matrix (focal length ``focal`` frame widths, principal point the
+        frame's middle) and the table's unit normal in the camera's frame, pointing down
+        into the table. The tray is a rectangle on the table: its corners' homography gives
+        the directions of its two sides as the camera sees them, and the normal is their
+        cross product."""
+        f = focal * self.width
+        square = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], np.float32)
+        h = cv2.getPerspectiveTransform(square, np.array(self.corners, np.float32))
+        k = np.array([[f, 0.0, self.width / 2], [0.0, f, self.height / 2], [0.0, 0.0, 1.0]])
+        k_inv = np.linalg.inv(k)
+        across, along = k_inv @ h[:, 0], k_inv @ h[:, 1]
+        normal = np.cross(across / np.linalg.norm(across), along / np.linalg.norm(along))
+        return k, normal / np.linalg.norm(normal) * np.sign(normal[2])
+
+    def nadir(self, focal: float | None = None) -> Point:
+        """The point straight below the camera, in frame pixels: where the picture's
+        vertical lines meet (``focal``: the camera's focal length in frame widths; None: as
+        the corners tell it, else :data:`FOCAL`). Under a camera looking straight down it is
+        the middle of the frame; under one tilted 30° it lies far below the frame. Its
+        direction from the middle does not depend on the focal length, its distance does."""
+        k, down = self._down(focal or self.focal() or FOCAL)
+        x, y, w = k @ down
+        return float(x / w), float(y / w)
+
+    def foot(self, point: Sequence[float], size: float, focal: float | None = None) -> Point:
+        """Where a die's top seen at ``point`` (frame pixels), ``size`` pixels across, stands
+        on the table: its centre moved towards the nadir by the die's height. (The top lies
+        one die edge above the table; seen ``size`` pixels across at ``f`` pixels' focal
+        length, that edge is ``size / f`` of its depth.)"""
+        focal = focal or self.focal() or FOCAL
+        k, down = self._down(focal)
+        rise = size / (focal * self.width)
+        x, y, w = np.array([point[0], point[1], 1.0]) + rise * (k @ down)
+        return float(x / w), float(y / w)
 
     def rectify(self, frame: np.ndarray) -> np.ndarray:
         """The tray as seen from straight above: an upright picture of :attr:`size`."""
         picture: np.ndarray = cv2.warpPerspective(frame, self.homography(), self.size,
                                                   flags=cv2.INTER_LINEAR)
         return picture
-
-    def rectify_points(self, points: np.ndarray) -> np.ndarray:
-        """(n, 2) frame pixels to rectified pixels."""
-        return _transform(points, self.homography())
-
-    def unrectify(self, points: np.ndarray) -> np.ndarray:
-        """(n, 2) rectified pixels back to frame pixels."""
-        return _transform(points, np.linalg.inv(self.homography()))
 
     def fitted(self, width: int, height: int) -> Tray:
         """The same tray in a frame of another size (the camera's mode changed)."""
@@ -193,37 +262,17 @@ class Tray:
         return cls.from_json(data)
 
 
-def _transform(points: np.ndarray, matrix: np.ndarray) -> np.ndarray:
-    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-    out: np.ndarray = cv2.perspectiveTransform(pts, matrix).reshape(-1, 2)
-    return out
-
-
-def _back(r: DieReading, tray: Tray) -> DieReading:
-    """A reading of the rectified tray in frame pixels: centre, outline and size."""
-    cx, cy = r.center
-    half = r.size / 2
-    square = np.array([(cx - half, cy - half), (cx + half, cy - half),
-                       (cx + half, cy + half), (cx - half, cy + half)])
-    parts: list[np.ndarray] = [np.array([r.center]), square]
-    if r.outline:
-        parts.append(np.array(r.outline))
-    mapped = tray.unrectify(np.vstack(parts))
-    center, corners, outline = mapped[0], mapped[1:5], mapped[5:]
-    size = float(np.sqrt(abs(cv2.contourArea(corners.astype(np.float32)))))
-    return replace(r, center=(float(center[0]), float(center[1])),
-                   outline=tuple((float(x), float(y)) for x, y in outline), size=size)
-
-
-def read_in_tray(read: Callable[[np.ndarray], Sequence[DieReading]], frame: np.ndarray,
-                 tray: Tray) -> list[DieReading]:
-    """The dice ``read`` finds in the rectified tray of ``frame``, in frame pixels; a
-    reading whose centre lies outside the tray is dropped."""
+def read_in_tray(read: Callable[[np.ndarray, Point], Sequence[DieReading]],
+                 frame: np.ndarray, tray: Tray, focal: float | None = None
+                 ) -> list[DieReading]:
+    """The dice ``read(frame, nadir)`` finds, told the camera's nadir (:meth:`Tray.nadir`),
+    less those that stand more than :data:`OUTSIDE` of their sizes outside the tray
+    (:meth:`Tray.foot`)."""
     height, width = frame.shape[:2]
     fitted = tray.fitted(width, height)
-    tw, th = fitted.size
-    return [_back(r, fitted) for r in read(fitted.rectify(frame))
-            if 0 <= r.center[0] <= tw and 0 <= r.center[1] <= th]
+    focal = focal or fitted.focal() or FOCAL
+    return [r for r in read(frame, fitted.nadir(focal))
+            if fitted.contains(fitted.foot(r.center, r.size, focal), OUTSIDE * r.size)]
 
 
 def find_tray(frame: np.ndarray) -> Tray | None:
