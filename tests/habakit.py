@@ -84,6 +84,8 @@ class FakeNets:
         self.reads = {30 + 10 * k: np.array(r, np.float32) for k, r in enumerate(reads)}
         self.pair = np.array(pair, np.float32)
         self.asked: list[str] = []
+        self.numbers: list[np.ndarray] = []
+        """The numbers of the pairs the pair network was last asked about."""
         self.frame = np.full((960, 1280, 3), 10, np.uint8)
         for k, f in enumerate([*self.finds, *self.farther, *self.closer]):
             h = f.side / 2
@@ -110,6 +112,7 @@ class FakeNets:
                         ).reshape(-1, 7)
 
     def chances(self, pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        self.numbers = [numbers for _, numbers in pairs]
         return np.tile(self.pair, (len(pairs), 1))
 
 

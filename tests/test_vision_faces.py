@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from habakit import FakeNets
 
-from vision.faces import see
+from vision.faces import asked_again, see
 from vision.habanet import FoundFace
 from vision.palette import Palette
 
@@ -51,6 +51,25 @@ def test_faces_beside_each_other_carry_the_pair_network_s_answers() -> None:
     # asked in both orders and averaged: (0.8 + 0.1) / 2 each way
     assert big.neighbours[0].top == pytest.approx(0.45)
     assert big.neighbours[0].under == pytest.approx(0.45)
+
+
+def test_told_the_camera_s_nadir_the_pair_network_measures_from_it_not_the_middle() -> None:
+    """A die's side shows towards the point below the camera: the pair's numbers (how far
+    out each face lies, where the pair lies) are measured from the nadir when it is told,
+    and asking again with another nadir keeps the faces."""
+    nets = FakeNets([_f(600, y=480.0), _f(660, y=480.0)], [DIE, DIE], pair=(0.8, 0.1, 0.1))
+    middle = see(nets.frame, nets, PALETTE, None, nets, 1.0)  # type: ignore[arg-type]
+    from_middle = [n.copy() for n in nets.numbers]
+    below = (630.0, 2400.0)  # far below the frame, straight under the pair
+    told = see(nets.frame, nets, PALETTE, None, nets, 1.0, below)  # type: ignore[arg-type]
+    assert told.middle == below and middle.middle == (640.0, 480.0)
+    # the pair lies across the line to the nadir: neither face further out along it
+    assert all(abs(n[7]) < 1e-6 for n in nets.numbers)
+    assert any(abs(n[7]) > 0.1 for n in from_middle)
+    again = asked_again(nets.frame, middle, nets, 1.0, below)  # type: ignore[arg-type]
+    assert again.middle == below
+    assert [(f.found, f.neighbours) for f in again.faces] == [
+        (f.found, f.neighbours) for f in told.faces]
 
 
 def test_faces_from_farther_are_weighed_beside_the_first_look_s_in_their_place() -> None:

@@ -6,7 +6,8 @@ On tuning frames only (``benchmarks/haba_sets.py``: never a judging set, ``stres
 ``table``), each frame read twice, told the count and not told (at most the box's dice):
 
 1. every candidate face with its evidence (:func:`vision.faces.see`, kept in
-   ``.cache/haba-reader`` per frame, networks and the code that finds faces);
+   ``.cache/haba-reader`` per frame, the finder, pip reader and the code that finds faces;
+   after a change of the pair network only its answers are asked again);
 2. the pip reader's temperature, by likelihood of the true values of faces on dice;
 3. the weights of :data:`vision.choose.TERMS`, by likelihood of the true choice of faces
    (a conditional logit over each frame's choices; convex, Newton's method), and the
@@ -27,9 +28,11 @@ from __future__ import annotations
 import argparse
 import datetime
 import hashlib
+import json
 import math
 import pickle
 import sys
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
@@ -50,20 +53,31 @@ from rules.kotd.cards import load_box  # noqa: E402
 from vision.choose import TERMS, Shape, Weighed, weigh  # noqa: E402
 from vision.consistency import Belief  # noqa: E402
 from vision.doubt import MODEL_TOML, SHAPE, ReaderModel, a_top, decide  # noqa: E402
-from vision.faces import Seen, see  # noqa: E402
-from vision.habanet import MODELS, default_net  # noqa: E402
-from vision.pairnet import default_pair_net  # noqa: E402
+from vision.faces import Seen, asked_again, see  # noqa: E402
+from vision.habanet import FINDER_ONNX, MODELS, PIPS_ONNX, default_net  # noqa: E402
+from vision.pairnet import PAIR_ONNX, default_pair_net  # noqa: E402
 from vision.palette import Palette  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
 from vision.render.score import score_frame  # noqa: E402
 
-_EVIDENCE = sorted(MODELS.glob("*.onnx")) + [MODELS / "haba_nets.toml"] + [
-    ROOT / "vision" / f"{m}.py"
-    for m in ("faces", "habanet", "pairnet", "facecolor", "palette", "netformat")]
-NETS = hashlib.sha1(b"".join(p.read_bytes() for p in _EVIDENCE)).hexdigest()[:10]
-"""The networks, their formats and the code that make a frame's faces: a change of any reads
-again."""
-CACHE = ROOT / ".cache" / "haba-reader" / f"{RENDERER}-{NETS}"
+
+def _evidence(files: list[Path], sections: list[str]) -> str:
+    """A short hash of ``files`` and of these sections of ``haba_nets.toml``."""
+    card = tomllib.loads((MODELS / "haba_nets.toml").read_text(encoding="utf-8"))
+    parts = [p.read_bytes() for p in files] + [
+        json.dumps(card.get(name), sort_keys=True).encode() for name in sections]
+    return hashlib.sha1(b"".join(parts)).hexdigest()[:10]
+
+
+FACES = _evidence([FINDER_ONNX, PIPS_ONNX] + [
+    ROOT / "vision" / f"{m}.py" for m in ("faces", "habanet", "facecolor", "palette",
+                                           "netformat")], ["finder", "pips"])
+"""The finder and pip reader, their formats and the code that make a frame's faces: a change
+of any reads every frame again."""
+PAIRS = _evidence([PAIR_ONNX, ROOT / "vision" / "pairnet.py"], ["pair"])
+"""The pair network and its format: after a change only its answers are asked again
+(:func:`vision.faces.asked_again`), the faces kept."""
+CACHE = ROOT / ".cache" / "haba-reader" / f"{RENDERER}-{FACES}"
 RIDGE = 1.0
 """The weights' L2 penalty (a prior that keeps an unused term near 0)."""
 SILENT_COST = 20.0
@@ -85,22 +99,29 @@ class Case:
 
 
 def collect(frames: list[tuple[str, int]], at_most: int) -> list[Case]:
-    """Both readings of every frame, from the cache or made afresh."""
+    """Both readings of every frame, from the cache or made afresh (the faces kept, the pair
+    network's answers asked again when only the pair network changed)."""
     net, pairs, palette = default_net(), default_pair_net(), Palette.default()
     if net is None:
         raise SystemExit("the HABA networks are missing")
     out = []
     for n, (name, i) in enumerate(frames):
         path = CACHE / name / f"{i:05d}.pickle"
-        if path.exists():
-            out += [Case(*c) for c in pickle.loads(path.read_bytes())]
+        kept = pickle.loads(path.read_bytes()) if path.exists() else None
+        if kept is not None and kept[0] == PAIRS:
+            out += [Case(*c) for c in kept[1]]
             continue
         img, truth, _ = frame(name, i)
-        with net.one_frame(img):
-            cases = [Case(see(img, net, palette, count, pairs, 1.0), truth, count, told)
-                     for count, told in ((len(truth), True), (at_most, False))]
+        if kept is not None:
+            cases = [Case(asked_again(img, seen, pairs, 1.0), truth, count, told)
+                     for seen, truth, count, told in kept[1]]
+        else:
+            with net.one_frame(img):
+                cases = [Case(see(img, net, palette, count, pairs, 1.0), truth, count, told)
+                         for count, told in ((len(truth), True), (at_most, False))]
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(pickle.dumps([(c.seen, c.truth, c.count, c.told) for c in cases]))
+        path.write_bytes(pickle.dumps(
+            (PAIRS, [(c.seen, c.truth, c.count, c.told) for c in cases])))
         out += cases
         if n % 100 == 99:
             print(f"  read {n + 1} of {len(frames)} frames", flush=True)

@@ -11,8 +11,11 @@
 networks it works beside, as ``docs/log/2026-11-28-issue-44-table.md`` says; its pairs were
 collected before the reader's faces came from :func:`vision.faces.see`).
 Needs PyTorch (``pip install -e '.[train]'``).
-``--table`` collects at a real table (:func:`vision.render.table.table_scene`: citizen cards,
-hands, a desk-arm camera; seeds of its own), ``--pi-lens`` there through the Raspberry Pi
+``--tray`` reads each frame told the nadir of the tray a family would mark
+(``haba_sets.marked_tray``: the camera's angle from four tapped corners) instead of the
+frame's middle. ``--table`` collects at a real table
+(:func:`vision.render.table.table_scene`: citizen cards, hands, a desk-arm camera; seeds of
+its own), ``--pi-lens`` there through the Raspberry Pi
 camera's own lens; ``--finder``/``--pips`` read the frames with
 other HABA networks than the shipped ones (the faces a retrained finder offers);
 ``train --start-from haba_pair.onnx`` fine-tunes an exported network instead of starting afresh.
@@ -58,7 +61,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from haba_sets import HELD_OUT  # noqa: E402
+from haba_sets import HELD_OUT, marked_tray  # noqa: E402
 
 from vision.faces import A_DIE, pairs_beside, see  # noqa: E402
 from vision.habanet import FINDER_ONNX, PIPS_ONNX, HabaNet, normalise  # noqa: E402
@@ -74,7 +77,7 @@ from vision.netformat import (  # noqa: E402
 from vision.pairnet import PAIR_ONNX, FaceLook, look, pair_input  # noqa: E402
 from vision.palette import Palette  # noqa: E402
 from vision.render import random_conditions, render_tray, scene_for  # noqa: E402
-from vision.render.scene import TruthDie  # noqa: E402
+from vision.render.scene import TrayScene, TruthDie  # noqa: E402
 from vision.render.table import table_scene  # noqa: E402
 
 SEEDS = {"plain": 6_000_000, "steep": 7_000_000, "table": 8_000_000,
@@ -90,6 +93,8 @@ _nets: dict[str, HabaNet] = {}
 """The finder and pip reader the frames are read with, in each worker."""
 _format: dict[str, PairFormat] = {}
 """The pair network's format the pairs are collected in, in each worker."""
+_tray: dict[str, bool] = {}
+"""Whether the frames are read told the nadir of a marked tray, in each worker."""
 COLLECT_OPTIONS = ("width", "height", "face", "middle", "place", "far")
 """The pair network's format a collection chooses (its count of numbers is the code's)."""
 
@@ -110,34 +115,38 @@ def _row(frame: np.ndarray, truth: list[TruthDie], a: FaceLook, b: FaceLook,
                 key=key, format=fmt)
 
 
-def _scene(i: int, where: str) -> tuple[np.ndarray, list[TruthDie]]:
+def _scene(i: int, where: str) -> tuple[np.ndarray, list[TruthDie], TrayScene]:
     """Frame ``i`` of a collection ``where`` (a key of :data:`SEEDS`), never a held-out
-    family."""
+    family, and its scene."""
     rng = np.random.default_rng(SEEDS[where] + i)
     if where in ("table", "pi-lens"):
         force = {"spacing": "leaning"} if rng.random() < LEANING else {}
         lens = {"lens": "pi"} if where == "pi-lens" else {}
-        return render_tray(table_scene(rng, HELD_OUT, force=force | lens), rng)
-    cond = random_conditions(rng, HELD_OUT)
-    if where == "steep" or rng.random() < LEANING:
-        cond = replace(cond, spacing="leaning")
-    return render_tray(scene_for(rng, cond, steep=where == "steep"), rng)
+        scene = table_scene(rng, HELD_OUT, force=force | lens)
+    else:
+        cond = random_conditions(rng, HELD_OUT)
+        if where == "steep" or rng.random() < LEANING:
+            cond = replace(cond, spacing="leaning")
+        scene = scene_for(rng, cond, steep=where == "steep")
+    return (*render_tray(scene, rng), scene)
 
 
-def _use_nets(finder: Path | None, pips: Path | None, fmt: PairFormat) -> None:
+def _use_nets(finder: Path | None, pips: Path | None, fmt: PairFormat, tray: bool) -> None:
     """Read with ``finder`` and ``pips`` (a network not given stays the shipped one); collect
-    pairs in format ``fmt``."""
+    pairs in format ``fmt``, told the nadir of a marked tray (``tray``) or not."""
     net = HabaNet(finder or FINDER_ONNX, pips or PIPS_ONNX)
     _nets["haba"] = net
     _format["pair"] = fmt
+    _tray["marked"] = tray
 
 
 def _one(i: int, where: str) -> list[dict[str, Any]]:
     """The labelled pairs of frame ``i`` of a collection ``where``."""
-    img, truth = _scene(i, where)
+    img, truth, scene = _scene(i, where)
     net = _nets["haba"]
+    nadir = marked_tray(scene, SEEDS[where] + i).nadir() if _tray["marked"] else None
     with net.one_frame(img):
-        seen = see(img, net, Palette.default(), len(truth), None, 1.0)
+        seen = see(img, net, Palette.default(), len(truth), None, 1.0, nadir)
     fmt = _format["pair"]
     looks = [look(img, f.found, f.is_die, float(f.belief.value.max()), fmt) for f in seen.faces]
     return [_row(img, truth, looks[a], looks[b], seen.middle,
@@ -147,11 +156,13 @@ def _one(i: int, where: str) -> list[dict[str, Any]]:
 
 def collect(start: int, frames: int, out: Path, where: str, workers: int,
             nets: tuple[Path | None, Path | None] = (None, None),
-            fmt: PairFormat | None = None) -> None:
+            fmt: PairFormat | None = None, tray: bool = False) -> None:
     """Collect the labelled pairs of ``frames`` frames from ``start``, in format ``fmt``
-    (default: the card's) into ``out``."""
+    (default: the card's) into ``out``; ``tray``: each frame read told the nadir of the tray
+    a family would mark (``haba_sets.marked_tray``)."""
     fmt = fmt or haba_formats().pair
-    with ProcessPoolExecutor(workers, initializer=_use_nets, initargs=(*nets, fmt)) as ex:
+    with ProcessPoolExecutor(workers, initializer=_use_nets,
+                             initargs=(*nets, fmt, tray)) as ex:
         rows = [r for got in ex.map(_one, range(start, start + frames), [where] * frames,
                                     chunksize=4) for r in got]
     out.write_bytes(pickle.dumps(rows))
@@ -316,6 +327,9 @@ def main() -> None:
     parser.add_argument("--table", action="store_true")
     parser.add_argument("--pi-lens", dest="pi_lens", action="store_true",
                         help="collect: at a real table, through the Raspberry Pi camera's lens")
+    parser.add_argument("--tray", action="store_true",
+                        help="collect: each frame read told the nadir of the tray a family "
+                             "would mark (haba_sets.marked_tray), not the frame's middle")
     parser.add_argument("--finder", type=Path, default=None)
     parser.add_argument("--pips", type=Path, default=None)
     parser.add_argument("--start-from", dest="start_from", type=Path, default=None,
@@ -335,7 +349,7 @@ def main() -> None:
         where = ("pi-lens" if a.pi_lens else "table" if a.table else "steep" if a.steep
                  else "plain")
         collect(a.start, a.frames, a.out or Path("pairs.pkl"), where, a.workers,
-                (a.finder, a.pips), from_options(a, card, COLLECT_OPTIONS, ""))
+                (a.finder, a.pips), from_options(a, card, COLLECT_OPTIONS, ""), a.tray)
     else:
         out = a.out or PAIR_ONNX
         fmt = train(a.data, a.steps, a.seed, a.threads, out, a.start_from, a.hard, a.offset)

@@ -223,7 +223,7 @@ def see(frame: np.ndarray, net: HabaNet, palette: Palette, count: int | None,
     table wants at most or threw (None: not known), which decides how hard to look.
     ``nadir``: the point straight below the camera in frame pixels, where the picture's
     vertical lines meet and towards which a die's side shows (:meth:`vision.tray.Tray.nadir`;
-    far below the frame under a camera at an angle); None: the middle of the frame, as
+    below the frame under a camera at a desk arm's angle); None: the middle of the frame, as
     under a camera looking straight down."""
     faces = _faces(frame, net, palette, temperature, _first_finds(frame, net))
     if count is not None and sum(f.is_die >= A_DIE for f in faces) < count:
@@ -234,11 +234,21 @@ def see(frame: np.ndarray, net: HabaNet, palette: Palette, count: int | None,
     return Seen(tuple(_neighbours(frame, faces, pair_net, middle, temperature)), middle)
 
 
+def asked_again(frame: np.ndarray, seen: Seen, pair_net: PairNet | None, temperature: float,
+                nadir: tuple[float, float] | None = None) -> Seen:
+    """``seen`` with the pair network's answers asked afresh: another pair network, or the
+    camera's nadir told (:func:`see`'s ``nadir``; None: the middle :func:`see` used). The
+    faces themselves do not depend on either."""
+    middle = nadir or seen.middle
+    faces = [replace(f, neighbours=()) for f in seen.faces]
+    return Seen(tuple(_neighbours(frame, faces, pair_net, middle, temperature)), middle)
+
+
 def crop(frame: np.ndarray, face: Face) -> np.ndarray:
     """The face's upright crop, as the pip reader reads it."""
     f = face.found
     return face_crop(frame, f.center, f.side, f.angle)
 
 
-__all__ = ["A_DIE", "BESIDE", "ONE_PLACE", "Face", "Neighbour", "Seen", "apart", "beside",
-           "crop", "one_place", "pairs_beside", "see"]
+__all__ = ["A_DIE", "BESIDE", "ONE_PLACE", "Face", "Neighbour", "Seen", "apart",
+           "asked_again", "beside", "crop", "one_place", "pairs_beside", "see"]

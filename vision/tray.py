@@ -50,9 +50,14 @@ outside. A die beside the tray, beyond its wall, stands further out."""
 FOCAL = 0.9
 """The camera's focal length in frame widths when the tray's corners cannot tell it
 (:meth:`Tray.focal`): the Raspberry Pi camera modules' standard lenses (0.74-1.05)."""
-FOCAL_RANGE = (0.4, 5.0)
+FOCAL_RANGE = (0.5, 3.5)
 """The focal lengths (frame widths) a camera over a tray may have: from a wide phone lens to
 a long one; a tray's corners that imply another were tapped too roughly to tell."""
+TELLING_TILT = 10.0
+"""Degrees a camera must be tilted for the tray's corners to tell its focal length: less
+tilted, the points where the tray's sides meet lie so far out that a tapping error of a few
+pixels moves the length a lot (on the tuning frames' simulated taps: under 10° the nadir was
+closer with :data:`FOCAL`, over it with the corners' length)."""
 
 
 def _ordered(points: Sequence[Point]) -> tuple[Point, ...]:
@@ -163,7 +168,8 @@ class Tray:
         principal point the frame's middle): the tray is a rectangle, so the points where
         its opposite sides meet in the picture lie in directions at right angles. None when
         the picture cannot tell (a pair of sides parallel in it: the camera tilted along a
-        side, or not at all) or tells a length outside :data:`FOCAL_RANGE`."""
+        side, or not at all), tells a length outside :data:`FOCAL_RANGE`, or a tilt under
+        :data:`TELLING_TILT`."""
         a, b, c, d = (np.array([x, y, 1.0]) for x, y in self.corners)
         first = np.cross(np.cross(a, b), np.cross(d, c))
         second = np.cross(np.cross(a, d), np.cross(b, c))
@@ -177,7 +183,9 @@ class Tray:
         lo, hi = FOCAL_RANGE
         if not (lo * self.width) ** 2 < f2 < (hi * self.width) ** 2:
             return None
-        return math.sqrt(f2) / self.width
+        focal = math.sqrt(f2) / self.width
+        _, down = self._down(focal)
+        return focal if math.degrees(math.acos(abs(down[2]))) >= TELLING_TILT else None
 
     def _down(self, focal: float) -> tuple[np.ndarray, np.ndarray]:
         """The camera's matrix (focal length ``focal`` frame widths, principal point the
@@ -198,8 +206,9 @@ class Tray:
         """The point straight below the camera, in frame pixels: where the picture's
         vertical lines meet (``focal``: the camera's focal length in frame widths; None: as
         the corners tell it, else :data:`FOCAL`). Under a camera looking straight down it is
-        the middle of the frame; under one tilted 30° it lies far below the frame. Its
-        direction from the middle does not depend on the focal length, its distance does."""
+        the middle of the frame; it lies ``focal`` × tan(tilt) from it, under a desk arm's
+        30° below the frame. Its direction from the middle does not depend on the focal
+        length, its distance does."""
         k, down = self._down(focal or self.focal() or FOCAL)
         x, y, w = k @ down
         return float(x / w), float(y / w)
