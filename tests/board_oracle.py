@@ -11,7 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import cache
-from itertools import combinations_with_replacement, pairwise, permutations, product
+from itertools import (
+    combinations,
+    combinations_with_replacement,
+    pairwise,
+    permutations,
+    product,
+)
 
 from rules.board import conditions as c
 from rules.dice import HABA_LAYOUTS, Color, Die
@@ -79,9 +85,16 @@ def _pips(cond: c.Pips, dice: Sequence[Die]) -> bool:
 
 
 def _groups(cond: c.Groups, dice: Sequence[Die]) -> bool:
-    counts = Counter(d.value for d in dice)
-    for numbers in permutations(range(1, 7), len(cond.sizes)):
-        if all(counts[n] >= s for n, s in zip(numbers, cond.sizes, strict=True)):
+    return _groups_of(cond.sizes, tuple(sorted(d.value for d in dice)))
+
+
+@cache
+def _groups_of(sizes: tuple[int, ...], values: tuple[int, ...]) -> bool:
+    """Every way to name a different number for each group (the answer depends on the
+    numbers shown alone: worked out once for each multiset of them, not for each bag)."""
+    counts = Counter(values)
+    for numbers in permutations(range(1, 7), len(sizes)):
+        if all(counts[n] >= s for n, s in zip(numbers, sizes, strict=True)):
             return True
     return False
 
@@ -131,11 +144,19 @@ def _all_of(cond: c.AllOf, dice: Sequence[Die]) -> bool:
             known[i, mine] = oracle(using[i], [dice[j] for j in mine])
         return known[i, mine]
 
-    for owner in product(range(len(using) + 1), repeat=len(dice)):
-        if all(meets(i, tuple(j for j, o in enumerate(owner) if o == i))
-               for i in range(len(using))):
+    def given(i: int, free: tuple[int, ...]) -> bool:
+        """Parts ``i`` on can each be given their own dice of ``free`` (every subset for
+        part ``i``, then every subset of the rest for the next part, ...; a die left over
+        belongs to no part): every assignment of dice to parts, part by part."""
+        if i == len(using):
             return True
-    return False
+        for k in range(len(free) + 1):
+            for mine in combinations(free, k):
+                if meets(i, mine) and given(i + 1, tuple(j for j in free if j not in mine)):
+                    return True
+        return False
+
+    return given(0, tuple(range(len(dice))))
 
 
 PAYMENTS = ((2, 0), (1, 1), (0, 2))

@@ -18,6 +18,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -60,32 +61,59 @@ def faces(die: Die) -> list[Die]:
 
 
 def brute_force(final, dice: tuple[Die, ...], rolls_left: int) -> dict[tuple[int, ...], float]:
-    """Value of every keep (indices kept) by plain enumeration; ``final(dice)`` scores."""
+    """Value of every keep (indices kept) by plain enumeration; ``final(dice)`` scores.
+
+    Every state the turn can reach, and every outcome of every keep from each, are
+    enumerated once for the start and the rolls left (:func:`turn_tree`, shared by every
+    requirement and row judged from that start); a state with ``left`` rolls left is worth
+    its best keep's mean over that keep's outcomes, worth with ``left - 1``."""
     n = len(dice)
-
-    @cache
-    def value(state: tuple[Die, ...], left: int) -> float:
-        if left == 0:
-            return final(state)
-        return max(keep_value(state, kept, left) for kept in keeps(n))
-
-    def keep_value(state: tuple[Die, ...], kept: tuple[int, ...], left: int) -> float:
-        rolled = [i for i in range(n) if i not in kept]
-        total = 0.0
-        count = 0
-        for outcome in product(*(faces(state[i]) for i in rolled)):
-            new = list(state)
-            for i, die in zip(rolled, outcome, strict=True):
-                new[i] = die
-            total += value(tuple(new), left - 1)
-            count += 1
-        return total / count
-
     if rolls_left == 0:
         return {tuple(range(n)): final(dice)}
-    return {kept: keep_value(dice, kept, rolls_left) for kept in keeps(n)}
+    states, outcomes = turn_tree(dice, rolls_left)
+    worth = np.array([final(state) for state in states], dtype=float)  # no rolls left
+    for _ in range(1, rolls_left):  # worth with one roll more left
+        # only states a turn can stand in with a roll left have outcomes listed; any
+        # other's worth is NaN here, so a mistake would show in every figure after it
+        worth = np.array([
+            max(worth[outcomes[i, kept]].mean() for kept in keeps(n))
+            if (i, keeps(n)[0]) in outcomes else np.nan
+            for i in range(len(states))])
+    return {kept: float(worth[outcomes[0, kept]].mean()) for kept in keeps(n)}
 
 
+@cache
+def turn_tree(start: tuple[Die, ...], rolls_left: int
+              ) -> tuple[list[tuple[Die, ...]], dict[tuple[int, tuple[int, ...]], np.ndarray]]:
+    """Every state a turn from ``start`` can reach (``start`` first), and for each state
+    with a roll left and each keep, every way the reroll lands (each equally likely: every
+    face of every rerolled die, :func:`faces`) as indices of those states."""
+    index = {start: 0}
+    states = [start]
+    outcomes: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+    frontier = [start]
+    for _ in range(rolls_left):
+        reached = []
+        for state in frontier:
+            for kept in keeps(len(start)):
+                rolled = [i for i in range(len(state)) if i not in kept]
+                landed = []
+                for outcome in product(*(faces(state[i]) for i in rolled)):
+                    new = list(state)
+                    for i, die in zip(rolled, outcome, strict=True):
+                        new[i] = die
+                    key = tuple(new)
+                    if key not in index:
+                        index[key] = len(states)
+                        states.append(key)
+                        reached.append(key)
+                    landed.append(index[key])
+                outcomes[index[state], kept] = np.array(landed)
+        frontier = reached
+    return states, outcomes
+
+
+@cache
 def keeps(n: int) -> list[tuple[int, ...]]:
     return [tuple(i for i in range(n) if m >> i & 1) for m in range(1 << n)]
 

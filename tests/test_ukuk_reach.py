@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import replace
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -27,18 +28,23 @@ TARGETS = {c.id: c.cost for c in COURT if c.cost.dice_cost}
 
 
 def brute_force(active, aside, cards, targets):
-    """Fewest uses per target over every order of uses and set-aside steps (0-1 BFS)."""
+    """Fewest uses per target over every order of uses and set-aside steps (0-1 BFS: the
+    positions leave the queue in order of their uses, so the first that meets a target
+    has its fewest; the search ends when every target has one, or no position is left)."""
     start = (tuple(sorted(active)), tuple(sorted(aside)), frozenset(cards))
     dist = {start: 0}
-    queue = deque([start])
+    queue = deque([(0, start)])
+    done: set = set()
     best: dict[str, int] = {}
-    while queue:
-        state = queue.popleft()
+    while queue and len(best) < len(targets):  # positions leave in order of their uses
+        d, state = queue.popleft()
+        if state in done:  # left already, with as few uses or fewer
+            continue
+        done.add(state)
         act, side, unused = state
-        d = dist[state]
-        counts = counts_of(act + side)
+        dice = tuple(sorted(act + side))
         for cid, cost in targets.items():  # a card reached in fewer uses is not asked again
-            if d < best.get(cid, 99) and cost.met(counts):
+            if cid not in best and _met(cost, dice):
                 best[cid] = d
         for v in set(act):  # set one die aside: free
             rest = list(act)
@@ -46,18 +52,34 @@ def brute_force(active, aside, cards, targets):
             nxt = (tuple(rest), tuple(sorted((*side, v))), unused)
             if dist.get(nxt, 99) > d:
                 dist[nxt] = d
-                queue.appendleft(nxt)
+                queue.appendleft((d, nxt))
         for cid in unused:
-            ability = COURT.card(cid).ability
-            for before, after in ability.moves(counts_of(act), counts_of(side)):
-                rest = list(act)
-                for v in before:
-                    rest.remove(v)
-                nxt = (tuple(sorted(rest + list(after))), side, unused - {cid})
+            for after in _uses(cid, act, side):
+                nxt = (after, side, unused - {cid})
                 if dist.get(nxt, 99) > d + 1:
                     dist[nxt] = d + 1
-                    queue.append(nxt)
+                    queue.append((d + 1, nxt))
     return best
+
+
+@cache
+def _met(cost, dice: tuple[int, ...]) -> bool:
+    """Does the cost take these dice (asked once for each cost and dice, not once for
+    each position that holds them)."""
+    return cost.met(counts_of(dice))
+
+
+@cache
+def _uses(cid: str, active: tuple[int, ...], aside: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The active dice after each use of ``cid``'s ability the dice allow, sorted (its
+    ``moves``, asked once for each card and dice)."""
+    out = []
+    for before, after in COURT.card(cid).ability.moves(counts_of(active), counts_of(aside)):
+        rest = list(active)
+        for v in before:
+            rest.remove(v)
+        out.append(tuple(sorted(rest + list(after))))
+    return out
 
 
 def playing(active, aside, cards) -> GameState:

@@ -145,12 +145,13 @@ def _two_groups(c: Counter[int], a: int, b: int) -> bool:
     return False
 
 
+_PAIR_NUMBERS = tuple(Counter([x, x, y, y, z, z]) for x, y, z
+                      in itertools.combinations_with_replacement(range(1, 7), 3))
+"""The dice each choice of three pairs' numbers needs (a number may be chosen twice)."""
+
+
 def _three_pairs(c: Counter[int]) -> bool:
-    for x, y, z in itertools.combinations_with_replacement(range(1, 7), 3):
-        need = Counter([x, x, y, y, z, z])
-        if all(c[v] >= n for v, n in need.items()):
-            return True
-    return False
+    return any(all(c[v] >= n for v, n in need.items()) for need in _PAIR_NUMBERS)
 
 
 ORACLE: dict[str, Callable[[tuple[int, ...], Counter[int]], bool]] = {
