@@ -148,7 +148,8 @@ def test_a_die_beside_the_marked_tray_is_never_read(beside_the_tray) -> None:
                             for r in plain)
         readings = read_in_tray(lambda f, nadir: read_dice(f, at_most=6, nadir=nadir),
                                 frame, tray)
-        assert all(tray.contains(r.center, OUTSIDE * r.size) for r in readings)
+        assert all(tray.contains(tray.foot(r.center, r.size), OUTSIDE * r.size)
+                   for r in readings)
         assert not any(math.dist(r.center, beside.center) < beside.size for r in readings)
         for t, r in match(readings, inside):
             total += 1

@@ -231,7 +231,7 @@ def see(frame: np.ndarray, net: HabaNet, palette: Palette, count: int | None,
         faces += _faces(frame, net, palette, temperature, more)
     faces = _with_splits(frame, net, faces, count, palette, temperature)
     middle = nadir or (frame.shape[1] / 2, frame.shape[0] / 2)
-    return Seen(tuple(_neighbours(frame, faces, pair_net, middle, temperature)), middle)
+    return asked_again(frame, Seen(tuple(faces), middle), pair_net, temperature)
 
 
 def asked_again(frame: np.ndarray, seen: Seen, pair_net: PairNet | None, temperature: float,
