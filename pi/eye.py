@@ -156,10 +156,12 @@ class Eye:
                              "camera")
         return frame
 
-    def mark_tray(self, corners: Any) -> None:
+    def mark_tray(self, corners: Any) -> dict[str, Any]:
         """Read only the tray from now on: ``corners`` are its four corners as fractions of
-        the picture (x, y), in order around it; kept in the data dir."""
-        from vision.tray import Tray
+        the picture (x, y), in order around it; kept in the data dir. Returns how far the
+        camera looks from straight down at it (``tilt``, whole degrees) and whether that is
+        steeper than the reader was made for (``steep``: :data:`vision.tray.STEEPEST`)."""
+        from vision.tray import STEEPEST, Tray
 
         frame = self._picture()
         height, width = frame.shape[:2]
@@ -169,9 +171,12 @@ class Eye:
             raise UsageError("tray_body", "send the tray's corners as {{\"corners\": "
                              "[[x, y], ...]}}, fractions of the picture") from None
         assert self.tray_keeper is not None
-        self.tray_keeper.keep_tray(Tray.mark(points, width, height))
+        tray = Tray.mark(points, width, height)
+        self.tray_keeper.keep_tray(tray)
         self.detector.request_reread()
         self._changed()
+        tilt = tray.tilt()
+        return {"tilt": round(tilt), "steep": tilt > STEEPEST}
 
     def clear_tray(self) -> None:
         """Forget the tray: the whole picture is read again."""

@@ -212,6 +212,7 @@ def test_the_nadir_is_where_the_camera_that_drew_the_corners_stands(
     got = np.array(tray.nadir(focal))
     reach = max(float(np.linalg.norm(nadir - middle)), 1.0)
     assert np.linalg.norm(got - nadir) < 0.01 * reach + 0.5
+    assert abs(tray.tilt(focal) - tilt) < 0.5
     if tilt == 0:
         assert np.allclose(got, middle, atol=0.5)
     told = tray.focal()  # the corners alone: the focal length when they tell it

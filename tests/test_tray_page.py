@@ -50,6 +50,7 @@ def test_the_tray_is_marked_by_four_taps_on_the_live_view(screens: Screens, serv
     assert [[round(x, 1), round(y, 1)] for x, y in tray] == \
         [[0.1, 0.1], [0.9, 0.1], [0.9, 0.9], [0.1, 0.9]]
     assert (tmp_path / "tray.json").is_file()
+    expect(page.locator("#toast")).to_contain_text("from straight down")  # the camera's tilt
     expect(page.locator("#photo-tray polygon.tray-kept")).to_have_count(1, timeout=5000)
     shot(page, "tray-marked")
     page.click("#tray-mark")  # across the tray instead of around it: refused, nothing lost

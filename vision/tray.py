@@ -53,6 +53,9 @@ FOCAL = 0.9
 FOCAL_RANGE = (0.5, 3.5)
 """The focal lengths (frame widths) a camera over a tray may have: from a wide phone lens to
 a long one; a tray's corners that imply another were tapped too roughly to tell."""
+STEEPEST = 40.0
+"""The steepest camera angle from straight down (degrees) the page accepts without advice:
+the reader was trained and judged up to a desk arm's 35°; beyond, dice hide each other."""
 TELLING_TILT = 10.0
 """Degrees a camera must be tilted for the tray's corners to tell its focal length: less
 tilted, the points where the tray's sides meet lie so far out that a tapping error of a few
@@ -184,8 +187,7 @@ class Tray:
         if not (lo * self.width) ** 2 < f2 < (hi * self.width) ** 2:
             return None
         focal = math.sqrt(f2) / self.width
-        _, down = self._down(focal)
-        return focal if math.degrees(math.acos(abs(down[2]))) >= TELLING_TILT else None
+        return focal if self.tilt(focal) >= TELLING_TILT else None
 
     def _down(self, focal: float) -> tuple[np.ndarray, np.ndarray]:
         """The camera's matrix (focal length ``focal`` frame widths, principal point the
@@ -201,6 +203,12 @@ class Tray:
         across, along = k_inv @ h[:, 0], k_inv @ h[:, 1]
         normal = np.cross(across / np.linalg.norm(across), along / np.linalg.norm(along))
         return k, normal / np.linalg.norm(normal) * np.sign(normal[2])
+
+    def tilt(self, focal: float | None = None) -> float:
+        """How far the camera looks from straight down at the table, in degrees (``focal``
+        as :meth:`nadir` takes it)."""
+        _, down = self._down(focal or self.focal() or FOCAL)
+        return math.degrees(math.acos(min(1.0, abs(float(down[2])))))
 
     def nadir(self, focal: float | None = None) -> Point:
         """The point straight below the camera, in frame pixels: where the picture's

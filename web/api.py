@@ -373,7 +373,9 @@ def _tray_call(name: str, *args: Any) -> Any:
 @token_required
 def mark_tray() -> Any:
     """Read only the tray from now on: ``{"corners": [[x, y] x 4]}``, fractions of the
-    picture, in order around the tray (four taps on the live view)."""
+    picture, in order around the tray (four taps on the live view). Answers how far the
+    camera looks from straight down at it (``tilt``, whole degrees) and whether that is
+    steeper than the reader knows (``steep``; :meth:`pi.eye.Eye.mark_tray`)."""
     try:
         corners = _body().get("corners")
     except KotdError as err:
@@ -382,7 +384,7 @@ def mark_tray() -> Any:
         return _refused(UsageError("tray_body", "send the tray's corners as "
                                    "{{\"corners\": [[x, y], ...]}}, fractions of the picture"))
     done = _tray_call("mark_tray", corners)
-    return done if isinstance(done, tuple) else jsonify(ok=True)
+    return done if isinstance(done, tuple) else jsonify(ok=True, **done)
 
 
 @bp.delete("/tray")

@@ -840,6 +840,13 @@
     return r.ok ? answer : null;
   }
 
+  // the tray's answer: the camera's tilt from straight down, with advice when too steep
+  function trayMarked(answer) {
+    if (!answer) return;
+    const tilt = fmt(answer.steep ? "tray_steep" : "tray_tilt", { tilt: answer.tilt });
+    toast(S.tray_marked + " " + tilt);
+  }
+
   function wireTray() {
     $("tray-mark").addEventListener("click", () => {
       trayMarking.points = [];
@@ -857,7 +864,7 @@
       drawTray();
       if (points.length < 4) return;
       trayMarking.points = null;
-      if (await sendTray("POST", "/api/tray", { corners: points })) toast(S.tray_marked);
+      trayMarked(await sendTray("POST", "/api/tray", { corners: points }));
       drawTray();
     });
     $("tray-find").addEventListener("click", async () => {
@@ -871,7 +878,7 @@
       const corners = trayMarking.suggestion;
       trayMarking.suggestion = null;
       $("tray-use").hidden = true;
-      if (corners && await sendTray("POST", "/api/tray", { corners })) toast(S.tray_marked);
+      if (corners) trayMarked(await sendTray("POST", "/api/tray", { corners }));
       drawTray();
     });
     $("tray-clear").addEventListener("click", async () => {
