@@ -160,8 +160,8 @@ class Eye:
         """Read only the tray from now on: ``corners`` are its four corners as fractions of
         the picture (x, y), in order around it; kept in the data dir. Returns how far the
         camera looks from straight down at it (``tilt``, whole degrees) and whether that is
-        steeper than the reader was made for (``steep``: :data:`vision.tray.STEEPEST`)."""
-        from vision.tray import STEEPEST, Tray
+        more than the reader was made for (``too_tilted``: :data:`vision.tray.MOST_TILT`)."""
+        from vision.tray import MOST_TILT, Tray
 
         frame = self._picture()
         height, width = frame.shape[:2]
@@ -176,7 +176,7 @@ class Eye:
         self.detector.request_reread()
         self._changed()
         tilt = tray.tilt()
-        return {"tilt": round(tilt), "steep": tilt > STEEPEST}
+        return {"tilt": round(tilt), "too_tilted": tilt > MOST_TILT}
 
     def clear_tray(self) -> None:
         """Forget the tray: the whole picture is read again."""

@@ -122,10 +122,10 @@ def test_the_tray_over_the_api_in_english_and_german(tmp_path: Path) -> None:
     marked = client.post("/api/tray", json={"corners": CORNERS}, headers=token)
     assert marked.status_code == 200
     # a nearly rectangular tray: the camera looks about straight down at it
-    assert marked.get_json()["tilt"] < 10 and marked.get_json()["steep"] is False
-    steep = client.post("/api/tray", json={"corners": [[0.3, 0.1], [0.7, 0.1], [0.95, 0.9],
+    assert marked.get_json()["tilt"] < 10 and marked.get_json()["too_tilted"] is False
+    leaning = client.post("/api/tray", json={"corners": [[0.3, 0.1], [0.7, 0.1], [0.95, 0.9],
                                                        [0.05, 0.9]]}, headers=token)
-    assert steep.get_json()["tilt"] > 40 and steep.get_json()["steep"] is True
+    assert leaning.get_json()["tilt"] > 40 and leaning.get_json()["too_tilted"] is True
     assert client.post("/api/tray", json={"corners": CORNERS}, headers=token).status_code == 200
     assert client.get("/api/state").get_json()["eye"]["tray"] == CORNERS
     bad = client.post("/api/tray?lang=de", json={"corners": CORNERS[:3]}, headers=token)

@@ -53,9 +53,9 @@ FOCAL = 0.9
 FOCAL_RANGE = (0.5, 3.5)
 """The focal lengths (frame widths) a camera over a tray may have: from a wide phone lens to
 a long one; a tray's corners that imply another were tapped too roughly to tell."""
-STEEPEST = 40.0
-"""The steepest camera angle from straight down (degrees) the page accepts without advice:
-the reader was trained and judged up to a desk arm's 35°; beyond, dice hide each other."""
+MOST_TILT = 40.0
+"""The largest tilt from straight down (degrees) the page accepts without advice: the reader
+was trained and judged up to a desk arm's 35°; further over, dice hide each other."""
 TELLING_TILT = 10.0
 """Degrees a camera must be tilted for the tray's corners to tell its focal length: less
 tilted, the points where the tray's sides meet lie so far out that a tapping error of a few
@@ -189,6 +189,10 @@ class Tray:
         focal = math.sqrt(f2) / self.width
         return focal if self.tilt(focal) >= TELLING_TILT else None
 
+    def _focal(self, focal: float | None) -> float:
+        """``focal`` when given, else the corners' (:meth:`focal`), else :data:`FOCAL`."""
+        return focal or self.focal() or FOCAL
+
     def _down(self, focal: float) -> tuple[np.ndarray, np.ndarray]:
         """The camera's matrix (focal length ``focal`` frame widths, principal point the
         frame's middle) and the table's unit normal in the camera's frame, pointing down
@@ -207,7 +211,7 @@ class Tray:
     def tilt(self, focal: float | None = None) -> float:
         """How far the camera looks from straight down at the table, in degrees (``focal``
         as :meth:`nadir` takes it)."""
-        _, down = self._down(focal or self.focal() or FOCAL)
+        _, down = self._down(self._focal(focal))
         return math.degrees(math.acos(min(1.0, abs(float(down[2])))))
 
     def nadir(self, focal: float | None = None) -> Point:
@@ -217,7 +221,7 @@ class Tray:
         the middle of the frame; it lies ``focal`` × tan(tilt) from it, under a desk arm's
         30° below the frame. Its direction from the middle does not depend on the focal
         length, its distance does."""
-        k, down = self._down(focal or self.focal() or FOCAL)
+        k, down = self._down(self._focal(focal))
         x, y, w = k @ down
         return float(x / w), float(y / w)
 
@@ -226,7 +230,7 @@ class Tray:
         on the table: its centre moved towards the nadir by the die's height. (The top lies
         one die edge above the table; seen ``size`` pixels across at ``f`` pixels' focal
         length, that edge is ``size / f`` of its depth.)"""
-        focal = focal or self.focal() or FOCAL
+        focal = self._focal(focal)
         k, down = self._down(focal)
         rise = size / (focal * self.width)
         x, y, w = np.array([point[0], point[1], 1.0]) + rise * (k @ down)
@@ -287,7 +291,7 @@ def read_in_tray(read: Callable[[np.ndarray, Point], Sequence[DieReading]],
     (:meth:`Tray.foot`)."""
     height, width = frame.shape[:2]
     fitted = tray.fitted(width, height)
-    focal = focal or fitted.focal() or FOCAL
+    focal = fitted._focal(focal)
     return [r for r in read(frame, fitted.nadir(focal))
             if fitted.contains(fitted.foot(r.center, r.size, focal), OUTSIDE * r.size)]
 

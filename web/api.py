@@ -375,7 +375,7 @@ def mark_tray() -> Any:
     """Read only the tray from now on: ``{"corners": [[x, y] x 4]}``, fractions of the
     picture, in order around the tray (four taps on the live view). Answers how far the
     camera looks from straight down at it (``tilt``, whole degrees) and whether that is
-    steeper than the reader knows (``steep``; :meth:`pi.eye.Eye.mark_tray`)."""
+    more than the reader knows (``too_tilted``; :meth:`pi.eye.Eye.mark_tray`)."""
     try:
         corners = _body().get("corners")
     except KotdError as err:

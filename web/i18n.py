@@ -182,8 +182,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "tray_clear": "Read the whole picture",
         "tray_marked": "Tray marked: only dice inside it are read.",
         "tray_tilt": "The camera looks at it {tilt}° from straight down.",
-        "tray_steep": ("The camera looks at it {tilt}° from straight down: dice hide each "
-                       "other at that angle. Hang it more steeply over the tray."),
+        "tray_too_tilted": ("The camera looks at it {tilt}° from straight down: dice hide each "
+                            "other at that angle. Hang it more steeply over the tray."),
         "tray_cleared": "The whole picture is read again.",
         "player_col": "Player",
         "rematch": "Rematch",
@@ -458,8 +458,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "tray_clear": "Ganzes Bild lesen",
         "tray_marked": "Schale markiert: nur Würfel darin werden gelesen.",
         "tray_tilt": "Die Kamera blickt {tilt}° schräg auf die Schale.",
-        "tray_steep": ("Die Kamera blickt {tilt}° schräg auf die Schale: so verdecken sich die "
-                       "Würfel. Bitte die Kamera steiler über die Schale hängen."),
+        "tray_too_tilted": ("Die Kamera blickt {tilt}° schräg auf die Schale: so verdecken "
+                            "sich die Würfel. Bitte die Kamera steiler über die Schale "
+                            "hängen."),
         "tray_cleared": "Das ganze Bild wird wieder gelesen.",
         "player_col": "Spieler",
         "rematch": "Revanche",

@@ -840,10 +840,10 @@
     return r.ok ? answer : null;
   }
 
-  // the tray's answer: the camera's tilt from straight down, with advice when too steep
+  // the tray's answer: the camera's tilt from straight down, with advice when too tilted
   function trayMarked(answer) {
     if (!answer) return;
-    const tilt = fmt(answer.steep ? "tray_steep" : "tray_tilt", { tilt: answer.tilt });
+    const tilt = fmt(answer.too_tilted ? "tray_too_tilted" : "tray_tilt", { tilt: answer.tilt });
     toast(S.tray_marked + " " + tilt);
   }
 
