@@ -163,6 +163,30 @@ def palette(data_dir: Path, configured: Path | None) -> Finding:
     return Finding("ok", "palette", f"calibrated colours from {when} ({path})")
 
 
+def tray(data_dir: Path) -> Finding:
+    """The tray marked at calibration, if any, and how far the camera looks from straight
+    down at it (beyond :data:`vision.tray.MOST_TILT` the reader was not made for)."""
+    from pi.config import tray_in
+    from rules.errors import TrayError
+    from vision.tray import MOST_TILT, Tray
+
+    path = tray_in(data_dir)
+    if not path.exists():
+        return Finding("info", "tray", "not marked: the whole picture is read (mark it on the "
+                       "page's camera view when cards lie beside it or the camera hangs at an "
+                       "angle)")
+    try:
+        tilt = Tray.load(path).tilt()
+    except (OSError, TrayError) as err:
+        return Finding("fail", "tray", f"{path}: {err}")
+    if tilt > MOST_TILT:
+        return Finding("warn", "tray", f"marked; the camera looks at it {tilt:.0f}° from "
+                       "straight down: dice hide each other at that angle, hang it more "
+                       "steeply over the tray")
+    return Finding("ok", "tray", f"marked; the camera looks at it {tilt:.0f}° from straight "
+                   "down")
+
+
 def disk(data_dir: Path, usage: Callable[[Path], Any] = shutil.disk_usage) -> Finding:
     """Free space where the game file lives: below 100 MB games may stop being saved."""
     where = data_dir if data_dir.exists() else data_dir.parent

@@ -1,11 +1,12 @@
 """``kotd doctor``: is this table ready to play? One command, plain words.
 
 Checks the assistant (running or not), the camera and what it locks, the GPIO pins, the
-colour palette, the game file, disk space, the clock, the screen, the Python stack, the
-LAN address with the phone link and its QR code, and whether the page answers from the
-network. ``--panel`` walks through every button and LED with the person at the table.
-The checks themselves are in :mod:`pi.checks` (pure, tested with fakes); this module only
-gathers the real machine's facts and prints. Exit status 1 when something fails.
+colour palette, the marked tray and the camera's tilt, the game file, disk space, the
+clock, the screen, the Python stack, the LAN address with the phone link and its QR code,
+and whether the page answers from the network. ``--panel`` walks through every button and
+LED with the person at the table. The checks themselves are in :mod:`pi.checks` (pure,
+tested with fakes); this module only gathers the real machine's facts and prints. Exit
+status 1 when something fails.
 """
 
 from __future__ import annotations
@@ -158,6 +159,7 @@ def gather(config: Config, quick: bool) -> list[Finding]:
                              "(panel test: sudo systemctl stop kotd; sudo kotd doctor --panel)"))
     found += checks.pin_clashes(config, Path("/dev/spidev0.0").exists(), serial_console())
     found.append(checks.palette(config.data_dir, config.palette))
+    found.append(checks.tray(config.data_dir))
     found.append(checks.game_file(config.data_dir))
     found += [f for f in (checks.set_aside(config.data_dir), checks.saving(state)) if f]
     found.append(checks.disk(config.data_dir))

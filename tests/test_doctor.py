@@ -23,6 +23,7 @@ from pi.sources import CameraError
 from pi.wiring import wires
 from rules.store import DB_NAME, EventStore
 from vision.palette import Palette
+from vision.tray import Tray
 
 
 class FakeCamera:
@@ -136,6 +137,17 @@ def test_palette_disk_and_game_file(tmp_path: Path) -> None:
     assert checks.palette(tmp_path, None).status == "fail"
     Palette.default().save(tmp_path / "palette.json")
     assert checks.palette(tmp_path, None).status == "ok"
+
+    assert checks.tray(tmp_path).status == "info"  # not marked: the whole picture is read
+    (tmp_path / "tray.json").write_text("{not json")
+    assert checks.tray(tmp_path).status == "fail"
+    Tray.mark([(100, 100), (1180, 110), (1170, 860), (110, 850)], 1280, 960).save(
+        tmp_path / "tray.json")
+    straight = checks.tray(tmp_path)
+    assert straight.status == "ok" and "from straight down" in straight.text
+    Tray.mark([(400, 100), (880, 100), (1220, 860), (60, 860)], 1280, 960).save(
+        tmp_path / "tray.json")
+    assert checks.tray(tmp_path).status == "warn"  # the camera hangs far over to one side
 
     class Usage:
         def __init__(self, free: float) -> None:
