@@ -174,9 +174,8 @@ def _camera(tilt: float, turn: float, focal: float
     middle of the frame."""
     t, d = math.radians(tilt), math.radians(turn)
     axis = np.array([-math.sin(d), math.cos(d), 0.0])
-    c, s = math.cos(t), math.sin(t)
-    x = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    rotation = (c * np.eye(3) + s * x + (1 - c) * np.outer(axis, axis)) @ np.diag([1, 1, -1])
+    turned, _ = cv2.Rodrigues(axis * t)  # tilted about a level axis
+    rotation = turned @ np.diag([1.0, 1.0, -1.0])  # looking down
     k = np.array([[focal * W, 0, W / 2], [0, focal * W, H / 2], [0, 0, 1.0]])
     eye = np.array([0.0, 0.0, 12.0 * focal])
     project = k @ np.hstack([rotation, -(rotation @ eye)[:, None]])

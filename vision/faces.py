@@ -238,10 +238,10 @@ def asked_again(frame: np.ndarray, seen: Seen, pair_net: PairNet | None, tempera
                 nadir: tuple[float, float] | None = None) -> Seen:
     """``seen`` with the pair network's answers asked afresh: another pair network, or the
     camera's nadir told (:func:`see`'s ``nadir``; None: the middle :func:`see` used). The
-    faces themselves do not depend on either."""
+    faces themselves do not depend on either (each face's answers are replaced)."""
     middle = nadir or seen.middle
-    faces = [replace(f, neighbours=()) for f in seen.faces]
-    return Seen(tuple(_neighbours(frame, faces, pair_net, middle, temperature)), middle)
+    return Seen(tuple(_neighbours(frame, list(seen.faces), pair_net, middle, temperature)),
+                middle)
 
 
 def crop(frame: np.ndarray, face: Face) -> np.ndarray:

@@ -214,6 +214,13 @@ class Tray:
         _, down = self._down(self._focal(focal))
         return math.degrees(math.acos(min(1.0, abs(float(down[2])))))
 
+    def _below(self, focal: float) -> np.ndarray:
+        """The nadir in homogeneous frame pixels: the camera's matrix times the table's
+        normal (:meth:`_down`)."""
+        k, down = self._down(focal)
+        below: np.ndarray = k @ down
+        return below
+
     def nadir(self, focal: float | None = None) -> Point:
         """The point straight below the camera, in frame pixels: where the picture's
         vertical lines meet (``focal``: the camera's focal length in frame widths; None: as
@@ -221,9 +228,7 @@ class Tray:
         the middle of the frame; it lies ``focal`` × tan(tilt) from it, under a desk arm's
         30° below the frame. Its direction from the middle does not depend on the focal
         length, its distance does."""
-        k, down = self._down(self._focal(focal))
-        x, y, w = k @ down
-        return float(x / w), float(y / w)
+        return _pixel(self._below(self._focal(focal)))
 
     def foot(self, point: Sequence[float], size: float, focal: float | None = None) -> Point:
         """Where a die's top seen at ``point`` (frame pixels), ``size`` pixels across, stands
@@ -231,10 +236,16 @@ class Tray:
         one die edge above the table; seen ``size`` pixels across at ``f`` pixels' focal
         length, that edge is ``size / f`` of its depth.)"""
         focal = self._focal(focal)
-        k, down = self._down(focal)
-        rise = size / (focal * self.width)
-        x, y, w = np.array([point[0], point[1], 1.0]) + rise * (k @ down)
-        return float(x / w), float(y / w)
+        return _moved_down(point, size / (focal * self.width), self._below(focal))
+
+    def kept(self, readings: Sequence[DieReading], focal: float | None = None
+             ) -> list[DieReading]:
+        """``readings`` less those that stand (:meth:`foot`) more than :data:`OUTSIDE` of
+        their sizes outside the tray; the camera worked out once for all of them."""
+        focal = self._focal(focal)
+        below, f = self._below(focal), focal * self.width
+        return [r for r in readings
+                if self.contains(_moved_down(r.center, r.size / f, below), OUTSIDE * r.size)]
 
     def rectify(self, frame: np.ndarray) -> np.ndarray:
         """The tray as seen from straight above: an upright picture of :attr:`size`."""
@@ -283,6 +294,18 @@ class Tray:
         return cls.from_json(data)
 
 
+def _pixel(point: np.ndarray) -> Point:
+    """A homogeneous point as frame pixels."""
+    x, y, w = point
+    return float(x / w), float(y / w)
+
+
+def _moved_down(point: Sequence[float], rise: float, below: np.ndarray) -> Point:
+    """``point`` moved towards the nadir (``below``, homogeneous) by ``rise`` of its depth:
+    a top seen at ``point`` one die edge above the table, that edge ``rise`` of its depth."""
+    return _pixel(np.array([point[0], point[1], 1.0]) + rise * below)
+
+
 def read_in_tray(read: Callable[[np.ndarray, Point], Sequence[DieReading]],
                  frame: np.ndarray, tray: Tray, focal: float | None = None
                  ) -> list[DieReading]:
@@ -292,8 +315,7 @@ def read_in_tray(read: Callable[[np.ndarray, Point], Sequence[DieReading]],
     height, width = frame.shape[:2]
     fitted = tray.fitted(width, height)
     focal = fitted._focal(focal)
-    return [r for r in read(frame, fitted.nadir(focal))
-            if fitted.contains(fitted.foot(r.center, r.size, focal), OUTSIDE * r.size)]
+    return fitted.kept(read(frame, fitted.nadir(focal)), focal)
 
 
 def find_tray(frame: np.ndarray) -> Tray | None:
