@@ -71,11 +71,16 @@ def test_every_choice_is_one_die_per_place_within_the_count(spots, count: int, t
     """Brute force over every set of pooled faces: the choices are exactly those with no two
     faces in one place, of at most ``count`` (told or not: any die may be hidden), fewest
     faces first and each length in the order of ``itertools.combinations``; faces beyond the
-    POOL most die-like are never chosen."""
+    POOL most die-like are never chosen. ``weigh`` keeps which faces each choice holds."""
     faces = [face(100.0 + 25.0 * x, 100.0 + 25.0 * y, is_die=d) for x, y, d in spots]
     s = seen(faces)
     got = list(choices(s, count))
-    assert tuple(got) == weigh(s, count, told, COLORS, SHAPE).choices
+    w = weigh(s, count, told, COLORS, SHAPE)
+    assert tuple(got) == w.choices
+    held = np.zeros((len(got), len(faces)), dtype=bool)
+    for row, c in enumerate(got):
+        held[row, list(c)] = True
+    assert np.array_equal(w.membership(len(faces)), held)
     pooled = sorted(sorted(range(len(faces)), key=lambda k: 1 - faces[k].is_die)[:POOL])
     most = min(count, len(pooled))
     expected = [c for n in range(most + 1) for c in combinations(pooled, n)

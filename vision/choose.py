@@ -16,7 +16,7 @@ tuning frames (``tools/fit_haba_reader.py``, :mod:`vision.doubt` loads them):
   the frame unless the marked tray tells it; a die's side shows towards it);
 * ``side``: chosen faces that lie where a neighbour's side shows (:func:`lies_as_side`);
 * ``box``: the log-chance that the chosen faces' readings obey the box's layouts
-  (:func:`vision.consistency.obeying_each`);
+  (:func:`vision.consistency.obeying_picked`);
 * ``dice_told`` / ``dice_free``: how many faces are chosen, told the count or not. A choice
   has at most the count's faces and may leave any die out (a die under a hand, or outside
   the picture): a choice of fewer faces than were thrown makes the table ask.
@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
 
 from rules.dice import Color
-from vision.consistency import layout_chances, obeying_each
+from vision.consistency import layout_chances, obeying_picked
 from vision.faces import Face, Seen, one_place, pairs_beside
 
 TERMS = ("pips", "finder", "size", "pair", "inward", "side", "box", "dice_told",
@@ -64,11 +65,19 @@ class Shape:
 @dataclass(frozen=True)
 class Weighed:
     """A frame's choices and, per choice, its terms (:data:`TERMS`); ``told``: whether the
-    count was how many dice were thrown (else at most how many lie in view)."""
+    count was how many dice were thrown (else at most how many lie in view); ``picked``: which
+    faces each choice holds (:func:`membership`), when worked out already."""
 
     choices: tuple[tuple[int, ...], ...]
     terms: np.ndarray
     told: bool = False
+    picked: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    def membership(self, faces: int) -> np.ndarray:
+        """Which of ``faces`` faces each choice holds: a row per choice, a column per face."""
+        if self.picked is not None and self.picked.shape == (len(self.choices), faces):
+            return self.picked
+        return membership(self.choices, faces)
 
 
 def _logit(p: float, clip: float) -> float:
@@ -82,17 +91,42 @@ def pool(seen: Seen) -> list[int]:
     return sorted(order[:POOL])
 
 
-def choices(seen: Seen, count: int | None) -> Iterator[tuple[int, ...]]:
-    """Every choice of pooled faces, no two in one place, of at most ``count`` faces (any
-    number when None)."""
+@lru_cache(maxsize=64)
+def _subsets(n: int, most: int) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
+    """Every subset of ``range(n)`` of at most ``most`` members, fewest first and each length
+    in the order of ``itertools.combinations``, and the same as rows of a read-only boolean
+    matrix (a column per member)."""
+    subsets = tuple(c for k in range(most + 1) for c in combinations(range(n), k))
+    table = np.zeros((len(subsets), n), dtype=bool)
+    for row, c in enumerate(subsets):
+        table[row, list(c)] = True
+    table.flags.writeable = False
+    return subsets, table
+
+
+def _choices(seen: Seen, count: int | None) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
+    """:func:`choices`, and which faces each holds (:func:`membership`), worked out at once."""
     pooled = pool(seen)
     most = len(pooled) if count is None else min(count, len(pooled))
-    clash = {(a, b) for a, b in combinations(pooled, 2)
-             if one_place(seen.faces[a].found, seen.faces[b].found)}
-    for n in range(most + 1):
-        for chosen in combinations(pooled, n):
-            if not any(p in clash for p in combinations(chosen, 2)):
-                yield chosen
+    subsets, table = _subsets(len(pooled), most)
+    ok = np.ones(len(subsets), dtype=bool)
+    for a, b in combinations(range(len(pooled)), 2):
+        if one_place(seen.faces[pooled[a]].found, seen.faces[pooled[b]].found):
+            ok &= ~(table[:, a] & table[:, b])
+    picked = np.zeros((int(ok.sum()), len(seen.faces)), dtype=bool)
+    picked[:, pooled] = table[ok]
+    keep = ok.tolist()
+    if pooled == list(range(len(pooled))):
+        return tuple(c for c, k in zip(subsets, keep, strict=True) if k), picked
+    face = pooled.__getitem__
+    return tuple(tuple(map(face, c)) for c, k in zip(subsets, keep, strict=True) if k), picked
+
+
+def choices(seen: Seen, count: int | None) -> Iterator[tuple[int, ...]]:
+    """Every choice of pooled faces, no two in one place, of at most ``count`` faces (any
+    number when None): fewest faces first, each length in the order of
+    ``itertools.combinations``."""
+    yield from _choices(seen, count)[0]
 
 
 def inward(face: Face, other: Face, middle: tuple[float, float], shape: Shape) -> float:
@@ -131,7 +165,9 @@ def terms(seen: Seen, chosen: Sequence[int], told: bool, layouts: Sequence[np.nd
           shape: Shape) -> np.ndarray:
     """A choice's terms (:data:`TERMS`); ``layouts``: each face's
     :func:`vision.consistency.layout_chances`."""
-    out: np.ndarray = _columns(seen, (tuple(chosen),), told, layouts, shape)[0]
+    one = (tuple(chosen),)
+    out: np.ndarray = _columns(seen, one, membership(one, len(seen.faces)), told, layouts,
+                               shape)[0]
     return out
 
 
@@ -140,16 +176,16 @@ def weigh(seen: Seen, count: int | None, told: bool, colors: Sequence[Color], sh
     """Every choice of the frame's faces with its terms, worked out for all choices at
     once."""
     layouts = [layout_chances(f.belief, colors) for f in seen.faces]
-    chosen = tuple(choices(seen, count))
-    return Weighed(chosen, _columns(seen, chosen, told, layouts, shape), told)
+    chosen, picked = _choices(seen, count)
+    return Weighed(chosen, _columns(seen, chosen, picked, told, layouts, shape), told, picked)
 
 
-def _columns(seen: Seen, chosen: Sequence[tuple[int, ...]], told: bool,
+def _columns(seen: Seen, chosen: Sequence[tuple[int, ...]], picked: np.ndarray, told: bool,
              layouts: Sequence[np.ndarray], shape: Shape) -> np.ndarray:
-    """The terms of each choice of ``chosen``, a row per choice."""
+    """The terms of each choice of ``chosen`` (``picked``: its :func:`membership`), a row per
+    choice."""
     if not chosen:
         return np.zeros((0, len(TERMS)))
-    picked = membership(chosen, len(seen.faces))
     faces = seen.faces
     pair, side_in = _pair_columns(seen, picked, shape)
     n = picked.sum(axis=1).astype(float)
@@ -159,7 +195,7 @@ def _columns(seen: Seen, chosen: Sequence[tuple[int, ...]], told: bool,
         _size_column(picked, np.array([f.found.side for f in faces])),
         pair, side_in,
         picked @ side_faces(seen, shape),
-        _box_column(chosen, layouts, shape.clip),
+        _box_column(picked, layouts, shape.clip),
         n if told else np.zeros(len(chosen)),
         np.zeros(len(chosen)) if told else n])
 
@@ -204,10 +240,10 @@ def _pair_columns(seen: Seen, picked: np.ndarray, shape: Shape
     return pair, side_in
 
 
-def _box_column(chosen: Sequence[tuple[int, ...]], layouts: Sequence[np.ndarray],
-                clip: float) -> np.ndarray:
-    """The ``box`` term of every choice."""
-    box = obeying_each(chosen, layouts)
+def _box_column(picked: np.ndarray, layouts: Sequence[np.ndarray], clip: float
+                ) -> np.ndarray:
+    """The ``box`` term of every choice (rows of ``picked``)."""
+    box = obeying_picked(picked, layouts)
     out: np.ndarray = np.maximum(np.log(np.maximum(box, 1e-12)), -2 * clip)
     return out
 

@@ -97,19 +97,21 @@ def _weigh(beliefs: Sequence[Belief], colors: Sequence[Color],
     return options, kept, (grid, np.where(valid, p, 0.0))
 
 
-def most_probable(beliefs: Sequence[Belief], colors: Sequence[Color],
+def read_together(beliefs: Sequence[Belief], colors: Sequence[Color],
                   layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
-                  per_pair: int = PER_PAIR) -> list[Decision]:
+                  per_pair: int = PER_PAIR) -> tuple[list[Decision], float]:
     """The most probable reading of all dice in which no layout shows more than ``per_pair``
-    dice, each die with its marginal chance. Without any such reading (more dice than the
-    box holds) each die is read on its own."""
+    dice, each die with its marginal chance, and the chance of that reading as a whole
+    (every die right at once) among the readings that obey the box. Without any such
+    reading (more dice than the box holds) each die is read on its own."""
     options, kept, weighed = _weigh(beliefs, colors, layouts, per_pair)
     if not options:
-        return []
-    alone = [Decision(o[0][0], o[0][1], o[0][2] / max(sum(x[2] for x in o), 1e-12) * share)
-             for o, share in zip(options, kept, strict=True)]
+        return [], 1.0
+    own = [o[0][2] / max(sum(x[2] for x in o), 1e-12) for o in options]
     if weighed is None or float(weighed[1].sum()) <= 0:
-        return alone
+        alone = [Decision(o[0][0], o[0][1], mine * share)
+                 for o, mine, share in zip(options, own, kept, strict=True)]
+        return alone, float(np.prod(kept)) * float(np.prod(own))
     grid, p = weighed
     total = float(p.sum())
     best = grid[int(np.argmax(p))]
@@ -117,23 +119,24 @@ def most_probable(beliefs: Sequence[Belief], colors: Sequence[Color],
     for die, k in enumerate(best):
         v, c, _ = options[die][int(k)]
         out.append(Decision(v, c, float(p[grid[:, die] == k].sum()) / total * kept[die]))
-    return out
+    return out, float(p.max() / p.sum()) * float(np.prod(kept))
+
+
+def most_probable(beliefs: Sequence[Belief], colors: Sequence[Color],
+                  layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
+                  per_pair: int = PER_PAIR) -> list[Decision]:
+    """The most probable reading of all dice in which no layout shows more than ``per_pair``
+    dice, each die with its marginal chance (:func:`read_together`)."""
+    return read_together(beliefs, colors, layouts, per_pair)[0]
 
 
 def reading_chance(beliefs: Sequence[Belief], colors: Sequence[Color],
                    layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
                    per_pair: int = PER_PAIR) -> float:
     """The chance of :func:`most_probable`'s reading of all dice together (every die right at
-    once), among the readings that obey the box; each die on its own when none does."""
-    options, kept, weighed = _weigh(beliefs, colors, layouts, per_pair)
-    if not options:
-        return 1.0
-    share = float(np.prod(kept))
-    if weighed is None or float(weighed[1].sum()) <= 0:
-        return share * float(np.prod([o[0][2] / max(sum(x[2] for x in o), 1e-12)
-                                      for o in options]))
-    p = weighed[1]
-    return float(p.max() / p.sum()) * share
+    once), among the readings that obey the box; each die on its own when none does
+    (:func:`read_together`)."""
+    return read_together(beliefs, colors, layouts, per_pair)[1]
 
 
 def one_die(a: Belief, b: Belief, colors: Sequence[Color],
@@ -178,22 +181,33 @@ def obeying(chances: Sequence[np.ndarray], per_pair: int = PER_PAIR) -> float:
 
 def obeying_each(choices: Sequence[Sequence[int]], chances: Sequence[np.ndarray],
                  per_pair: int = PER_PAIR) -> np.ndarray:
-    """:func:`obeying` of each choice of dice (their places in ``chances``), worked out for
-    all choices of one length at once: the chance of each count of dice per layout (0 to
-    ``per_pair`` each) is a vector, and one more die moves it by a matrix of that die's
-    :func:`layout_chances` (the count's choice asks it of every choice of faces)."""
-    out = np.ones(len(choices))
-    if not chances:
+    """:func:`obeying` of each choice of dice (their places in ``chances``, in increasing
+    order): :func:`obeying_picked` of their membership."""
+    picked = np.zeros((len(choices), len(chances)), dtype=bool)
+    for row, c in enumerate(choices):
+        picked[row, list(c)] = True
+    return obeying_picked(picked, chances, per_pair)
+
+
+def obeying_picked(picked: np.ndarray, chances: Sequence[np.ndarray],
+                   per_pair: int = PER_PAIR) -> np.ndarray:
+    """:func:`obeying` of each choice of dice (a row of ``picked`` per choice, a column per
+    die of ``chances``), worked out for all choices of one length at once: the chance of
+    each count of dice per layout (0 to ``per_pair`` each) is a vector, and one more die
+    moves it by a matrix of that die's :func:`layout_chances`, die by die in their order."""
+    out = np.ones(len(picked))
+    if not len(chances):
         return out
     moves = np.einsum("fl,lij->fij", np.asarray(chances), _count_moves(len(chances[0]) - 1,
                                                                       per_pair))
-    for n in {len(c) for c in choices} - {0}:
-        rows = [r for r, c in enumerate(choices) if len(c) == n]
-        picked = np.array([choices[r] for r in rows])
+    sizes = picked.sum(axis=1)
+    for n in np.unique(sizes[sizes > 0]).tolist():
+        rows = np.flatnonzero(sizes == n)
+        dice = np.nonzero(picked[rows])[1].reshape(len(rows), n)
         shown = np.zeros((len(rows), moves.shape[1]))
         shown[:, 0] = 1.0
         for j in range(n):
-            shown = np.einsum("mij,mj->mi", moves[picked[:, j]], shown)
+            shown = np.einsum("mij,mj->mi", moves[dice[:, j]], shown)
         out[rows] = shown.sum(axis=1)
     return out
 
@@ -225,4 +239,4 @@ def agreement(beliefs: Sequence[Belief], colors: Sequence[Color],
 
 
 __all__ = ["Belief", "Decision", "agreement", "layout_chances", "most_probable", "obeying",
-           "obeying_each", "one_die", "reading_chance"]
+           "obeying_each", "obeying_picked", "one_die", "read_together", "reading_chance"]

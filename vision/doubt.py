@@ -1,13 +1,13 @@
 """Doubting: the most probable reading of a frame, its probability, and one rule for asking.
 
 The reading is the likeliest choice of faces (:mod:`vision.choose`) read together under the
-box's physics (:func:`vision.consistency.most_probable`). Its probability is the choice's
-times the chance that every chosen die reads as chosen
-(:func:`vision.consistency.reading_chance`) times, per chosen face, the chance that it is a
-die's top and not the side of a die whose top lies beside it (:attr:`Face.beneath`, to the
-power :attr:`ReaderModel.side_doubt`: the choice alone cannot say it, when that top was
-never found or the other choices are worse still). The one doubt rule: the table is asked when
-that probability is below the model's :attr:`ReaderModel.threshold`.
+box's physics (:func:`vision.consistency.read_together`). Its probability is the choice's
+times the chance that every chosen die reads as chosen (the same function) times, per chosen
+face, the chance that it is a die's top and not the side of a die whose top lies beside it
+(:attr:`Face.beneath`, to the power :attr:`ReaderModel.side_doubt`: the choice alone cannot
+say it, when that top was never found or the other choices are worse still). The one doubt
+rule: the table is asked when that probability is below the model's
+:attr:`ReaderModel.threshold`.
 
 Each die's confidence is the chance that a die lies at its face (summed over choices) times
 the chance of its value and colour; no die is less sure than the reading, so when the
@@ -37,8 +37,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.choose import TERMS, Shape, Weighed, chances, membership
-from vision.consistency import Decision, most_probable, reading_chance
+from vision.choose import TERMS, Shape, Weighed, chances
+from vision.consistency import Decision, read_together
 from vision.faces import Face, Seen
 from vision.palette import Palette
 from vision.reading import DieReading, Why
@@ -148,12 +148,11 @@ def decide(seen: Seen, weighed: Weighed, model: ReaderModel, palette: Palette,
     best = int(np.argmax(p))
     chosen = weighed.choices[best]
     faces = [seen.faces[k] for k in chosen]
-    decisions = most_probable([f.belief for f in faces], palette.colors)
+    decisions, read_right = read_together([f.belief for f in faces], palette.colors)
     tops = [a_top(f, model) for f in faces]
-    read_right = reading_chance([f.belief for f in faces], palette.colors)
     all_tops = math.prod(tops)
     chance = float(p[best]) * read_right * all_tops
-    picked = membership(weighed.choices, len(seen.faces))
+    picked = weighed.membership(len(seen.faces))
     there = [float(p @ picked[:, k]) for k in chosen]
     places = [float(p @ (picked[:, k] | picked[:, [nb.index for nb in f.neighbours]].any(axis=1)))
               for k, f in zip(chosen, faces, strict=True)]
