@@ -46,6 +46,7 @@ import cv2
 import numpy as np
 
 from pi.simtray import HEIGHT, WIDTH, haba_landing
+from rules.errors import TrayError
 from vision.render import draw, random_conditions, render_tray, scene_for
 from vision.render.camera import Projector
 from vision.render.scene import TrayScene, TruthDie
@@ -205,8 +206,36 @@ def marked_tray(scene: TrayScene, seed: int) -> Tray:
     for _ in range(30):
         k = (lo + hi) / 2
         lo, hi = (k, hi) if shown(k) else (lo, k)
-    tapped = np.clip(corners(lo) + rng.normal(0.0, TAP * w, (4, 2)), 0, (w, h))
+    return _tapped(corners(lo), rng, w, h)
+
+
+def _tapped(corners: np.ndarray, rng: np.random.Generator, w: int, h: int) -> Tray:
+    """The tray whose ``corners`` (frame pixels) are each tapped with :data:`TAP`."""
+    tapped = np.clip(corners + rng.normal(0.0, TAP * w, (4, 2)), 0, (w, h))
     return Tray.mark([(float(x), float(y)) for x, y in tapped], w, h)
+
+
+def tray_around(scene: TrayScene, seed: int) -> Tray | None:
+    """The tray as a family marks it whose dice lie tight against its walls: the rectangle
+    on the table around the dice's centres, half a die edge out, its corners tapped with
+    :data:`TAP`; None when the frame does not show all four corners."""
+    if not scene.dice:
+        return None
+    xs, ys = [d.x for d in scene.dice], [d.y for d in scene.dice]
+    half = scene.die_size / 2
+    table = np.array([(x, y, 0.0) for x, y in ((min(xs) - half, min(ys) - half),
+                                               (max(xs) + half, min(ys) - half),
+                                               (max(xs) + half, max(ys) + half),
+                                               (min(xs) - half, max(ys) + half))])
+    project = Projector(scene)
+    corners: np.ndarray = project.distort(project.project(table))
+    w, h = scene.width, scene.height
+    if not ((corners >= 0).all() and (corners[:, 0] <= w).all() and (corners[:, 1] <= h).all()):
+        return None
+    try:
+        return _tapped(corners, np.random.default_rng(seed), w, h)
+    except TrayError:
+        return None
 
 
 def _in_view(args: tuple[str, int]) -> list[float]:

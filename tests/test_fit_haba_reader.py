@@ -6,6 +6,7 @@ well (``benchmarks/bench_haba_finder.py``)."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -105,3 +106,47 @@ def test_the_finder_sees_well_the_longest_run_about_its_best_size(counts, recall
     runs = [(shown[a], shown[b]) for a in range(k + 1) for b in range(k, len(shown))
             if all(at[s].recall >= recall for s in shown[a:b + 1])]
     assert got == max(runs, key=lambda r: shown.index(r[1]) - shown.index(r[0]))
+
+
+def test_the_tray_margin_keeps_every_die_read_and_drops_a_printed_die_beside_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A desk-arm camera (30°) over dice lying tight against the walls of a tray marked around
+    them: the fitted margin is the farthest a die's reading stands outside the tray, rounded
+    up to 0.05 (so no die read is dropped), and a die printed on a card beside the tray,
+    read when the count is not told, stands further out."""
+    import fit_haba_reader
+    from fit_haba_reader import fit_outside, weighed_at
+    from haba_sets import tray_around
+
+    from rules.dice import Color
+    from vision.palette import Palette
+    from vision.reading import DieReading
+    from vision.render import Conditions, scene_for
+    from vision.render.camera import Projector
+    from vision.render.scene import TruthDie
+
+    scene = scene_for(np.random.default_rng(4), Conditions(table="tray"), distractors=0,
+                      hand=0.0, tilt=(30.0, 30.0), lens=(1100.0, 1100.0))
+    scene = replace(scene, camera=replace(scene.camera, distortion=0.0))
+    project, edge = Projector(scene), scene.die_size
+    tops = project.project(np.array([(d.x, d.y, edge) for d in scene.dice]))
+    sizes = [project.scale_at(d.x, d.y, edge) * edge for d in scene.dice]
+    truth = [TruthDie(d.value, Color.RED, (float(x), float(y)), (), size)
+             for d, (x, y), size in zip(scene.dice, tops, sizes, strict=True)]
+    beside = max(d.x for d in scene.dice) + 3 * edge, scene.dice[0].y
+    (px, py), = project.project(np.array([(*beside, 0.0)]))
+    dice = [face(t.center[0], t.center[1], value=t.value, side=t.size) for t in truth]
+    printed = face(float(px), float(py), value=6, side=sizes[0])
+    cases = [Case(seen(dice), truth, len(truth), True, ("table-tune", 0)),
+             Case(seen([*dice, printed]), truth, 8, False, ("table-tune", 0))]
+    monkeypatch.setattr(fit_haba_reader, "frame", lambda name, i: (None, [], scene))
+    outside = fit_outside(cases, weighed_at(cases, MODEL.shape, COLORS), MODEL,
+                          Palette.default())
+    tray = tray_around(scene, 0)
+    assert tray is not None
+    far = max(tray.beyond([DieReading(t.value, None, t.center, (), 0.9, t.size)
+                           for t in truth]))
+    assert far <= outside < far + 0.05 + 1e-9 and round(outside / 0.05, 6).is_integer()
+    assert tray.beyond([DieReading(6, None, (float(px), float(py)), (), 0.9, sizes[0])])[0] \
+        > outside
+    assert "1 of 1 readings on no die stand further out" in capsys.readouterr().out

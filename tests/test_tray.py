@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from traykit import H, W, tray_scene
 
 from rules.errors import KotdError, TrayError
-from vision.tray import OUTSIDE, Tray, find_tray, read_in_tray
+from vision.doubt import default_model
+from vision.reading import DieReading
+from vision.tray import Tray, find_tray, read_in_tray
 
 
 @st.composite
@@ -60,6 +62,26 @@ def test_contains_agrees_with_opencv_and_with_the_rectified_rectangle(
         if abs(distance) > 1.0:  # away from the edge the rectified picture agrees too
             (u, v), = _rectified(tray, np.array([p]))
             assert (0 <= u <= w and 0 <= v <= h) == (distance > 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(trays(), st.lists(st.tuples(st.floats(0, W), st.floats(0, H), st.floats(10, 120)),
+                         min_size=1, max_size=20), st.floats(0, 2), st.floats(0.6, 2.5))
+def test_a_reading_is_kept_when_where_it_stands_lies_within_the_margin(
+        tray: Tray, spots: list[tuple[float, float, float]], outside: float,
+        focal: float) -> None:
+    """``beyond`` is how far outside the tray a reading's foot stands, in its own sizes (less
+    than 0 inside), and ``kept`` keeps exactly those within ``outside`` of them."""
+    readings = [DieReading(1, None, (x, y), (), 0.9, size) for x, y, size in spots]
+    beyond = tray.beyond(readings, focal)
+    contour = np.array(tray.corners, np.float32).reshape(-1, 1, 2)
+    for r, b in zip(readings, beyond, strict=True):
+        foot = tray.foot(r.center, r.size, focal)
+        assert b * r.size == pytest.approx(-cv2.pointPolygonTest(contour, foot, True), abs=1e-6)
+        assert (b <= 0) == tray.contains(foot) or abs(b * r.size) < 1e-6
+    kept = tray.kept(readings, outside, focal)
+    assert kept == [r for r in readings
+                    if tray.contains(tray.foot(r.center, r.size, focal), outside * r.size)]
 
 
 @settings(max_examples=100, deadline=None)
@@ -148,7 +170,8 @@ def test_a_die_beside_the_marked_tray_is_never_read(beside_the_tray) -> None:
                             for r in plain)
         readings = read_in_tray(lambda f, nadir: read_dice(f, at_most=6, nadir=nadir),
                                 frame, tray)
-        assert all(tray.contains(tray.foot(r.center, r.size), OUTSIDE * r.size)
+        outside = default_model().outside
+        assert all(tray.contains(tray.foot(r.center, r.size), outside * r.size)
                    for r in readings)
         assert not any(math.dist(r.center, beside.center) < beside.size for r in readings)
         for t, r in match(readings, inside):

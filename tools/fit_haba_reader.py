@@ -16,7 +16,10 @@ On tuning frames only (``benchmarks/haba_sets.py``: never a judging set, ``stres
 4. how much a chosen face that may be a die's side lowers the reading's probability
    (:attr:`vision.doubt.ReaderModel.side_doubt`) and the threshold of :mod:`vision.doubt`'s
    one doubt rule, together: the pair that asks least, a frame silently wrong costing
-   ``--silent-cost`` frames asking.
+   ``--silent-cost`` frames asking;
+5. how far outside a marked tray a reading may stand and be kept
+   (:attr:`vision.doubt.ReaderModel.outside`, :func:`fit_outside`); ``--tray-only`` fits
+   only that, keeping the rest of the shipped model.
 
 It prints the tuning frames' figures at the chosen threshold (and, with ``--check``, those
 of tuning frames the fit does not use) and writes the data file with the command and the
@@ -45,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from haba_sets import RENDERER, frame, tuning_frames  # noqa: E402
+from haba_sets import RENDERER, frame, tray_around, tuning_frames  # noqa: E402
 
 import vision.choose  # noqa: E402
 from rules.dice import Color  # noqa: E402
@@ -59,6 +62,7 @@ from vision.pairnet import PAIR_ONNX, default_pair_net  # noqa: E402
 from vision.palette import Palette  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
 from vision.render.score import score_frame  # noqa: E402
+from vision.tray import Tray  # noqa: E402
 
 
 def _evidence(files: list[Path], sections: list[str]) -> str:
@@ -90,12 +94,14 @@ the middle of each."""
 
 @dataclass(frozen=True)
 class Case:
-    """One frame read one way: its faces (pip reader untempered), truth, and the count."""
+    """One frame read one way: its faces (pip reader untempered), truth, and the count;
+    ``where``: the frame (set, index)."""
 
     seen: Seen
     truth: list[TruthDie]
     count: int | None
     told: bool
+    where: tuple[str, int] = ("", -1)
 
 
 def collect(frames: list[tuple[str, int]], at_most: int) -> list[Case]:
@@ -109,15 +115,17 @@ def collect(frames: list[tuple[str, int]], at_most: int) -> list[Case]:
         path = CACHE / name / f"{i:05d}.pickle"
         kept = pickle.loads(path.read_bytes()) if path.exists() else None
         if kept is not None and kept[0] == PAIRS:
-            out += [Case(*c) for c in kept[1]]
+            out += [Case(seen, truth, count, told, (name, i))
+                    for seen, truth, count, told in kept[1]]
             continue
         img, truth, _ = frame(name, i)
         if kept is not None:
-            cases = [Case(asked_again(img, seen, pairs, 1.0), truth, count, told)
+            cases = [Case(asked_again(img, seen, pairs, 1.0), truth, count, told, (name, i))
                      for seen, truth, count, told in kept[1]]
         else:
             with net.one_frame(img):
-                cases = [Case(see(img, net, palette, count, pairs, 1.0), truth, count, told)
+                cases = [Case(see(img, net, palette, count, pairs, 1.0), truth, count, told,
+                              (name, i))
                          for count, told in ((len(truth), True), (at_most, False))]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(
@@ -289,6 +297,42 @@ def fit_threshold(rows: list[Doubted], cost: float) -> float:
     return min(options, key=lambda t: (loss(rows, t, cost), t))
 
 
+def fit_outside(cases: list[Case], weighed: list[Weighed], model: ReaderModel,
+                palette: Palette) -> float:
+    """:attr:`vision.doubt.ReaderModel.outside`: the farthest (in its own sizes, rounded up to
+    0.05) that a die read by ``model``, told the count, stands outside the tray marked tight
+    around the frame's dice (:func:`haba_sets.tray_around`), over the frames whose four
+    corners the frame shows. Prints how many readings on no die, not told, stand further out."""
+    far, dice, frames, beyond_no_die = -math.inf, 0, 0, []
+    trays: dict[tuple[str, int], Tray | None] = {}
+    for case, w in zip(cases, weighed, strict=True):
+        if case.where not in trays:
+            trays[case.where] = tray_around(frame(*case.where)[2], case.where[1])
+        tray = trays[case.where]
+        if tray is None:
+            continue
+        readings = list(decide(case.seen, w, model, palette).dice)
+        beyond = tray.beyond(readings)
+        on_die = [any(math.dist(r.center, t.center) < 0.5 * t.size for t in case.truth)
+                  for r in readings]
+        if case.told:
+            frames += 1
+            out = [b for b, d in zip(beyond, on_die, strict=True) if d]
+            dice += len(out)
+            far = max([far, *out])
+        else:
+            beyond_no_die += [b for b, d in zip(beyond, on_die, strict=True) if not d]
+    if not dice:
+        raise SystemExit("no frame shows a tray around its dice: fit the tray's margin on "
+                         "other frames")
+    outside = math.ceil(far / 0.05 - 1e-9) * 0.05
+    dropped = sum(b > outside for b in beyond_no_die)
+    print(f"tray: {dice} dice of {frames} frames stand at most {far:.3f} of their sizes outside "
+          f"a tray tight around them: margin {outside:.2f}; not told, {dropped} of "
+          f"{len(beyond_no_die)} readings on no die stand further out")
+    return outside
+
+
 def figures(label: str, cases: list[Case], weighed: list[Weighed], model: ReaderModel,
             palette: Palette) -> None:
     """The frames' figures read by the fitted ``model``, as the reader reads them."""
@@ -307,10 +351,23 @@ def main() -> None:
     parser.add_argument("--check", nargs="+", default=[], metavar="SET:FIRST-LAST",
                         help="tuning frames the fit does not use, read by the fitted model "
                              "too: a refit that only fits its own frames shows here")
+    parser.add_argument("--tray-only", action="store_true",
+                        help="keep the shipped model and fit only how far outside a marked "
+                             "tray a reading may stand (its [tray] section)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     palette = Palette.default()
     cases = collect(tuning_frames(args.frames), load_box().dice)
+    command = "tools/fit_haba_reader.py " + " ".join(args.frames)
+    if args.tray_only:
+        shipped = ReaderModel.from_toml(MODEL_TOML.read_text(encoding="utf-8"), tray=False)
+        cases = [replace(c, seen=tempered(c.seen, shipped.temperature)) for c in cases]
+        outside = fit_outside(cases, weighed_at(cases, shipped.shape, palette.colors),
+                              shipped, palette)
+        model = replace(shipped, outside=outside, tray_fitted_by=command + " --tray-only")
+        args.out.write_text(model.to_toml(), encoding="utf-8")
+        print(f"wrote {args.out}")
+        return
     temperature = fit_temperature(cases)
     cases = [replace(c, seen=tempered(c.seen, temperature)) for c in cases]
     truths = true_choices(cases)
@@ -318,10 +375,12 @@ def main() -> None:
     model = ReaderModel(weights, shape, 0.0, temperature)
     read = outcomes(cases, weighed, model, palette)
     side_doubt, threshold = fit_doubt(read, args.silent_cost)
-    command = "tools/fit_haba_reader.py " + " ".join(args.frames) + (
-        f" --silent-cost {args.silent_cost:g}" if args.silent_cost != SILENT_COST else "")
+    command += (f" --silent-cost {args.silent_cost:g}"
+                if args.silent_cost != SILENT_COST else "")
     model = replace(model, threshold=threshold, side_doubt=side_doubt, fitted_by=command,
                     date=datetime.date.today().isoformat())
+    model = replace(model, outside=fit_outside(cases, weighed, model, palette),
+                    tray_fitted_by=command)
     print(f"temperature {temperature:.3f}; weights "
           + ", ".join(f"{t} {w:.3f}" for t, w in zip(TERMS, weights, strict=True))
           + f"; {shape}; side doubt {side_doubt:.2f}; threshold {threshold:.4f}; true choice among "

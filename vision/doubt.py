@@ -53,7 +53,8 @@ class ReaderModel:
     """The fitted weights of :data:`vision.choose.TERMS` and the numbers inside the terms
     (:class:`vision.choose.Shape`), the threshold below which the table is asked, the pip
     reader's temperature, how much a chosen face that may be a die's side lowers the
-    reading's probability, and how they were fitted."""
+    reading's probability, how far outside a marked tray a reading may stand and be kept,
+    and how they were fitted."""
 
     weights: np.ndarray
     shape: Shape
@@ -62,21 +63,33 @@ class ReaderModel:
     side_doubt: float = 0.0
     fitted_by: str = ""
     date: str = ""
+    outside: float = math.inf
+    """How far outside the marked tray (in the reading's own sizes) the point a reading
+    stands on (:meth:`vision.tray.Tray.foot`) may lie and the reading still be kept: the
+    farthest a die read on the tuning frames stood outside a tray marked tight around the
+    dice (that point is approximate). A die beside the tray, beyond its wall, stands
+    further out. Fitted on its own (``tray_fitted_by``)."""
+    tray_fitted_by: str = ""
 
     @classmethod
-    def from_toml(cls, text: str) -> ReaderModel:
+    def from_toml(cls, text: str, tray: bool = True) -> ReaderModel:
+        """The model a data file holds; without ``tray``, one whose ``[tray]`` section is not
+        fitted yet may be read (``tools/fit_haba_reader.py --tray-only`` fits it)."""
         data = tomllib.loads(text)
         weights, shape = data.get("weights", {}), data.get("shape", {})
         missing = [t for t in TERMS if t not in weights]
         missing += [f"shape.{k}" for k in SHAPE if k not in shape]
         missing += [k for k in ("threshold", "temperature", "side_doubt") if k not in data]
+        margin = data.get("tray", {"outside": math.inf, "fitted_by": ""} if not tray else {})
+        missing += [f"tray.{k}" for k in ("outside", "fitted_by") if k not in margin]
         if missing:
             raise ValueError(f"haba_reader.toml lacks {', '.join(missing)}: "
                              "fit it again with tools/fit_haba_reader.py")
         return cls(np.array([float(weights[t]) for t in TERMS]),
                    Shape(**{k: float(shape[k]) for k in SHAPE}), float(data["threshold"]),
                    float(data["temperature"]), float(data["side_doubt"]),
-                   str(data.get("fitted_by", "")), str(data.get("date", "")))
+                   str(data.get("fitted_by", "")), str(data.get("date", "")),
+                   float(margin["outside"]), str(margin["fitted_by"]))
 
     def to_toml(self) -> str:
         lines = ["# Written by tools/fit_haba_reader.py; fit again, do not edit by hand.",
@@ -87,6 +100,8 @@ class ReaderModel:
         lines += [f"{t} = {w:.4f}" for t, w in zip(TERMS, self.weights, strict=True)]
         lines += ["", "[shape]"]
         lines += [f"{k} = {getattr(self.shape, k):.4f}" for k in SHAPE]
+        lines += ["", "[tray]", f"fitted_by = {self.tray_fitted_by!r}".replace("'", '"'),
+                  f"outside = {self.outside:.2f}"]
         return "\n".join(lines) + "\n"
 
 

@@ -42,11 +42,6 @@ TRAY_FILE = "tray.json"
 """The tray's file in the data directory the caller hands down."""
 SMALLEST = 0.02
 """A tray covers at least this share of the frame (a smaller quad is a slip of a finger)."""
-OUTSIDE = 0.5
-"""How far outside the tray (in the reading's own sizes) the point a reading stands on
-(:meth:`Tray.foot`) may lie and the reading still be kept. That point is approximate: for
-the dice in a tray under the tuning frames' desk-arm camera it lay at most 0.11 sizes
-outside. A die beside the tray, beyond its wall, stands further out."""
 FOCAL = 0.9
 """The camera's focal length in frame widths when the tray's corners cannot tell it
 (:meth:`Tray.focal`): the Raspberry Pi camera modules' standard lenses (0.74-1.05)."""
@@ -238,14 +233,22 @@ class Tray:
         focal = self._focal(focal)
         return _moved_down(point, size / (focal * self.width), self._below(focal))
 
-    def kept(self, readings: Sequence[DieReading], focal: float | None = None
-             ) -> list[DieReading]:
-        """``readings`` less those that stand (:meth:`foot`) more than :data:`OUTSIDE` of
-        their sizes outside the tray; the camera worked out once for all of them."""
+    def beyond(self, readings: Sequence[DieReading], focal: float | None = None
+               ) -> list[float]:
+        """How far outside the tray each of ``readings`` stands (:meth:`foot`), in its own
+        sizes (less than 0 inside); the camera worked out once for all of them."""
         focal = self._focal(focal)
         below, f = self._below(focal), focal * self.width
-        return [r for r in readings
-                if self.contains(_moved_down(r.center, r.size / f, below), OUTSIDE * r.size)]
+        contour = np.array(self.corners, np.float32).reshape(-1, 1, 2)
+        return [-cv2.pointPolygonTest(contour, _moved_down(r.center, r.size / f, below), True)
+                / r.size for r in readings]
+
+    def kept(self, readings: Sequence[DieReading], outside: float, focal: float | None = None
+             ) -> list[DieReading]:
+        """``readings`` less those that stand (:meth:`foot`) more than ``outside`` of their
+        sizes outside the tray (:meth:`beyond`)."""
+        return [r for r, out in zip(readings, self.beyond(readings, focal), strict=True)
+                if out <= outside]
 
     def rectify(self, frame: np.ndarray) -> np.ndarray:
         """The tray as seen from straight above: an upright picture of :attr:`size`."""
@@ -307,15 +310,19 @@ def _moved_down(point: Sequence[float], rise: float, below: np.ndarray) -> Point
 
 
 def read_in_tray(read: Callable[[np.ndarray, Point], Sequence[DieReading]],
-                 frame: np.ndarray, tray: Tray, focal: float | None = None
-                 ) -> list[DieReading]:
+                 frame: np.ndarray, tray: Tray, outside: float | None = None,
+                 focal: float | None = None) -> list[DieReading]:
     """The dice ``read(frame, nadir)`` finds, told the camera's nadir (:meth:`Tray.nadir`),
-    less those that stand more than :data:`OUTSIDE` of their sizes outside the tray
-    (:meth:`Tray.foot`)."""
+    less those that stand more than ``outside`` of their sizes outside the tray
+    (:meth:`Tray.foot`; default: the reader's fitted :attr:`vision.doubt.ReaderModel.outside`)."""
+    if outside is None:
+        from vision.doubt import default_model  # the reader's model, loaded when reading
+
+        outside = default_model().outside
     height, width = frame.shape[:2]
     fitted = tray.fitted(width, height)
     focal = fitted._focal(focal)
-    return fitted.kept(read(frame, fitted.nadir(focal)), focal)
+    return fitted.kept(read(frame, fitted.nadir(focal)), outside, focal)
 
 
 def find_tray(frame: np.ndarray) -> Tray | None:
