@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations
+from itertools import chain, combinations
 
 import numpy as np
 
@@ -199,7 +199,8 @@ def _neighbours(frame: np.ndarray, faces: list[Face], pair_net: PairNet | None,
     near = pairs_beside(faces)
     answers: dict[tuple[int, int], float] = {}
     if pair_net is not None and near:
-        looks = [look(frame, f.found, f.is_die, _surest(f, temperature)) for f in faces]
+        looks = {k: look(frame, faces[k].found, faces[k].is_die,
+                         _surest(faces[k], temperature)) for k in sorted({*chain(*near)})}
         ordered = near + [(b, a) for a, b in near]
         chances = pair_net.chances([pair_input(frame, looks[a], looks[b], middle)
                                     for a, b in ordered])
