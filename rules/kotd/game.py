@@ -243,7 +243,7 @@ def _rolled(state: GameState, action: Rolled) -> GameState:
     """Step 1: up to three rolls a turn (four with an elf on top of the kingdom pile)."""
     _need_phase(state, "rolling", "roll")
     if state.rolls_used >= state.max_rolls:
-        if state.max_rolls == 3:
+        if state.max_rolls == state.box.rolls:  # no elf on top: say what one would give
             raise RuleError("no_rolls_left_elf", "no rolls left: at most {most} rolls a turn "
                             "(4 when an elf tops your kingdom pile); claim a citizen or take "
                             "a penalty", most=state.max_rolls)
