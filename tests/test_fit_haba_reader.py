@@ -140,13 +140,39 @@ def test_the_tray_margin_keeps_every_die_read_and_drops_a_printed_die_beside_it(
     cases = [Case(seen(dice), truth, len(truth), True, ("table-tune", 0)),
              Case(seen([*dice, printed]), truth, 8, False, ("table-tune", 0))]
     monkeypatch.setattr(fit_haba_reader, "frame", lambda name, i: (None, [], scene))
-    outside = fit_outside(cases, weighed_at(cases, MODEL.shape, COLORS), MODEL,
+    model = replace(MODEL, telling_tilt=10.0)
+    outside = fit_outside(cases, weighed_at(cases, MODEL.shape, COLORS), model,
                           Palette.default())
     tray = tray_around(scene, 0)
     assert tray is not None
+    focal = tray.focal(model.telling_tilt)
+    assert focal is not None  # the corners tell the camera at 30°
     far = max(tray.beyond([DieReading(t.value, None, t.center, (), 0.9, t.size)
-                           for t in truth]))
+                           for t in truth], focal))
     assert far <= outside < far + 0.05 + 1e-9 and round(outside / 0.05, 6).is_integer()
-    assert tray.beyond([DieReading(6, None, (float(px), float(py)), (), 0.9, sizes[0])])[0] \
-        > outside
+    assert tray.beyond([DieReading(6, None, (float(px), float(py)), (), 0.9, sizes[0])],
+                       focal)[0] > outside
     assert "1 of 1 readings on no die stand further out" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("lens", "trusted"), [(3200.0, True), (1152.0, False)])
+def test_the_corners_are_trusted_for_the_focal_length_where_they_tell_it_better(
+        monkeypatch: pytest.MonkeyPatch, lens: float, trusted: bool) -> None:
+    """Cameras tilted 20° over the table: with a long lens (2.5 frame widths) the tapped
+    corners tell the focal length far better than the Pi lens's usual one, and the fitted
+    telling tilt trusts them at 20°; with exactly the usual lens (0.9 widths) the taps only
+    add error, and the fit trusts the usual one there."""
+    import fit_haba_reader
+    from fit_haba_reader import TILTS, fit_telling_tilt
+
+    from vision.render import Conditions, scene_for
+
+    scenes = []
+    for seed in range(12):
+        scene = scene_for(np.random.default_rng(seed), Conditions(table="tray"), distractors=0,
+                          hand=0.0, tilt=(20.0, 20.0), lens=(lens, lens))
+        scenes.append(replace(scene, camera=replace(scene.camera, distortion=0.0)))
+    monkeypatch.setattr(fit_haba_reader, "frame", lambda name, i: (None, [], scenes[i]))
+    tilt = fit_telling_tilt([("table-tune", i) for i in range(len(scenes))])
+    assert tilt in TILTS
+    assert (tilt <= 20.0) == trusted

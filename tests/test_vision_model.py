@@ -338,7 +338,7 @@ def test_apart_keeps_the_surer_of_two_finds_in_one_place() -> None:
 
 def test_the_model_file_reads_back_what_it_wrote_and_names_its_fit() -> None:
     model = replace(MODEL, fitted_by="tools/fit_haba_reader.py tune:0-9", date="2026-11-28",
-                    side_doubt=0.7, outside=0.45,
+                    side_doubt=0.7, outside=0.45, telling_tilt=12.5,
                     tray_fitted_by="tools/fit_haba_reader.py tune:0-9 --tray-only")
     back = ReaderModel.from_toml(model.to_toml())
     assert np.allclose(back.weights, model.weights) and back.threshold == model.threshold
@@ -346,12 +346,14 @@ def test_the_model_file_reads_back_what_it_wrote_and_names_its_fit() -> None:
     assert back.fitted_by == model.fitted_by and back.date == model.date
     assert back.shape == model.shape
     assert back.outside == model.outside and back.tray_fitted_by == model.tray_fitted_by
+    assert back.telling_tilt == model.telling_tilt
     shipped = default_model()
     for fit in (shipped.fitted_by, shipped.tray_fitted_by):
         assert fit.startswith("tools/fit_haba_reader.py ") and shipped.date
         assert "stress:" not in fit and "table:" not in fit and "lens:" not in fit
     assert 0 < shipped.threshold <= 1 and shipped.side_doubt >= 0
     assert 0 <= shipped.outside < 2  # a die's foot, not the whole frame
+    assert 0 <= shipped.telling_tilt <= 30
     assert MODEL_TOML.is_file()
     with pytest.raises(ValueError, match="fit it again"):
         ReaderModel.from_toml('threshold = 0.5\ntemperature = 1.0\n[weights]\npips = 1.0\n')
@@ -364,6 +366,8 @@ def test_the_model_file_reads_back_what_it_wrote_and_names_its_fit() -> None:
     with pytest.raises(ValueError, match=r"tray\.outside"):
         ReaderModel.from_toml(without_tray)
     assert ReaderModel.from_toml(without_tray, tray=False).outside == math.inf
+    with pytest.raises(ValueError, match=r"tray\.telling_tilt"):
+        ReaderModel.from_toml(whole.replace("telling_tilt", "#"))
 
 
 def _as_side(f, top) -> bool:

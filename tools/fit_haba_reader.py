@@ -17,9 +17,11 @@ On tuning frames only (``benchmarks/haba_sets.py``: never a judging set, ``stres
    (:attr:`vision.doubt.ReaderModel.side_doubt`) and the threshold of :mod:`vision.doubt`'s
    one doubt rule, together: the pair that asks least, a frame silently wrong costing
    ``--silent-cost`` frames asking;
-5. how far outside a marked tray a reading may stand and be kept
-   (:attr:`vision.doubt.ReaderModel.outside`, :func:`fit_outside`); ``--tray-only`` fits
-   only that, keeping the rest of the shipped model.
+5. the marked tray's numbers: from what tilt its corners tell the focal length
+   (:attr:`vision.doubt.ReaderModel.telling_tilt`, :func:`fit_telling_tilt`) and how far
+   outside it a reading may stand and be kept (:attr:`vision.doubt.ReaderModel.outside`,
+   :func:`fit_outside`); ``--tray-only`` fits only these, keeping the rest of the shipped
+   model.
 
 It prints the tuning frames' figures at the chosen threshold (and, with ``--check``, those
 of tuning frames the fit does not use) and writes the data file with the command and the
@@ -48,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from haba_sets import RENDERER, frame, tray_around, tuning_frames  # noqa: E402
+from haba_sets import RENDERER, SETS, frame, marked_tray, tray_around, tuning_frames  # noqa: E402
 
 import vision.choose  # noqa: E402
 from rules.dice import Color  # noqa: E402
@@ -60,9 +62,10 @@ from vision.faces import Seen, asked_again, see  # noqa: E402
 from vision.habanet import FINDER_ONNX, MODELS, PIPS_ONNX, default_net  # noqa: E402
 from vision.pairnet import PAIR_ONNX, default_pair_net  # noqa: E402
 from vision.palette import Palette  # noqa: E402
+from vision.render.camera import Projector  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
 from vision.render.score import score_frame  # noqa: E402
-from vision.tray import Tray  # noqa: E402
+from vision.tray import FOCAL, Tray  # noqa: E402
 
 
 def _evidence(files: list[Path], sections: list[str]) -> str:
@@ -297,12 +300,56 @@ def fit_threshold(rows: list[Doubted], cost: float) -> float:
     return min(options, key=lambda t: (loss(rows, t, cost), t))
 
 
+TILTS = tuple(float(t) for t in np.arange(0.0, 30.01, 2.5))
+"""The tilts tried as :attr:`vision.doubt.ReaderModel.telling_tilt`."""
+
+
+def fit_telling_tilt(frames: list[tuple[str, int]]) -> float:
+    """:attr:`vision.doubt.ReaderModel.telling_tilt`: the one of :data:`TILTS` (the smallest on
+    a tie) from which trusting the marked tray's corners for the focal length (else the
+    lens's usual :data:`vision.tray.FOCAL`) puts the camera's nadir (:meth:`Tray.nadir`) in
+    the truest direction from the frames' dice (towards it a die's side shows: the mean
+    angle, over the flat dice more than two sizes from the nadir); each frame's tray tapped
+    as a family marks it (:func:`haba_sets.marked_tray`)."""
+    errors, dice = np.zeros(len(TILTS)), 0
+    for name, i in frames:
+        scene = frame(name, i)[2]
+        project, edge = Projector(scene), scene.die_size
+        below = project.distort(project.project(np.array([(scene.width / 2,
+                                                           scene.height / 2, 0.0)])))[0]
+        flat = [d for d in scene.dice if d.lift == 0 and d.lean == 0]
+        if not flat:
+            continue
+        tops = project.distort(project.project(np.array([(d.x, d.y, edge) for d in flat])))
+        sizes = np.array([project.scale_at(d.x, d.y, edge) * edge for d in flat])
+        far = np.linalg.norm(below - tops, axis=1) > 2 * sizes
+        if not far.any():
+            continue
+        true = np.arctan2(*(below - tops[far]).T[::-1])
+        tray = marked_tray(scene, SETS[name][0] + i)  # as bench_haba.py --tray taps it
+        told = tray.focal(telling_tilt=0.0)
+        tilt = tray.tilt(told) if told is not None else -1.0
+        for k, least in enumerate(TILTS):
+            nadir = np.array(tray.nadir(told if told is not None and tilt >= least else FOCAL))
+            off = np.arctan2(*(nadir - tops[far]).T[::-1]) - true
+            errors[k] += float(np.degrees(np.abs(np.angle(np.exp(1j * off)))).sum())
+        dice += int(np.sum(far))
+    if not dice:
+        raise SystemExit("no frame has a flat die: fit the telling tilt on other frames")
+    best = TILTS[int(np.argmin(errors))]
+    print(f"tray: the nadir's direction from {dice} flat dice off by {errors[0] / dice:.2f}° "
+          f"trusting the corners at any tilt, {errors[-1] / dice:.2f}° from {TILTS[-1]:g}°, "
+          f"{errors.min() / dice:.2f}° from {best:g}°: telling tilt {best:g}°")
+    return best
+
+
 def fit_outside(cases: list[Case], weighed: list[Weighed], model: ReaderModel,
                 palette: Palette) -> float:
     """:attr:`vision.doubt.ReaderModel.outside`: the farthest (in its own sizes, rounded up to
     0.05) that a die read by ``model``, told the count, stands outside the tray marked tight
     around the frame's dice (:func:`haba_sets.tray_around`), over the frames whose four
-    corners the frame shows. Prints how many readings on no die, not told, stand further out."""
+    corners the frame shows; the focal length as ``model.telling_tilt`` has it. Prints how
+    many readings on no die, not told, stand further out."""
     far, dice, frames, beyond_no_die = -math.inf, 0, 0, []
     trays: dict[tuple[str, int], Tray | None] = {}
     for case, w in zip(cases, weighed, strict=True):
@@ -312,7 +359,7 @@ def fit_outside(cases: list[Case], weighed: list[Weighed], model: ReaderModel,
         if tray is None:
             continue
         readings = list(decide(case.seen, w, model, palette).dice)
-        beyond = tray.beyond(readings)
+        beyond = tray.beyond(readings, tray.focal(model.telling_tilt) or FOCAL)
         on_die = [any(math.dist(r.center, t.center) < 0.5 * t.size for t in case.truth)
                   for r in readings]
         if case.told:
@@ -362,6 +409,7 @@ def main() -> None:
     if args.tray_only:
         shipped = ReaderModel.from_toml(MODEL_TOML.read_text(encoding="utf-8"), tray=False)
         cases = [replace(c, seen=tempered(c.seen, shipped.temperature)) for c in cases]
+        shipped = replace(shipped, telling_tilt=fit_telling_tilt(tuning_frames(args.frames)))
         outside = fit_outside(cases, weighed_at(cases, shipped.shape, palette.colors),
                               shipped, palette)
         model = replace(shipped, outside=outside, tray_fitted_by=command + " --tray-only")
@@ -379,6 +427,7 @@ def main() -> None:
                 if args.silent_cost != SILENT_COST else "")
     model = replace(model, threshold=threshold, side_doubt=side_doubt, fitted_by=command,
                     date=datetime.date.today().isoformat())
+    model = replace(model, telling_tilt=fit_telling_tilt(tuning_frames(args.frames)))
     model = replace(model, outside=fit_outside(cases, weighed, model, palette),
                     tray_fitted_by=command)
     print(f"temperature {temperature:.3f}; weights "

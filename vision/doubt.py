@@ -54,7 +54,7 @@ class ReaderModel:
     (:class:`vision.choose.Shape`), the threshold below which the table is asked, the pip
     reader's temperature, how much a chosen face that may be a die's side lowers the
     reading's probability, how far outside a marked tray a reading may stand and be kept,
-    and how they were fitted."""
+    from what tilt a tray's corners tell the focal length, and how they were fitted."""
 
     weights: np.ndarray
     shape: Shape
@@ -69,6 +69,10 @@ class ReaderModel:
     farthest a die read on the tuning frames stood outside a tray marked tight around the
     dice (that point is approximate). A die beside the tray, beyond its wall, stands
     further out. Fitted on its own (``tray_fitted_by``)."""
+    telling_tilt: float = math.inf
+    """Degrees a camera must be tilted for the marked tray's corners to tell its focal length
+    (:meth:`vision.tray.Tray.focal`; less tilted, the lens's usual one is taken): the tilt
+    from which, on the tuning frames' simulated taps, dice's feet lie nearest the truth."""
     tray_fitted_by: str = ""
 
     @classmethod
@@ -80,8 +84,9 @@ class ReaderModel:
         missing = [t for t in TERMS if t not in weights]
         missing += [f"shape.{k}" for k in SHAPE if k not in shape]
         missing += [k for k in ("threshold", "temperature", "side_doubt") if k not in data]
-        margin = data.get("tray", {"outside": math.inf, "fitted_by": ""} if not tray else {})
-        missing += [f"tray.{k}" for k in ("outside", "fitted_by") if k not in margin]
+        unfitted = {"outside": math.inf, "telling_tilt": math.inf, "fitted_by": ""}
+        margin = data.get("tray", {}) if tray else {**unfitted, **data.get("tray", {})}
+        missing += [f"tray.{k}" for k in unfitted if k not in margin]
         if missing:
             raise ValueError(f"haba_reader.toml lacks {', '.join(missing)}: "
                              "fit it again with tools/fit_haba_reader.py")
@@ -89,7 +94,8 @@ class ReaderModel:
                    Shape(**{k: float(shape[k]) for k in SHAPE}), float(data["threshold"]),
                    float(data["temperature"]), float(data["side_doubt"]),
                    str(data.get("fitted_by", "")), str(data.get("date", "")),
-                   float(margin["outside"]), str(margin["fitted_by"]))
+                   float(margin["outside"]), float(margin["telling_tilt"]),
+                   str(margin["fitted_by"]))
 
     def to_toml(self) -> str:
         lines = ["# Written by tools/fit_haba_reader.py; fit again, do not edit by hand.",
@@ -101,7 +107,7 @@ class ReaderModel:
         lines += ["", "[shape]"]
         lines += [f"{k} = {getattr(self.shape, k):.4f}" for k in SHAPE]
         lines += ["", "[tray]", f"fitted_by = {self.tray_fitted_by!r}".replace("'", '"'),
-                  f"outside = {self.outside:.2f}"]
+                  f"outside = {self.outside:.2f}", f"telling_tilt = {self.telling_tilt:.1f}"]
         return "\n".join(lines) + "\n"
 
 

@@ -51,11 +51,6 @@ a long one; a tray's corners that imply another were tapped too roughly to tell.
 MOST_TILT = 40.0
 """The largest tilt from straight down (degrees) the page accepts without advice: the reader
 was trained and judged up to a desk arm's 35°; further over, dice hide each other."""
-TELLING_TILT = 10.0
-"""Degrees a camera must be tilted for the tray's corners to tell its focal length: less
-tilted, the points where the tray's sides meet lie so far out that a tapping error of a few
-pixels moves the length a lot (on the tuning frames' simulated taps: under 10° the nadir was
-closer with :data:`FOCAL`, over it with the corners' length)."""
 
 
 def _ordered(points: Sequence[Point]) -> tuple[Point, ...]:
@@ -161,13 +156,16 @@ class Tray:
         return bool(cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])),
                                          margin > 0) >= -margin)
 
-    def focal(self) -> float | None:
+    def focal(self, telling_tilt: float | None = None) -> float | None:
         """The camera's focal length in frame widths, as the tray's corners imply it (the
         principal point the frame's middle): the tray is a rectangle, so the points where
         its opposite sides meet in the picture lie in directions at right angles. None when
         the picture cannot tell (a pair of sides parallel in it: the camera tilted along a
         side, or not at all), tells a length outside :data:`FOCAL_RANGE`, or a tilt under
-        :data:`TELLING_TILT`."""
+        ``telling_tilt`` degrees (default: the fitted
+        :attr:`vision.doubt.ReaderModel.telling_tilt`; less tilted, the points where the
+        tray's sides meet lie so far out that a tapping error of a few pixels moves the
+        length a lot)."""
         a, b, c, d = (np.array([x, y, 1.0]) for x, y in self.corners)
         first = np.cross(np.cross(a, b), np.cross(d, c))
         second = np.cross(np.cross(a, d), np.cross(b, c))
@@ -182,7 +180,11 @@ class Tray:
         if not (lo * self.width) ** 2 < f2 < (hi * self.width) ** 2:
             return None
         focal = math.sqrt(f2) / self.width
-        return focal if self.tilt(focal) >= TELLING_TILT else None
+        if telling_tilt is None:
+            from vision.doubt import default_model  # the fitted tray, loaded when used
+
+            telling_tilt = default_model().telling_tilt
+        return focal if self.tilt(focal) >= telling_tilt else None
 
     def _focal(self, focal: float | None) -> float:
         """``focal`` when given, else the corners' (:meth:`focal`), else :data:`FOCAL`."""
