@@ -20,10 +20,10 @@ from vision.consistency import (
     Belief,
     agreement,
     layout_chances,
-    most_probable,
     obeying,
     obeying_each,
     one_die,
+    read_together,
 )
 from vision.facecolor import chroma_of, face_chroma
 from vision.palette import Palette, bgr, calibrated
@@ -112,8 +112,9 @@ def test_palette_file_round_trip_and_refusals(tmp_path) -> None:
     assert json.loads((tmp_path / "x" / "p.json").read_text())["version"] == 2
 
 
-def _brute(beliefs: list[Belief]) -> tuple[tuple[tuple[int, Color], ...], list[float]]:
-    """Every reading of every die, the box's rule checked directly (no pair thrice)."""
+def _brute(beliefs: list[Belief]) -> tuple[tuple[tuple[int, Color], ...], list[float], float]:
+    """Every reading of every die, the box's rule checked directly (no pair thrice): the
+    likeliest, each die's chance of its reading there, and that reading's chance."""
     pair = {(v, c): n for n, lay in HABA_LAYOUTS.items() for v, c in lay.items()}
     options = [(v, c) for v in range(1, 7) for c in COLORS]
     readings = list(itertools.product(range(len(options)), repeat=len(beliefs)))
@@ -124,8 +125,9 @@ def _brute(beliefs: list[Belief]) -> tuple[tuple[tuple[int, Color], ...], list[f
     idx = np.array(readings)
     w = np.prod(table[np.arange(len(beliefs)), idx], axis=1) * np.array(ok)
     best = idx[int(np.argmax(w))]
-    chances = [float(w[idx[:, i] == best[i]].sum() / w.sum()) for i in range(len(beliefs))]
-    return tuple(options[k] for k in best), chances
+    total = max(float(w.sum()), 1e-300)  # 0 when no reading obeys the box
+    chances = [float(w[idx[:, i] == best[i]].sum() / total) for i in range(len(beliefs))]
+    return tuple(options[k] for k in best), chances, float(w.max() / total)
 
 
 def _belief(draw_v: list[float], draw_c: list[float]) -> Belief:
@@ -140,11 +142,12 @@ beliefs = st.builds(_belief, st.lists(st.floats(0, 1), min_size=6, max_size=6),
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(beliefs, min_size=1, max_size=3))
-def test_most_probable_agrees_with_brute_force(dice: list[Belief]) -> None:
-    """Small cases against every reading: the same best reading, and the same chances
-    whenever the search weighs every option of every die (it keeps a die's likeliest few)."""
-    best, chances = _brute(dice)
-    got = most_probable(dice, COLORS)
+def test_reading_together_agrees_with_brute_force(dice: list[Belief]) -> None:
+    """Small cases against every reading: the same best reading, and the same chances (each
+    die's and the reading's as a whole) whenever the search weighs every option of every
+    die (it keeps a die's likeliest few)."""
+    best, chances, whole = _brute(dice)
+    got, chance = read_together(dice, COLORS)
     got_best = tuple((d.value, d.color) for d in got)
     brute_w = math.prod(b.value[v - 1] * b.color[COLORS.index(c)]
                         for b, (v, c) in zip(dice, best, strict=True))
@@ -160,6 +163,7 @@ def test_most_probable_agrees_with_brute_force(dice: list[Belief]) -> None:
     if got_best == best and exhaustive:
         for d, want in zip(got, chances, strict=True):
             assert d.chance == pytest.approx(want, abs=0.02)
+        assert chance == pytest.approx(whole, abs=0.02)
 
 
 @settings(max_examples=40, deadline=None)
@@ -195,6 +199,26 @@ def _sparse(values: dict[int, float], colours: dict[int, float]) -> Belief:
 sparse_beliefs = st.builds(
     _sparse, st.dictionaries(st.integers(0, 5), st.floats(0.05, 1), min_size=1, max_size=2),
     st.dictionaries(st.integers(0, 2), st.floats(0.05, 1), min_size=1, max_size=2))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(sparse_beliefs, min_size=1, max_size=4))
+def test_a_reading_and_its_chance_against_every_reading(dice: list[Belief]) -> None:
+    """Dice each torn between at most two values and two colours (every option weighed): the
+    reading is a likeliest one that obeys the box, and its chance as a whole and each die's
+    are those of every reading of all dice, exactly."""
+    best, chances, whole = _brute(dice)
+    got, chance = read_together(dice, COLORS)
+    if whole == 0:  # no reading obeys the box: each die is read on its own
+        return
+    weight = [math.prod(b.value[v - 1] * b.color[COLORS.index(c)]
+                        for b, (v, c) in zip(dice, reading, strict=True))
+              for reading in (best, tuple((d.value, d.color) for d in got))]
+    assert weight[1] == pytest.approx(weight[0], rel=1e-9)
+    assert chance == pytest.approx(whole, rel=1e-9)
+    if tuple((d.value, d.color) for d in got) == best:
+        for d, want in zip(got, chances, strict=True):
+            assert d.chance == pytest.approx(want, rel=1e-9)
 
 
 @settings(max_examples=60, deadline=None)
@@ -276,7 +300,7 @@ def test_three_dice_on_one_layout_are_impossible() -> None:
     """Three dice read as pair A's colours: the least sure one must move to another pair."""
     sure = Belief(np.eye(6)[1], np.array([0.98, 0.01, 0.01]))  # 2, red: pair A
     shaky = Belief(np.eye(6)[1], np.array([0.55, 0.001, 0.449]))  # 2: red (A) or blue (C)
-    got = most_probable([sure, sure, shaky], COLORS)
+    got, _ = read_together([sure, sure, shaky], COLORS)
     assert [(d.value, d.color) for d in got] == [(2, Color.RED), (2, Color.RED), (2, Color.BLUE)]
     assert got[2].chance > 0.9 and got[0].chance > 0.95
 

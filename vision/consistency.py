@@ -3,11 +3,11 @@
 The six HABA dice are three pairs of fixed colour layouts (:data:`rules.dice.HABA_LAYOUTS`):
 a die's value and colour name its pair, and no pair has more than two dice. So a reading
 that puts three dice on one layout is impossible, and where one die's colour is unclear
-the others often settle it. :func:`most_probable` weighs every reading of all dice that
+the others often settle it. :func:`read_together` weighs every reading of all dice that
 obeys this and gives each die's value, colour and the chance that it is right (its
-marginal over all those readings). :func:`agreement` (:func:`obeying`) is the chance that
-dice read on their own obey it at all, summed die by die; :func:`one_die`, the chance that
-two faces are faces of one die.
+marginal over all those readings), and the chance of the whole reading.
+:func:`agreement` (:func:`obeying`) is the chance that dice read on their own obey it at
+all, summed die by die; :func:`one_die`, the chance that two faces are faces of one die.
 """
 
 from __future__ import annotations
@@ -122,23 +122,6 @@ def read_together(beliefs: Sequence[Belief], colors: Sequence[Color],
     return out, float(p.max() / p.sum()) * float(np.prod(kept))
 
 
-def most_probable(beliefs: Sequence[Belief], colors: Sequence[Color],
-                  layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
-                  per_pair: int = PER_PAIR) -> list[Decision]:
-    """The most probable reading of all dice in which no layout shows more than ``per_pair``
-    dice, each die with its marginal chance (:func:`read_together`)."""
-    return read_together(beliefs, colors, layouts, per_pair)[0]
-
-
-def reading_chance(beliefs: Sequence[Belief], colors: Sequence[Color],
-                   layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS,
-                   per_pair: int = PER_PAIR) -> float:
-    """The chance of :func:`most_probable`'s reading of all dice together (every die right at
-    once), among the readings that obey the box; each die on its own when none does
-    (:func:`read_together`)."""
-    return read_together(beliefs, colors, layouts, per_pair)[1]
-
-
 def one_die(a: Belief, b: Belief, colors: Sequence[Color],
             layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS) -> float:
     """The chance that faces read as ``a`` and ``b`` are two faces of one die, as far as
@@ -164,7 +147,7 @@ def layout_chances(belief: Belief, colors: Sequence[Color],
                    layouts: Mapping[str, Mapping[int, Color]] = HABA_LAYOUTS) -> np.ndarray:
     """The chance that a die read as ``belief`` shows a face of each layout (the layouts by
     name, sorted), and last that its reading is of no layout, over its options weighed as in
-    :func:`most_probable`."""
+    :func:`read_together`."""
     index = _layout_index(layouts)
     out = np.zeros(len(layouts) + 1)
     for v, c, q in _options(belief, colors):
@@ -238,5 +221,5 @@ def agreement(beliefs: Sequence[Belief], colors: Sequence[Color],
     return obeying([layout_chances(b, colors, layouts) for b in beliefs], per_pair)
 
 
-__all__ = ["Belief", "Decision", "agreement", "layout_chances", "most_probable", "obeying",
-           "obeying_each", "obeying_picked", "one_die", "read_together", "reading_chance"]
+__all__ = ["Belief", "Decision", "agreement", "layout_chances", "obeying", "obeying_each",
+           "obeying_picked", "one_die", "read_together"]

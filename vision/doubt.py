@@ -72,7 +72,8 @@ class ReaderModel:
     telling_tilt: float = math.inf
     """Degrees a camera must be tilted for the marked tray's corners to tell its focal length
     (:meth:`vision.tray.Tray.focal`; less tilted, the lens's usual one is taken): the tilt
-    from which, on the tuning frames' simulated taps, dice's feet lie nearest the truth."""
+    from which, on the tuning frames' simulated taps, the camera's nadir lies in the truest
+    direction from the dice."""
     tray_fitted_by: str = ""
 
     @classmethod
