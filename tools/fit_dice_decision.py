@@ -1,16 +1,24 @@
 """Fit the ordinary-dice reader's decision (:mod:`vision.dicedecision`) on the tune parts.
 
-Run: ``.venv/bin/python tools/fit_dice_decision.py`` (no PyTorch; about half a minute on one
-core: each photo is seen by the networks once per margin, then decided on at every
-threshold). Reads the ``tune`` part of every photo source (:func:`dice_data.part_of`; never
-a ``judge`` part) with the shipped networks and writes ``vision/models/dice_decision.json``:
+Run: ``.venv/bin/python tools/fit_dice_decision.py`` (no PyTorch; a few minutes on one
+core: each photo is seen by the networks once, what they say of each input remembered
+(:class:`Remembering`), then looked at with every margin and way of turning and decided on
+at every threshold). Reads the ``tune`` part of every photo source
+(:func:`dice_data.part_of`; never a ``judge`` part) with the shipped networks and writes
+``vision/models/dice_decision.json``:
 
-1. **keep** and **wider**: of the thresholds :data:`KEEPS` on a find's chance of being a
-   die and the margins :data:`WIDERS` of a second look at an unsure die (or none), the pair
-   with the fewest mistakes a person at the table would count, each source weighing the
-   same: dice not read right plus readings on no die, over the labelled dice (the readings
-   on no die against the targets, :data:`NO_DIE` and :data:`NO_DIE_TRAYS` for the gamer
-   trays, are printed for each);
+1. **keep**, **wider** and **turning**: of the thresholds :data:`KEEPS` on a find's chance of
+   being a die, the margins :data:`WIDERS` of a second look at an unsure die (or none), and
+   the ways :data:`TURNINGS` of reading an unsure die again turned
+   (:class:`vision.dicedecision.Turning`), each choice's mistakes a person at the table
+   would count, each source apart: dice not read right plus readings on no die, over the
+   labelled dice (the readings on no die against the targets, :data:`NO_DIE` and
+   :data:`NO_DIE_TRAYS` for the gamer trays, are printed for each). The **reference** is
+   the (wider, keep) with the fewest mistakes, every source weighing the same, when every
+   unsure die is read in all four turns (``Turning()``, the reader before turning was
+   fitted); of the choices with no source's mistakes above the reference's, the one that
+   has the pip reader read the fewest crops of the tune photos is kept (the pip reader's
+   time is linear in its crops: a tray's time), ties to fewer mistakes;
 2. **weights**: a logistic regression, on every reading kept, of "the reading is right"
    (a labelled die, its value) on the reading's evidence (:func:`vision.dicedecision.evidence`);
 3. **shift**: the least shift of that function (in logits, steps of 0.25) with at most
@@ -24,6 +32,7 @@ a ``judge`` part) with the shipped networks and writes ``vision/models/dice_deci
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -32,12 +41,16 @@ import cv2
 import numpy as np
 from dice_data import ERRATA, PHOTO_SOURCES, SHARED, Photo, load_part, match
 
-from vision.dicedecision import DECISION_JSON, Decision
+from vision.dicedecision import DECISION_JSON, Decision, Turning
 from vision.dicenet import DiceNet, FoundDie, Look, kept_dice
 from vision.reading import CONFIDENT
 
 WIDERS = (None, 1.2, 1.25, 1.3, 1.4)
 KEEPS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8)
+TURNINGS = (Turning(), *(
+    Turning(sure, turns) for turns in ((1, 2, 3), (1, 3), (1,))
+    for sure in (0.98, 0.95, 0.93, 0.9, 0.85, 0.8, 0.7) if (sure, turns) != (0.98, (1, 2, 3))))
+"""The ways of turning tried, the reader's own (every unsure die in all four turns) first."""
 NO_DIE, NO_DIE_TRAYS = 0.01, 0.03
 SILENT = 0.01
 COMMAND = "tools/fit_dice_decision.py"
@@ -55,11 +68,41 @@ class Frame:
     missed: int
 
 
-def looks(net: DiceNet, photos: dict[str, list[Photo]], wider: float | None
-          ) -> dict[str, list[list[Look]]]:
-    """Each tune photo as the networks see it with ``wider`` (:meth:`DiceNet.look`): what
-    every ``keep`` then decides on."""
-    return {source: [net.look(ph.image, wider) for ph in part] for source, part in photos.items()}
+class Remembering(DiceNet):
+    """The shipped networks, remembering what they said of each input (a frame, by its
+    object; a pip crop, by its pixels): a photo looked at with many margins and ways of
+    turning is seen by each network once. :attr:`crops` counts the pip crops read as if
+    nothing were remembered (what the reader would read)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._finds: dict[int, list[tuple[tuple[float, float, float, float], float]]] = {}
+        self._rows: dict[bytes, np.ndarray] = {}
+        self.crops = 0
+
+    def find(self, frame: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+        key = id(frame)
+        if key not in self._finds:
+            self._finds[key] = super().find(frame)
+        return self._finds[key]
+
+    def _classify_blob(self, blob: np.ndarray) -> np.ndarray:
+        self.crops += len(blob)
+        keys = [hashlib.sha1(row.tobytes()).digest() for row in blob]
+        new = [i for i, k in enumerate(keys) if k not in self._rows]
+        if new:
+            for i, p in zip(new, super()._classify_blob(np.ascontiguousarray(blob[new])),
+                            strict=True):
+                self._rows[keys[i]] = p
+        return np.stack([self._rows[k] for k in keys]) if keys else np.zeros((0, 7))
+
+
+def looks(net: DiceNet, photos: dict[str, list[Photo]], wider: float | None,
+          turning: Turning | None = None) -> dict[str, list[list[Look]]]:
+    """Each tune photo as the networks see it with ``wider`` and ``turning``
+    (:meth:`DiceNet.look`): what every ``keep`` then decides on."""
+    return {source: [net.look(ph.image, wider, turning) for ph in part]
+            for source, part in photos.items()}
 
 
 def read_frames(photos: dict[str, list[Photo]], seen: dict[str, list[list[Look]]], keep: float,
@@ -78,6 +121,24 @@ def read_frames(photos: dict[str, list[Photo]], seen: dict[str, list[list[Look]]
             out.append(Frame(source, ph.name, found, right, sum(j is None for j in labels),
                              len(ph.boxes) - sum(j is not None for j in labels)))
     return out
+
+
+@dataclass
+class Choice:
+    """One way of reading tried on the tune photos, and how it did."""
+
+    keep: float
+    wider: float | None
+    turning: Turning
+    crops: int
+    """The pip crops read (of every tune photo)."""
+    mistakes: tuple[float, ...]
+    """:func:`mistakes`, per source (:data:`PHOTO_SOURCES`)."""
+    frames: list[Frame]
+
+    def cost(self) -> float:
+        """The mistakes, every source weighing the same."""
+        return float(np.mean(self.mistakes))
 
 
 def no_die_share(frames: list[Frame], source: str) -> float:
@@ -132,24 +193,35 @@ def main() -> None:
                         help="fit on the labels as a person reads them (dice_data.ERRATA)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    net = DiceNet()
+    net = Remembering()
     photos = {s: load_part(s, "tune", args.shared) for s in PHOTO_SOURCES}
     limit = {s: NO_DIE_TRAYS if s == "rune55-trays" else NO_DIE for s in PHOTO_SOURCES}
-    best: tuple[float, float, float | None, list[Frame]] | None = None
-    for wider in WIDERS:
-        seen = looks(net, photos, wider)
-        for keep in KEEPS:
-            frames = read_frames(photos, seen, keep, args.as_read)
-            shares = {s: no_die_share(frames, s) for s in PHOTO_SOURCES}
-            cost = float(np.mean([mistakes(frames, s) for s in PHOTO_SOURCES]))
-            print(f"wider {wider}, keep {keep:.2f}: mistakes {100 * cost:.1f}% of the dice; "
-                  "readings on no die "
-                  + ", ".join(f"{s} {100 * v:.1f}%{'' if v <= limit[s] else ' (over)'}"
-                              for s, v in shares.items()), flush=True)
-            if best is None or cost < best[0]:
-                best = (cost, keep, wider, frames)
-    assert best is not None
-    _, keep, wider, frames = best
+    tried: list[Choice] = []
+    for turning in TURNINGS:
+        for wider in WIDERS:
+            net.crops = 0
+            seen = looks(net, photos, wider, turning)
+            crops = net.crops
+            for keep in KEEPS:
+                frames = read_frames(photos, seen, keep, args.as_read)
+                shares = {s: no_die_share(frames, s) for s in PHOTO_SOURCES}
+                tried.append(Choice(keep, wider, turning, crops,
+                                    tuple(mistakes(frames, s) for s in PHOTO_SOURCES), frames))
+                print(f"{turning}, wider {wider}, keep {keep:.2f}: {crops} pip crops; "
+                      "mistakes " + ", ".join(f"{s} {100 * m:.1f}%" for s, m
+                                              in zip(PHOTO_SOURCES, tried[-1].mistakes,
+                                                     strict=True))
+                      + "; readings on no die "
+                      + ", ".join(f"{s} {100 * v:.1f}%{'' if v <= limit[s] else ' (over)'}"
+                                  for s, v in shares.items()), flush=True)
+    reference = min((c for c in tried if c.turning == TURNINGS[0]), key=Choice.cost)
+    chosen = min((c for c in tried if all(m <= r for m, r in zip(
+        c.mistakes, reference.mistakes, strict=True))), key=lambda c: (c.crops, c.cost()))
+    print(f"reference: {reference.turning}, wider {reference.wider}, keep {reference.keep}, "
+          f"{reference.crops} pip crops, mistakes {100 * reference.cost():.2f}%; chosen: "
+          f"{chosen.turning}, wider {chosen.wider}, keep {chosen.keep}, {chosen.crops} pip "
+          f"crops, mistakes {100 * chosen.cost():.2f}%")
+    keep, wider, turning, frames = chosen.keep, chosen.wider, chosen.turning, chosen.frames
     x = np.array([d.evidence for f in frames for d in f.found])
     y = np.array([r for f in frames for r in f.right], np.float64)
     weights, bias = logistic(x, y)
@@ -157,12 +229,14 @@ def main() -> None:
     print("silently wrong unshifted: " + ", ".join(
         f"{s} {100 * silent_share(frames, Decision(keep, weights_t, bias, 0.0), s):.1f}%"
         for s in PHOTO_SOURCES))
-    floor = silent_share(frames, Decision(keep, weights_t, bias, 100.0, wider=wider), None)
+    floor = silent_share(frames, Decision(keep, weights_t, bias, 100.0, wider=wider,
+                                          turning=turning), None)
     shift = 0.0
     while True:
         decision = Decision(keep, weights_t, bias, shift, SILENT,
                             f"{COMMAND}{' --as-read' if args.as_read else ''} "
-                            f"(tune parts: {len(frames)} photos, {len(y)} readings)", wider)
+                            f"(tune parts: {len(frames)} photos, {len(y)} readings)", wider,
+                            turning)
         if silent_share(frames, decision, None) <= max(SILENT, floor) or shift >= 20:
             break
         shift += 0.25
@@ -172,7 +246,8 @@ def main() -> None:
         f"{f.source} {f.name} ({f.missed} missed, {f.right.count(False)} wrong)"
         for f in binding))
     shares = {s: silent_share(frames, decision, s) for s in PHOTO_SOURCES}
-    print(f"wider {wider}, keep {keep}, weights {np.round(weights, 3).tolist()}, bias {bias:.3f}, "
+    print(f"{turning}, wider {wider}, keep {keep}, weights {np.round(weights, 3).tolist()}, "
+          f"bias {bias:.3f}, "
           f"shift {shift}; silently wrong on tune: "
           + ", ".join(f"{s} {100 * v:.1f}%" for s, v in shares.items()))
     conf = np.array([decision.confidence(d.evidence) for f in frames for d in f.found])
