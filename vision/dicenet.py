@@ -29,7 +29,7 @@ them read to the end), for about 8 ms more a frame on one core.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -371,13 +371,14 @@ class Look:
     """The pip reader's chances: no die, then one to six pips."""
 
 
-def kept_dice(looks: Sequence[Look], keep: float,
-              counted: Decision | None = None) -> list[FoundDie]:
+def kept_dice(looks: Sequence[Look], keep: float, counted: Decision | None = None,
+              count: Callable[[np.ndarray], int | None] = count_pips) -> list[FoundDie]:
     """The dice among ``looks`` (:meth:`DiceNet.read`): each with a chance of being a die of
     at least ``keep``, none lying inside another, its size compared, its pips counted: all
     of them, or (``counted``) those that decision could call confident
     (:meth:`FoundDie.may_be_confident`; the others' ``pips`` are None, their "ask" the
-    same). The fitting tool counts all: the decision is fitted on every count."""
+    same). The fitting tool counts all: the decision is fitted on every count (``count``:
+    :func:`~vision.pipcount.count_pips`, or the same remembered)."""
     dice = []
     for lk in looks:
         p = lk.probs
@@ -396,7 +397,7 @@ def kept_dice(looks: Sequence[Look], keep: float,
     for i, side in zip(kept, sides, strict=True):
         die = replace(dice[i][0], odd_size=abs(float(np.log(max(float(side), 1e-6) / median))))
         if counted is None or die.may_be_confident(counted):
-            die = replace(die, pips=count_pips(dice[i][1]))
+            die = replace(die, pips=count(dice[i][1]))
         out.append(die)
     return out
 
