@@ -78,7 +78,10 @@ class FoundDie:
     @property
     def evidence(self) -> np.ndarray:
         """What the fitted decision weighs (:func:`vision.dicedecision.evidence`)."""
-        return evidence(self.found, self.read, self.sure / max(self.found, 1e-9), self.pips,
+        return self._evidence(self.pips)
+
+    def _evidence(self, pips: int | None) -> np.ndarray:
+        return evidence(self.found, self.read, self.sure / max(self.found, 1e-9), pips,
                         self.value, self.odd_size)
 
     @property
@@ -89,17 +92,20 @@ class FoundDie:
         look)."""
         return self.confidence_by(fitted())
 
-    def confidence_by(self, decision: Decision) -> float:
-        """:attr:`confidence` as ``decision`` says."""
-        conf = decision.confidence(self.evidence)
-        return min(conf, DOUBT) if self.pips is not None and self.pips != self.value else conf
+    def confidence_by(self, decision: Decision, pips: int | str | None = "counted") -> float:
+        """:attr:`confidence` as ``decision`` says (with ``pips`` counted instead of
+        :attr:`pips`, where given)."""
+        n = self.pips if pips == "counted" else pips
+        assert n is None or isinstance(n, int)
+        conf = decision.confidence(self._evidence(n))
+        return min(conf, DOUBT) if n is not None and n != self.value else conf
 
     def may_be_confident(self, decision: Decision) -> bool:
         """Whether ``decision`` could call this die's reading confident
         (:data:`vision.reading.CONFIDENT`) whatever the classical count of its pips says
         (no opinion, agreeing or not): where it could not, counting them changes no
         reading's "sure or ask" (only how unsure it is)."""
-        return any(replace(self, pips=p).confidence_by(decision) >= CONFIDENT
+        return any(self.confidence_by(decision, p) >= CONFIDENT
                    for p in (None, self.value, self.value % 6 + 1))
 
 
