@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,8 @@ from conftest import SHARED
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.dicedecision import DECISION_JSON, EVIDENCE, Decision, evidence, fitted
+from vision.dicedecision import DECISION_JSON, EVIDENCE, Decision, Turning, evidence, fitted
+from vision.reading import CONFIDENT
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / d) for d in ("benchmarks", "tools")]
 from dice_data import (  # noqa: E402
@@ -27,7 +29,7 @@ from dice_data import (  # noqa: E402
     match,
     part_of,
 )
-from fit_dice_decision import logistic  # noqa: E402
+from fit_dice_decision import Choice, Frame, choose, logistic  # noqa: E402
 
 DATA = SHARED / "data"
 needs_data = pytest.mark.skipif(
@@ -87,6 +89,29 @@ def test_logistic_fit_finds_the_weights_that_made_the_data(w: list[float], b: fl
     y = (rng.random(4000) < 1 / (1 + np.exp(-(x @ np.array(w) + b)))).astype(np.float64)
     got_w, got_b = logistic(x, y, l2=1e-6)
     assert np.allclose(got_w, w, atol=0.35) and abs(got_b - b) < 0.35
+
+
+def test_a_faster_way_of_turning_is_kept_only_where_it_costs_the_table_nothing() -> None:
+    """Of the ways of reading tried, the fitting tool keeps the one with the fewest pip crops
+    among those with no source's mistakes above the reference's (every unsure die in all
+    four turns) and whose decision asks about no more right readings and is silent no more
+    often than the reference's; where none is, the reference."""
+    from vision.dicenet import FoundDie
+    frames = [Frame(s, "a", [FoundDie((0.0, 0.0, 40.0, 40.0), 3, 0.99, 0.99, 0.98, pips=3)],
+                    [True], 0, 0) for s in PHOTO_SOURCES]
+    def choice(turning: Turning, crops: int, mistakes: tuple[float, ...]) -> Choice:
+        return Choice(0.35, 1.3, turning, crops, mistakes, frames)
+    reference = choice(Turning(), 100, (0.1, 0.1, 0.1))
+    worse = choice(Turning(0.9, (1, 3)), 40, (0.1, 0.2, 0.05))  # one source worse
+    asks_more = choice(Turning(0.9, (1,)), 50, (0.1, 0.1, 0.1))
+    good = choice(Turning(0.95, (1, 3)), 80, (0.1, 0.05, 0.1))
+    base = replace(fitted(), shift=0.0)
+    assert base.confidence(frames[0].found[0].evidence) >= CONFIDENT
+    decisions = {id(reference): base, id(worse): base, id(good): base,
+                 id(asks_more): replace(base, shift=20.0)}  # asks about the right reading
+    tried = [reference, worse, asks_more, good]
+    assert choose(tried, lambda c: decisions[id(c)])[1] is good
+    assert choose([reference, worse, asks_more], lambda c: decisions[id(c)])[1] is reference
 
 
 def test_the_shipped_decision_was_fitted_and_reads_back() -> None:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from pi.cli import main
 from vision import dicenet
-from vision.dicedecision import Decision, fitted
+from vision.dicedecision import Decision, Turning, fitted
 from vision.dicenet import crop_for_pips
 from vision.netformat import dice_formats
 from vision.reader import _from_net, read_dice
@@ -272,8 +272,53 @@ def test_a_second_wider_look_only_at_unsure_dice_with_room_around_them() -> None
 
 
 @pytest.mark.parametrize("wider", [None, 1.25])
-def test_the_decision_file_keeps_every_fitted_number(wider: float | None) -> None:
-    """A decision written to its JSON file reads back the same, its wider look included."""
-    decision = replace(fitted(), wider=wider)
+@pytest.mark.parametrize("turning", [Turning(), Turning(0.9, (1, 3), (2,))])
+def test_the_decision_file_keeps_every_fitted_number(wider: float | None,
+                                                     turning: Turning) -> None:
+    """A decision written to its JSON file reads back the same, its wider look and its
+    turning included; a file from before turning was fitted reads as every unsure die in
+    all four turns."""
+    decision = replace(fitted(), wider=wider, turning=turning)
     again = Decision.from_json(json.loads(json.dumps(decision.to_json())))
     assert again == decision
+    data = decision.to_json()
+    del data["turning"]
+    assert Decision.from_json(data).turning == Turning()
+
+
+@settings(max_examples=200, deadline=None)
+@given(found=st.floats(0.3, 1.0), read=st.floats(0.0, 1.0), die=st.floats(0.0, 1.0),
+       value=st.integers(1, 6), odd=st.floats(0.0, 2.0), shift=st.floats(-4.0, 6.0))
+def test_pips_left_uncounted_only_where_no_count_makes_a_die_sure(
+        found: float, read: float, die: float, value: int, odd: float, shift: float) -> None:
+    """A die the decision could not call confident whatever its pip count says (none, the
+    same value, any other) may be left uncounted (:meth:`FoundDie.may_be_confident`): no
+    count makes it confident; one it could is counted."""
+    decision = replace(fitted(), shift=shift)
+    d = dicenet.FoundDie((0.0, 0.0, 40.0, 40.0), value, found, read, found * die,
+                         odd_size=odd)
+    sure_with = [replace(d, pips=p).confidence_by(decision) >= CONFIDENT
+                 for p in (None, 1, 2, 3, 4, 5, 6)]
+    assert d.may_be_confident(decision) == any(sure_with)
+
+
+def test_pips_counted_only_where_they_can_matter_keep_every_value_and_ask() -> None:
+    """Read with the pips counted only where the decision could call a die confident
+    (:func:`dicenet.kept_dice` with ``counted``), 12 rendered trays of 20-25 dice read the
+    same dice, values and "sure or ask" as with every die counted, and fewer are counted."""
+    net = dicenet.default_net()
+    assert net is not None
+    decision = fitted()
+    dice = counted = 0
+    for i in range(12):
+        rng = np.random.default_rng(50000 + i)
+        frame, _ = ordinary_tray(rng, int(rng.integers(20, 26)), 1280, 960,
+                                 die_size=float(rng.uniform(40, 80)))
+        looks = net.look(frame, decision.wider, decision.turning)
+        every = dicenet.kept_dice(looks, decision.keep)
+        some = dicenet.kept_dice(looks, decision.keep, decision)
+        assert ([(d.box, d.value, d.confidence >= CONFIDENT) for d in every]
+                == [(d.box, d.value, d.confidence >= CONFIDENT) for d in some])
+        dice += len(every)
+        counted += sum(d.may_be_confident(decision) for d in some)
+    assert counted < dice, (counted, dice)

@@ -1,16 +1,27 @@
 """Fit the ordinary-dice reader's decision (:mod:`vision.dicedecision`) on the tune parts.
 
-Run: ``.venv/bin/python tools/fit_dice_decision.py`` (no PyTorch; about half a minute on one
-core: each photo is seen by the networks once per margin, then decided on at every
-threshold). Reads the ``tune`` part of every photo source (:func:`dice_data.part_of`; never
-a ``judge`` part) with the shipped networks and writes ``vision/models/dice_decision.json``:
+Run: ``.venv/bin/python tools/fit_dice_decision.py`` (no PyTorch; a few minutes on one
+core: each photo is seen by the networks once, what they say of each input remembered
+(:class:`Remembering`), then looked at with every margin and way of turning and decided on
+at every threshold). Reads the ``tune`` part of every photo source
+(:func:`dice_data.part_of`; never a ``judge`` part) with the shipped networks and writes
+``vision/models/dice_decision.json``:
 
-1. **keep** and **wider**: of the thresholds :data:`KEEPS` on a find's chance of being a
-   die and the margins :data:`WIDERS` of a second look at an unsure die (or none), the pair
-   with the fewest mistakes a person at the table would count, each source weighing the
-   same: dice not read right plus readings on no die, over the labelled dice (the readings
-   on no die against the targets, :data:`NO_DIE` and :data:`NO_DIE_TRAYS` for the gamer
-   trays, are printed for each);
+1. **keep**, **wider** and **turning**: of the thresholds :data:`KEEPS` on a find's chance of
+   being a die, the margins :data:`WIDERS` of a second look at an unsure die (or none), and
+   the ways :data:`TURNINGS` of reading an unsure die again turned
+   (:class:`vision.dicedecision.Turning`), each choice's mistakes a person at the table
+   would count, each source apart: dice not read right plus readings on no die, over the
+   labelled dice (the readings on no die against the targets, :data:`NO_DIE` and
+   :data:`NO_DIE_TRAYS` for the gamer trays, are printed for each). The **reference** is
+   the (wider, keep) with the fewest mistakes, every source weighing the same, when every
+   unsure die is read in all four turns (``Turning()``, the reader before turning was
+   fitted); of the choices with no source's mistakes above the reference's, the one that
+   has the pip reader read the fewest crops of the tune photos (the pip reader's time is
+   linear in its crops: a tray's time; ties to fewer mistakes) whose decision, fitted as in
+   2 and 3, leaves no source more often silently wrong and asks about no more of any
+   source's right readings than the reference's decision does: reading faster may not
+   cost the table accuracy, silence or questions on the tune photos;
 2. **weights**: a logistic regression, on every reading kept, of "the reading is right"
    (a labelled die, its value) on the reading's evidence (:func:`vision.dicedecision.evidence`);
 3. **shift**: the least shift of that function (in logits, steps of 0.25) with at most
@@ -24,7 +35,9 @@ a ``judge`` part) with the shipped networks and writes ``vision/models/dice_deci
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -32,12 +45,17 @@ import cv2
 import numpy as np
 from dice_data import ERRATA, PHOTO_SOURCES, SHARED, Photo, load_part, match
 
-from vision.dicedecision import DECISION_JSON, Decision
+from vision.dicedecision import DECISION_JSON, Decision, Turning
 from vision.dicenet import DiceNet, FoundDie, Look, kept_dice
+from vision.pipcount import count_pips
 from vision.reading import CONFIDENT
 
 WIDERS = (None, 1.2, 1.25, 1.3, 1.4)
 KEEPS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8)
+TURNINGS = (Turning(), *(
+    Turning(sure, turns) for turns in ((1, 2, 3), (1, 3), (1,))
+    for sure in (0.98, 0.95, 0.93, 0.9, 0.85, 0.8, 0.7) if (sure, turns) != (0.98, (1, 2, 3))))
+"""The ways of turning tried, the reader's own (every unsure die in all four turns) first."""
 NO_DIE, NO_DIE_TRAYS = 0.01, 0.03
 SILENT = 0.01
 COMMAND = "tools/fit_dice_decision.py"
@@ -55,15 +73,53 @@ class Frame:
     missed: int
 
 
-def looks(net: DiceNet, photos: dict[str, list[Photo]], wider: float | None
-          ) -> dict[str, list[list[Look]]]:
-    """Each tune photo as the networks see it with ``wider`` (:meth:`DiceNet.look`): what
-    every ``keep`` then decides on."""
-    return {source: [net.look(ph.image, wider) for ph in part] for source, part in photos.items()}
+class Remembering(DiceNet):
+    """The shipped networks, remembering what they said of each input (a frame, by its
+    object; a pip reader's batch of crops, by its pixels) and how many pips each crop shows
+    (:meth:`count`): a photo looked at with many margins and ways of turning is seen by each
+    network once per batch, and the readings are the reader's own to the last bit (the same
+    batch, the same call). :attr:`crops` counts the pip crops read as if nothing were
+    remembered (what the reader would read)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._finds: dict[int, list[tuple[tuple[float, float, float, float], float]]] = {}
+        self._blobs: dict[bytes, np.ndarray] = {}
+        self._counts: dict[bytes, int | None] = {}
+        self.crops = 0
+
+    def count(self, crop: np.ndarray) -> int | None:
+        """:func:`vision.pipcount.count_pips` of ``crop``, remembered."""
+        key = hashlib.sha1(crop.tobytes()).digest()
+        if key not in self._counts:
+            self._counts[key] = count_pips(crop)
+        return self._counts[key]
+
+    def find(self, frame: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+        key = id(frame)
+        if key not in self._finds:
+            self._finds[key] = super().find(frame)
+        return self._finds[key]
+
+    def _classify_blob(self, blob: np.ndarray) -> np.ndarray:
+        self.crops += len(blob)
+        key = hashlib.sha1(blob.tobytes()).digest() + str(blob.shape).encode()
+        if key not in self._blobs:
+            self._blobs[key] = super()._classify_blob(blob)
+        return self._blobs[key].copy()
+
+
+def looks(net: DiceNet, photos: dict[str, list[Photo]], wider: float | None,
+          turning: Turning | None = None) -> dict[str, list[list[Look]]]:
+    """Each tune photo as the networks see it with ``wider`` and ``turning``
+    (:meth:`DiceNet.look`): what every ``keep`` then decides on."""
+    return {source: [net.look(ph.image, wider, turning) for ph in part]
+            for source, part in photos.items()}
 
 
 def read_frames(photos: dict[str, list[Photo]], seen: dict[str, list[list[Look]]], keep: float,
-                as_read: bool = False) -> list[Frame]:
+                as_read: bool = False,
+                count: Callable[[np.ndarray], int | None] = count_pips) -> list[Frame]:
     """The tune ``photos``, ``seen`` by the networks, read with ``keep``; a reading is right
     when it matches the label, or (``as_read``) the value a person reads there where the
     label says otherwise (:data:`dice_data.ERRATA`)."""
@@ -71,13 +127,31 @@ def read_frames(photos: dict[str, list[Photo]], seen: dict[str, list[list[Look]]
     out = []
     for source, part in photos.items():
         for ph, lk in zip(part, seen[source], strict=True):
-            found = kept_dice(lk, keep)
+            found = kept_dice(lk, keep, count=count)
             labels = match(ph.boxes, [d.box for d in found])
             right = [j is not None and d.value == errata.get((ph.name, j), int(ph.values[j]))
                      for d, j in zip(found, labels, strict=True)]
             out.append(Frame(source, ph.name, found, right, sum(j is None for j in labels),
                              len(ph.boxes) - sum(j is not None for j in labels)))
     return out
+
+
+@dataclass
+class Choice:
+    """One way of reading tried on the tune photos, and how it did."""
+
+    keep: float
+    wider: float | None
+    turning: Turning
+    crops: int
+    """The pip crops read (of every tune photo)."""
+    mistakes: tuple[float, ...]
+    """:func:`mistakes`, per source (:data:`PHOTO_SOURCES`)."""
+    frames: list[Frame]
+
+    def cost(self) -> float:
+        """The mistakes, every source weighing the same."""
+        return float(np.mean(self.mistakes))
 
 
 def no_die_share(frames: list[Frame], source: str) -> float:
@@ -125,56 +199,103 @@ def silent_share(frames: list[Frame], decision: Decision, source: str | None) ->
     return sum(silent(f, decision) for f in mine) / max(len(mine), 1)
 
 
+def flagged_share(frames: list[Frame], decision: Decision, source: str) -> float:
+    """The share of ``source``'s right readings that ``decision`` asks the table about."""
+    conf = [d.confidence_by(decision) for f in frames if f.source == source
+            for d, r in zip(f.found, f.right, strict=True) if r]
+    return float(np.mean(np.array(conf) < CONFIDENT)) if conf else 0.0
+
+
+def fit(choice: Choice, fitted_by: str) -> Decision:
+    """The decision of ``choice`` (its keep, wider look and turning): the weights of the
+    logistic regression on its readings and the least shift with at most :data:`SILENT` of
+    the frames silently wrong (or as few as any shift gives)."""
+    frames = choice.frames
+    x = np.array([d.evidence for f in frames for d in f.found])
+    y = np.array([r for f in frames for r in f.right], np.float64)
+    weights, bias = logistic(x, y)
+    base = Decision(choice.keep, tuple(float(w) for w in weights), bias, 0.0, SILENT,
+                    f"{fitted_by} (tune parts: {len(frames)} photos, {len(y)} readings)",
+                    choice.wider, choice.turning)
+    floor = silent_share(frames, replace(base, shift=100.0), None)
+    shift = 0.0
+    while (silent_share(frames, replace(base, shift=shift), None) > max(SILENT, floor)
+           and shift < 20):
+        shift += 0.25
+    return replace(base, shift=shift)
+
+
+def choose(tried: list[Choice], fit_one: Callable[[Choice], Decision],
+           say: Callable[[str], None] = lambda _: None) -> tuple[Choice, Choice, Decision]:
+    """The reference, the choice kept and its decision (``fit_one``) among ``tried``, as
+    the module notes say: the reference is the fewest mistakes with ``Turning()``; the
+    choice kept the fewest pip crops with no source's mistakes, silent frames or right
+    readings asked about above the reference's."""
+    reference = min((c for c in tried if c.turning == Turning()), key=Choice.cost)
+    ref = fit_one(reference)
+    say(f"reference: {describe(reference, ref)}")
+    no_worse = sorted((c for c in tried if all(m <= r for m, r in zip(
+        c.mistakes, reference.mistakes, strict=True))), key=lambda c: (c.crops, c.cost()))
+    for chosen in no_worse:  # the cheapest first; the reference itself is among them
+        decision = ref if chosen is reference else fit_one(chosen)
+        if all(silent_share(chosen.frames, decision, s) <= silent_share(reference.frames, ref, s)
+               and flagged_share(chosen.frames, decision, s)
+               <= flagged_share(reference.frames, ref, s) for s in PHOTO_SOURCES):
+            break
+        say(f"not taken (asks or is silent more): {describe(chosen, decision)}")
+    say(f"chosen: {describe(chosen, decision)}")
+    return reference, chosen, decision
+
+
+def describe(choice: Choice, decision: Decision) -> str:
+    return (f"{choice.turning}, wider {choice.wider}, keep {choice.keep}: {choice.crops} pip "
+            f"crops, shift {decision.shift}; per source (" + ", ".join(PHOTO_SOURCES)
+            + "): mistakes " + "/".join(f"{100 * m:.1f}" for m in choice.mistakes)
+            + "%, silently wrong " + "/".join(
+                f"{100 * silent_share(choice.frames, decision, s):.1f}" for s in PHOTO_SOURCES)
+            + "%, right readings asked about " + "/".join(
+                f"{100 * flagged_share(choice.frames, decision, s):.1f}" for s in PHOTO_SOURCES)
+            + "%")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=SHARED)
     parser.add_argument("--as-read", action="store_true",
                         help="fit on the labels as a person reads them (dice_data.ERRATA)")
     args = parser.parse_args()
+    fitted_by = f"{COMMAND}{' --as-read' if args.as_read else ''}"
     cv2.setNumThreads(1)
-    net = DiceNet()
+    net = Remembering()
     photos = {s: load_part(s, "tune", args.shared) for s in PHOTO_SOURCES}
     limit = {s: NO_DIE_TRAYS if s == "rune55-trays" else NO_DIE for s in PHOTO_SOURCES}
-    best: tuple[float, float, float | None, list[Frame]] | None = None
-    for wider in WIDERS:
-        seen = looks(net, photos, wider)
-        for keep in KEEPS:
-            frames = read_frames(photos, seen, keep, args.as_read)
-            shares = {s: no_die_share(frames, s) for s in PHOTO_SOURCES}
-            cost = float(np.mean([mistakes(frames, s) for s in PHOTO_SOURCES]))
-            print(f"wider {wider}, keep {keep:.2f}: mistakes {100 * cost:.1f}% of the dice; "
-                  "readings on no die "
-                  + ", ".join(f"{s} {100 * v:.1f}%{'' if v <= limit[s] else ' (over)'}"
-                              for s, v in shares.items()), flush=True)
-            if best is None or cost < best[0]:
-                best = (cost, keep, wider, frames)
-    assert best is not None
-    _, keep, wider, frames = best
-    x = np.array([d.evidence for f in frames for d in f.found])
-    y = np.array([r for f in frames for r in f.right], np.float64)
-    weights, bias = logistic(x, y)
-    weights_t = tuple(float(w) for w in weights)
-    print("silently wrong unshifted: " + ", ".join(
-        f"{s} {100 * silent_share(frames, Decision(keep, weights_t, bias, 0.0), s):.1f}%"
-        for s in PHOTO_SOURCES))
-    floor = silent_share(frames, Decision(keep, weights_t, bias, 100.0, wider=wider), None)
-    shift = 0.0
-    while True:
-        decision = Decision(keep, weights_t, bias, shift, SILENT,
-                            f"{COMMAND}{' --as-read' if args.as_read else ''} "
-                            f"(tune parts: {len(frames)} photos, {len(y)} readings)", wider)
-        if silent_share(frames, decision, None) <= max(SILENT, floor) or shift >= 20:
-            break
-        shift += 0.25
-    less = replace(decision, shift=max(shift - 0.25, 0.0))
+    tried: list[Choice] = []
+    for turning in TURNINGS:
+        for wider in WIDERS:
+            net.crops = 0
+            seen = looks(net, photos, wider, turning)
+            crops = net.crops
+            for keep in KEEPS:
+                frames = read_frames(photos, seen, keep, args.as_read, net.count)
+                shares = {s: no_die_share(frames, s) for s in PHOTO_SOURCES}
+                tried.append(Choice(keep, wider, turning, crops,
+                                    tuple(mistakes(frames, s) for s in PHOTO_SOURCES), frames))
+                print(f"{turning}, wider {wider}, keep {keep:.2f}: {crops} pip crops; "
+                      "mistakes " + ", ".join(f"{s} {100 * m:.1f}%" for s, m
+                                              in zip(PHOTO_SOURCES, tried[-1].mistakes,
+                                                     strict=True))
+                      + "; readings on no die "
+                      + ", ".join(f"{s} {100 * v:.1f}%{'' if v <= limit[s] else ' (over)'}"
+                                  for s, v in shares.items()), flush=True)
+    _, chosen, decision = choose(tried, lambda c: fit(c, fitted_by), print)
+    frames = chosen.frames
+    less = replace(decision, shift=max(decision.shift - 0.25, 0.0))
     binding = [f for f in frames if silent(f, less) and not silent(f, decision)]
     print("frames the last step of the shift flags: " + ", ".join(
         f"{f.source} {f.name} ({f.missed} missed, {f.right.count(False)} wrong)"
         for f in binding))
-    shares = {s: silent_share(frames, decision, s) for s in PHOTO_SOURCES}
-    print(f"wider {wider}, keep {keep}, weights {np.round(weights, 3).tolist()}, bias {bias:.3f}, "
-          f"shift {shift}; silently wrong on tune: "
-          + ", ".join(f"{s} {100 * v:.1f}%" for s, v in shares.items()))
+    print(f"weights {np.round(decision.weights, 3).tolist()}, bias {decision.bias:.3f}")
+    y = np.array([r for f in frames for r in f.right], np.float64)
     conf = np.array([decision.confidence(d.evidence) for f in frames for d in f.found])
     print(f"right readings flagged on tune: {100 * np.mean(conf[y == 1] < CONFIDENT):.1f}%, "
           f"wrong ones flagged: {100 * np.mean(conf[y == 0] < CONFIDENT):.1f}%")

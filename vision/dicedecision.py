@@ -7,6 +7,9 @@ Both are fitted on the photos' ``tune`` parts (never on a ``judge`` part) by
 * a find is reported only when the networks' chance that it is a die (the finder's
   confidence times the pip reader's chance of "a die", :attr:`FoundDie.sure`) is at least
   :attr:`Decision.keep` (labels, keys and carpet below it are no die);
+* how a die the pip reader is unsure of is read again turned (:class:`Turning`): the
+  fastest way tried that costs the tune parts no accuracy, silence or questions against
+  every unsure die in all four turns (a file without it: all four turns);
 * its confidence is a logistic function of what the reader knows of it
   (:func:`evidence`): the finder's and the pip reader's confidences, whether the classical
   pip count agrees, and how far its size is from the frame's other dice. The function is
@@ -18,7 +21,7 @@ Both are fitted on the photos' ``tune`` parts (never on a ``judge`` part) by
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -51,6 +54,30 @@ def evidence(found: float, read: float, die: float, pips: int | None, value: int
 
 
 @dataclass(frozen=True)
+class Turning:
+    """How the pip reader reads a die it is unsure of (:meth:`vision.dicenet.DiceNet.look`):
+    a first reading with no class at :attr:`sure` is read again in the quarter turns
+    :attr:`turns` and the readings averaged; a die still unsure then (and with no neighbour
+    close) is looked at again wider (:attr:`Decision.wider`), as it lies and in the quarter
+    turns :attr:`wide_turns`. The defaults are the reader before the fitting chose
+    (every unsure die in all four turns)."""
+
+    sure: float = 0.98
+    turns: tuple[int, ...] = (1, 2, 3)
+    wide_turns: tuple[int, ...] = (1, 2, 3)
+
+    def to_json(self) -> dict[str, object]:
+        return {"sure": self.sure, "turns": list(self.turns), "wide_turns": list(self.wide_turns)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Turning:
+        turns, wide = data["turns"], data["wide_turns"]
+        assert isinstance(turns, list) and isinstance(wide, list)
+        return cls(float(data["sure"]), tuple(int(t) for t in turns),  # type: ignore[arg-type]
+                   tuple(int(t) for t in wide))
+
+
+@dataclass(frozen=True)
 class Decision:
     """The fitted decision (see the module notes)."""
 
@@ -63,6 +90,8 @@ class Decision:
     wider: float | None = None
     """The margin (in die sides) of a second look at an unsure die with no neighbour that
     close (:meth:`vision.dicenet.DiceNet.look_wider`); None: no second look."""
+    turning: Turning = field(default_factory=lambda: Turning())
+    """Which dice the pip reader reads again turned, and in which turns."""
 
     def confidence(self, evidence: np.ndarray) -> float:
         """The chance that a reading with this :func:`evidence` is right, shifted down by
@@ -73,7 +102,8 @@ class Decision:
     def to_json(self) -> dict[str, object]:
         return {"keep": self.keep, "evidence": list(EVIDENCE), "weights": list(self.weights),
                 "bias": self.bias, "shift": self.shift, "silent": self.silent,
-                "wider": self.wider, "fitted_by": self.fitted_by, "credit": CREDIT}
+                "wider": self.wider, "turning": self.turning.to_json(),
+                "fitted_by": self.fitted_by, "credit": CREDIT}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Decision:
@@ -85,7 +115,9 @@ class Decision:
         return cls(float(data["keep"]), tuple(float(w) for w in weights),  # type: ignore[arg-type]
                    float(data["bias"]), float(data["shift"]),  # type: ignore[arg-type]
                    float(data["silent"]), str(data.get("fitted_by", "")),  # type: ignore[arg-type]
-                   None if data.get("wider") is None else float(data["wider"]))  # type: ignore[arg-type]
+                   None if data.get("wider") is None else float(data["wider"]),  # type: ignore[arg-type]
+                   Turning.from_json(turning) if isinstance(turning := data.get("turning"), dict)
+                   else Turning())
 
 
 @lru_cache(maxsize=1)
@@ -94,4 +126,4 @@ def fitted() -> Decision:
     return Decision.from_json(json.loads(DECISION_JSON.read_text()))
 
 
-__all__ = ["DECISION_JSON", "EVIDENCE", "Decision", "evidence", "fitted"]
+__all__ = ["DECISION_JSON", "EVIDENCE", "Decision", "Turning", "evidence", "fitted"]

@@ -29,7 +29,7 @@ them read to the end), for about 8 ms more a frame on one core.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -37,10 +37,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dicedecision import Decision, evidence, fitted
+from vision.dicedecision import Decision, Turning, evidence, fitted
 from vision.netformat import dice_formats
 from vision.onnxnet import OnnxNet
 from vision.pipcount import count_pips
+from vision.reading import CONFIDENT
 from vision.turns import read_blob_in_turns
 
 MODELS = Path(__file__).with_name("models")
@@ -48,8 +49,9 @@ FINDER_ONNX = MODELS / "dice_finder.onnx"
 PIPS_ONNX = MODELS / "dice_pips.onnx"
 MIN_PEAK = 0.4
 """A peak of the finder's map below this is not a die."""
-SURE_READ = 0.98
-"""A pip reading at least this sure is not read again in its other quarter turns."""
+SURE_READ = Turning().sure
+"""A pip reading at least this sure is not read again in its other quarter turns, unless
+the fitted decision says otherwise (:class:`~vision.dicedecision.Turning`)."""
 DOUBT = 0.3
 """The highest confidence of a die whose classical pip count disagrees with the network."""
 
@@ -76,7 +78,10 @@ class FoundDie:
     @property
     def evidence(self) -> np.ndarray:
         """What the fitted decision weighs (:func:`vision.dicedecision.evidence`)."""
-        return evidence(self.found, self.read, self.sure / max(self.found, 1e-9), self.pips,
+        return self._evidence(self.pips)
+
+    def _evidence(self, pips: int | None) -> np.ndarray:
+        return evidence(self.found, self.read, self.sure / max(self.found, 1e-9), pips,
                         self.value, self.odd_size)
 
     @property
@@ -85,8 +90,23 @@ class FoundDie:
         (:mod:`vision.dicedecision`), and at most :data:`DOUBT` where the classical count of
         the pips says another value (two ways of counting disagree: the table should
         look)."""
-        conf = fitted().confidence(self.evidence)
-        return min(conf, DOUBT) if self.pips is not None and self.pips != self.value else conf
+        return self.confidence_by(fitted())
+
+    def confidence_by(self, decision: Decision, pips: int | str | None = "counted") -> float:
+        """:attr:`confidence` as ``decision`` says (with ``pips`` counted instead of
+        :attr:`pips`, where given)."""
+        n = self.pips if pips == "counted" else pips
+        assert n is None or isinstance(n, int)
+        conf = decision.confidence(self._evidence(n))
+        return min(conf, DOUBT) if n is not None and n != self.value else conf
+
+    def may_be_confident(self, decision: Decision) -> bool:
+        """Whether ``decision`` could call this die's reading confident
+        (:data:`vision.reading.CONFIDENT`) whatever the classical count of its pips says
+        (no opinion, agreeing or not): where it could not, counting them changes no
+        reading's "sure or ask" (only how unsure it is)."""
+        return any(self.confidence_by(decision, p) >= CONFIDENT
+                   for p in (None, self.value, self.value % 6 + 1))
 
 
 def crop_for_pips(frame: np.ndarray, box: np.ndarray | Sequence[float], angle: float = 0.0,
@@ -254,20 +274,24 @@ class DiceNet:
                           float(heat[i, j])))
         return found
 
-    def read_pips(self, crops: list[np.ndarray]) -> np.ndarray:
+    def read_pips(self, crops: list[np.ndarray], turning: Turning | None = None) -> np.ndarray:
         """Class probabilities (n, 7) of dice cut by :func:`crop_for_pips`: "not a die"
         and 1-6.
 
         Each crop is read as it lies; one the reader is not sure of (no class at
-        :data:`SURE_READ`) is read again in its three other quarter turns and the four
-        readings are averaged (a die's value does not depend on how it lies).
+        ``turning``'s :attr:`~vision.dicedecision.Turning.sure`, by default
+        :data:`SURE_READ`) is read again in its other quarter turns (by default all three)
+        and the readings are averaged (a die's value does not depend on how it lies).
         """
         if not crops:
             return np.zeros((0, 7), np.float32)
-        return read_blob_in_turns(self._classify_blob, self._blob(crops), SURE_READ)
+        turning = turning or Turning()
+        return read_blob_in_turns(self._classify_blob, self._blob(crops), turning.sure,
+                                  turning.turns)
 
     def look_wider(self, frame: np.ndarray, boxes: list[tuple[float, float, float, float]],
-                   probs: np.ndarray, margin: float | None) -> np.ndarray:
+                   probs: np.ndarray, margin: float | None,
+                   turning: Turning | None = None) -> np.ndarray:
         """``probs`` (:meth:`read_pips` of ``boxes``' crops) with each die the reader is not
         sure of and that no other find reaches within ``margin`` (the fitted decision's
         :attr:`~vision.dicedecision.Decision.wider`; None: no second look) read again in a
@@ -279,15 +303,17 @@ class DiceNet:
         """
         if margin is None:
             return probs
+        turning = turning or Turning()
         arr = _as_array(boxes)
         crowd = _reaches(arr, margin) & ~_pips_of(arr).T  # [i, k]: k crowds i's wide crop
         np.fill_diagonal(crowd, False)
-        again = [int(i) for i in np.nonzero((probs.max(axis=1) < SURE_READ)
+        again = [int(i) for i in np.nonzero((probs.max(axis=1) < turning.sure)
                                             & ~crowd.any(axis=1))[0]]
         if not again:
             return probs
         wide = read_blob_in_turns(self._classify_blob, self._blob(
-            [crop_for_pips(frame, boxes[i], margin=margin) for i in again]), 2.0)
+            [crop_for_pips(frame, boxes[i], margin=margin) for i in again]), 2.0,
+            turning.wide_turns)
         out = probs.copy()
         out[again] = (probs[again] + wide) / 2
         return out
@@ -303,14 +329,18 @@ class DiceNet:
             raise RuntimeError("this DiceNet was made without a pip reader (finder only)")
         return _softmax(self._pips(blob).reshape(len(blob), 7))
 
-    def look(self, frame: np.ndarray, wider: float | None) -> list[Look]:
+    def look(self, frame: np.ndarray, wider: float | None,
+             turning: Turning | None = None) -> list[Look]:
         """Every find as the networks see it, before the decision keeps any: :meth:`read`'s
-        finds, near ones merged, read by the pip reader, and looked at again ``wider``
-        (:meth:`look_wider`). A tool trying decisions reads a frame once per ``wider``."""
+        finds, near ones merged, read by the pip reader (unsure ones in turns as
+        ``turning`` says: :meth:`read_pips`), and looked at again ``wider``
+        (:meth:`look_wider`). A tool trying decisions reads a frame once per ``wider`` and
+        ``turning``."""
         finds = sorted(self.find(frame), key=lambda f: -f[1])
         near = [finds[i] for i in _merged(_as_array([b for b, _ in finds]))]
         crops = [crop_for_pips(frame, box) for box, _ in near]
-        probs = self.look_wider(frame, [b for b, _ in near], self.read_pips(crops), wider)
+        probs = self.look_wider(frame, [b for b, _ in near], self.read_pips(crops, turning),
+                                wider, turning)
         return [Look(box, conf, crop, p)
                 for (box, conf), crop, p in zip(near, crops, probs, strict=True)]
 
@@ -330,7 +360,8 @@ class DiceNet:
         and its size compared with the others'.
         """
         decision = decision or fitted()
-        return kept_dice(self.look(frame, decision.wider), decision.keep)
+        return kept_dice(self.look(frame, decision.wider, decision.turning), decision.keep,
+                         decision)
 
 
 @dataclass(frozen=True)
@@ -346,9 +377,14 @@ class Look:
     """The pip reader's chances: no die, then one to six pips."""
 
 
-def kept_dice(looks: Sequence[Look], keep: float) -> list[FoundDie]:
+def kept_dice(looks: Sequence[Look], keep: float, counted: Decision | None = None,
+              count: Callable[[np.ndarray], int | None] = count_pips) -> list[FoundDie]:
     """The dice among ``looks`` (:meth:`DiceNet.read`): each with a chance of being a die of
-    at least ``keep``, none lying inside another, its pips counted, its size compared."""
+    at least ``keep``, none lying inside another, its size compared, its pips counted: all
+    of them, or (``counted``) those that decision could call confident
+    (:meth:`FoundDie.may_be_confident`; the others' ``pips`` are None, their "ask" the
+    same). The fitting tool counts all: the decision is fitted on every count (``count``:
+    :func:`~vision.pipcount.count_pips`, or the same remembered)."""
     dice = []
     for lk in looks:
         p = lk.probs
@@ -363,9 +399,13 @@ def kept_dice(looks: Sequence[Look], keep: float) -> list[FoundDie]:
     kept = _unnested(boxes)
     sides = _sides(boxes[kept])
     median = float(np.median(sides)) if kept else 1.0
-    return [replace(dice[i][0], pips=count_pips(dice[i][1]),
-                    odd_size=abs(float(np.log(max(float(side), 1e-6) / median))))
-            for i, side in zip(kept, sides, strict=True)]
+    out = []
+    for i, side in zip(kept, sides, strict=True):
+        die = replace(dice[i][0], odd_size=abs(float(np.log(max(float(side), 1e-6) / median))))
+        if counted is None or die.may_be_confident(counted):
+            die = replace(die, pips=count(dice[i][1]))
+        out.append(die)
+    return out
 
 
 @lru_cache(maxsize=1)
