@@ -55,6 +55,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_advisor.py
 	$(BIN)/python benchmarks/bench_tray.py
 	$(BIN)/python benchmarks/bench_vision.py
+	$(BIN)/python benchmarks/bench_ordinary.py
 	$(BIN)/python benchmarks/bench_haba.py --set table --frames 300 --in-view
 	$(BIN)/python benchmarks/bench_haba.py --set lens --frames 300 --in-view
 	$(BIN)/python benchmarks/bench_haba_finder.py
