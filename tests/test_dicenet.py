@@ -223,15 +223,17 @@ def test_a_middle_pip_found_surer_than_its_die_does_not_hide_it(monkeypatch) -> 
 
 
 def test_small_smoked_dice_are_seldom_wrong_and_sure() -> None:
-    """The benchmark's 30 trays of small smoked dice with red pips (seeds 71000-71029, 274
-    dice): a crop read at under SURE_READ (0.98) is read again in its four quarter turns, and
-    the fitted decision flags the wrong readings. Measured 2026-11-28 (the reader taught the
-    real photos' train parts): 82.8% of the dice read right (the reader before: 85.0%;
-    renders teach, the photos are the measure), none wrong and confident (before: 7)."""
+    """The first 15 of the benchmark's 30 trays of small smoked dice with red pips (seeds
+    71000-71014, 139 dice; all 30 are ``benchmarks/bench_ordinary.py``'s, ``make bench``): a
+    crop read at under SURE_READ (0.98) is read again in its four quarter turns, and the
+    fitted decision flags the wrong readings. Measured 2026-11-28 on the 30 (the reader
+    taught the real photos' train parts): 82.8% of the dice read right (the reader before:
+    85.0%; renders teach, the photos are the measure), none wrong and confident (before: 7);
+    on these 15, 82.0% and none (2026-11-29)."""
     net = dicenet.default_net()
     assert net is not None
     dice = right = sure_wrong = 0
-    for i in range(30):
+    for i in range(15):
         rng = np.random.default_rng(71000 + i)
         frame, truth = ordinary_tray(rng, int(rng.integers(6, 13)), 640, 480,
                                      die_size=float(rng.uniform(28, 45)), tilted=0.0,
@@ -246,8 +248,8 @@ def test_small_smoked_dice_are_seldom_wrong_and_sure() -> None:
                 continue
             right += d.value == t.value
             sure_wrong += d.value != t.value and d.confidence >= CONFIDENT
-    assert dice == 274 and right >= 0.8 * dice, (dice, right)
-    assert sure_wrong <= 3, sure_wrong
+    assert dice == 139 and right >= 0.8 * dice, (dice, right)
+    assert sure_wrong <= 1, sure_wrong
 
 
 def test_a_second_wider_look_only_at_unsure_dice_with_room_around_them() -> None:

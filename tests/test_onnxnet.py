@@ -34,19 +34,20 @@ def test_onnxruntime_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
 @needs_ort
 @pytest.mark.skipif(not BYLER.is_dir(), reason="shared byler-dev data not present")
 def test_both_runtimes_read_real_photos_alike() -> None:
-    """The calibration photos (every sixth of the train split): the finder's maps and the
-    pip reader's probabilities agree to 1e-4, and every die is found in the same place with
-    the same value. A die whose first reading sits within that 1e-4 of `SURE_READ` may
-    be read again in turns by one runtime and not the other: its confidence then moves (and so
-    may its place in the list), never its value. That is rare: all but two dice's
-    confidences agree to 1e-3."""
+    """Every other calibration photo (of every sixth of the train split: 10 photos, 80
+    labelled dice; any photo shows a runtime that differs): the finder's maps and the pip
+    reader's probabilities agree to 1e-4, and every die is found in the same place with the
+    same value. A die whose first reading sits within that 1e-4 of `SURE_READ` may be read
+    again in turns by one runtime and not the other: its confidence then moves (and so may
+    its place in the list), never its value. That is rare: on all 19 photos, all but two
+    dice's confidences agree to 1e-3."""
     import cv2
     from dice_data import calibration_split, load_byler
 
     _, calib = calibration_split(load_byler("train"))
     fast, slow = (DiceNet(FINDER_ONNX, PIPS_ONNX, r) for r in ("onnxruntime", "opencv"))
     dice = alike = 0
-    for photo in calib:
+    for photo in calib[::2]:
         blob = cv2.dnn.blobFromImage(cv2.resize(photo.image, (384, 288)), 1 / 255.0)
         assert np.abs(fast._finder(blob) - slow._finder(blob)).max() < 1e-4
         crops = [crop_for_pips(photo.image, box) for box in photo.boxes]
@@ -58,7 +59,7 @@ def test_both_runtimes_read_real_photos_alike() -> None:
         gaps = [abs(d.confidence - e.confidence) for d, e in zip(a, b, strict=True)]
         dice += len(a)
         alike += sum(g < 1e-3 for g in gaps)
-    assert dice >= 130  # 137 labelled dice: the photos were read, not skipped
+    assert dice >= 76  # 80 labelled dice: the photos were read, not skipped
     assert alike >= dice - 2  # a turn read by one runtime only is rare
 
 

@@ -15,10 +15,10 @@ from vision.render_standard import ordinary_tray
 def test_the_count_is_right_or_silent_on_rendered_trays() -> None:
     """On rendered trays of mixed ordinary dice (dark, marbled, translucent, coloured,
     some leaning on a neighbour), cut by their true boxes: the count names a value for
-    most flat dice, and a wrong one for almost none (measured: 144 of 184 flat dice
-    counted, none wrong)."""
+    most flat dice, and a wrong one for almost none (measured: 74 of 94 flat dice counted,
+    none wrong; on 30 trays, 144 of 184)."""
     flat = counted = wrong = dice = 0
-    for seed in range(30):
+    for seed in range(15):
         rng = np.random.default_rng(seed)
         frame, truth = ordinary_tray(rng, 8, 640, 480, die_size=float(rng.uniform(36, 60)),
                                      tilted=0.3)
@@ -29,7 +29,7 @@ def test_the_count_is_right_or_silent_on_rendered_trays() -> None:
             if not t.tilted:
                 flat += 1
                 counted += k is not None
-    assert dice >= 200
+    assert dice >= 100
     assert wrong <= 0.01 * dice, wrong
     assert counted >= 0.6 * flat, (counted, flat)
 

@@ -1,12 +1,16 @@
-"""A whole game of Um Krone und Kragen by taps on a phone (390×844) in headless Chromium,
-through the final round: the camera sees each throw (the table's ``saw``, as the eye
-calls it), the players tap everything else (set aside, court cards, buy, bid). One throw
-the camera is unsure of is confirmed with one tap, one is fixed by tapping the die; one
-held throw is never confirmed: the turn moves on, it is dropped and never enters later.
-After every set-aside and every throw no die is selected.
+"""A whole game of Um Krone und Kragen on a phone (390×844) in headless Chromium, through the
+final round: the camera sees each throw (the table's ``saw``, as the eye calls it), the
+players tap everything else (set aside, court cards, buy, bid). One throw the camera is
+unsure of is confirmed with one tap, one is fixed by tapping the die; one held throw is
+never confirmed: the turn moves on, it is dropped and never enters later. After every
+set-aside and every throw no die is selected.
 
 The game is the hand-checked script of tests/test_ukuk_game.py (two players, seven rounds,
-the King, the final round, Ben's bid takes the King). Screenshots go to test-artifacts/.
+the King, the final round, Ben's bid takes the King). The first round and everything from
+round 7 (the King bought, the final round, the end) are tapped: every kind of move the game
+has, each at least once (:data:`KINDS`); rounds 2 to 6 repeat those kinds (throws, set-asides,
+buys, one card used) and are played through the table, as another phone would, while the
+page follows them live. Screenshots go to test-artifacts/.
 """
 
 from __future__ import annotations
@@ -37,8 +41,14 @@ expect = need_browser()
 expect.set_options(timeout=15_000)  # a shared machine: renders may wait for a core
 
 CONFIRM_AT = 2  # the 2nd throw: the camera is unsure of die 1; one tap says it is right
-FIX_AT = 5  # the 5th throw: the camera misreads die 2 as a 1 (unsure); a tap fixes it
-DROP_AT = 9  # the 9th throw: held, never confirmed; the table types the throw instead
+FIX_AT = 20  # the 20th (Ann's King): the camera misreads die 2 as a 1 (unsure); a tap fixes it
+DROP_AT = 21  # the 21st (Ben's): held, never confirmed; the table types the throw instead
+SCRIPT = lines(GAME + ANN_FAILS)[1:]  # after "players Ann Ben", which the setup page starts
+TAPPED = range(1, 7), range(SCRIPT.index("roll 2 2 2 2 2") + 1, len(SCRIPT) + 1)
+"""The moves (counted from 1) made by taps: round 1, and round 7 to the end of the game."""
+KINDS = {"throw seen", "throw confirmed", "throw fixed", "throw held, typed", "aside", "buy",
+         "use", "use with values", "bid"}
+"""Every kind of move of the game, each tapped at least once."""
 
 
 @pytest.fixture
@@ -82,10 +92,13 @@ def type_throw(page: Any, values: list[int]) -> None:
     page.tap("#throw-apply")
 
 
-def camera_throw(page: Any, table: Table, values: list[int], throws: int) -> None:
-    """The camera sees the throw; the held ones are confirmed, fixed or left alone."""
+def camera_throw(page: Any, table: Table, values: list[int], throws: int) -> str:
+    """The camera sees the throw; the held ones are confirmed, fixed or left alone. The
+    kind of throw it was."""
     before = len(table.record.actions)
+    kind = "throw seen"
     if throws == CONFIRM_AT:
+        kind = "throw confirmed"
         table.saw(seen(values, 1))
         expect(page.locator("#held")).to_contain_text("check die 1")
         expect(page.locator("#u-held")).to_be_visible()
@@ -93,6 +106,7 @@ def camera_throw(page: Any, table: Table, values: list[int], throws: int) -> Non
         shot(page, "ukuk-held-check", full=True)
         page.tap("#held-confirm")
     elif throws == FIX_AT:
+        kind = "throw fixed"
         wrong = [1 if i == 1 else v for i, v in enumerate(values)]
         table.saw(seen(wrong, 2))
         page.tap("#held button.die[data-pos='2']")
@@ -100,15 +114,16 @@ def camera_throw(page: Any, table: Table, values: list[int], throws: int) -> Non
         page.locator("#fix-values button", has_text=str(values[1])).tap()
         page.tap("#fix-apply")
     elif throws == DROP_AT:
+        kind = "throw held, typed"
         table.saw(seen(values, 3))
         expect(page.locator("#held-confirm")).to_be_visible()
         type_throw(page, values)  # the table types it; the held reading goes
-    elif sorted(values) == sorted(table.state.dice.active):
-        type_throw(page, values)  # the camera cannot tell this throw from the last one
     else:
+        assert sorted(values) != sorted(table.state.dice.active)  # the camera tells them apart
         table.saw(seen(values))
     expect(page.locator("#held")).to_be_hidden()
     in_step(page, table, before + 1)  # one throw, entered once
+    return kind
 
 
 def test_a_whole_game_by_taps_with_held_throws(screens, served) -> None:
@@ -124,17 +139,23 @@ def test_a_whole_game_by_taps_with_held_throws(screens, served) -> None:
     expect(page.locator("#u-camera #camera-status")).to_be_visible()  # the camera's view
     throws = 0
     dropped_turn = None
-    script = lines(GAME + ANN_FAILS)[1:]
-    for count, line in enumerate(script, start=1):
+    tapped: set[str] = set()
+    for count, line in enumerate(SCRIPT, start=1):
         verb, *words = line.split()
+        throws += verb == "roll"
+        if not any(count in part for part in TAPPED):
+            table.act(table.parse(line))  # another phone's move; the page follows it live
+            continue
+        if not any(count - 1 in part for part in TAPPED):
+            in_step(page, table, count - 1)  # the page has caught up with those moves
         if verb == "roll":
-            throws += 1
             if throws == DROP_AT:
                 dropped_turn = table.state.turn
-            camera_throw(page, table, [int(w) for w in words], throws)
+            tapped.add(camera_throw(page, table, [int(w) for w in words], throws))
         elif verb == "aside":
             tap_dice(page, [int(w) for w in words])
             page.tap("#u-set-aside")
+            tapped.add(verb)
         elif verb == "use":
             card = words[0]
             before = [int(w) for w in words[1:words.index("->")]] if "->" in words else []
@@ -145,12 +166,14 @@ def test_a_whole_game_by_taps_with_held_throws(screens, served) -> None:
                 for k, v in enumerate(after, start=1):
                     page.tap(f"#use-values [data-die='{k}'][data-value='{v}']")
                 page.tap("#use-apply")
+            tapped.add("use with values" if "->" in words else "use")
         elif verb == "buy":
             page.tap(f"#u-buy [data-buy='{words[0]}']")
-        elif verb == "bid":
-            page.tap("#u-bid")
+            tapped.add(verb)
         else:
-            page.tap("#u-pass")
+            assert verb == "bid", line
+            page.tap("#u-bid")
+            tapped.add(verb)
         in_step(page, table, count)
         assert str(table.record.actions[-1]) == line
         if dropped_turn is not None and table.state.turn > dropped_turn:
@@ -158,10 +181,12 @@ def test_a_whole_game_by_taps_with_held_throws(screens, served) -> None:
             assert table.snapshot.held is None
             expect(page.locator("#held")).to_be_hidden()
             dropped_turn = None
+    assert tapped == KINDS  # every kind of move was tapped
+    assert dropped_turn is None  # the dropped throw's turn did move on
     expect(page.locator("#u-final .winner")).to_contain_text("Ben holds the King and wins")
     shot(page, "ukuk-whole-game-over", full=True)
     stored = [str(a) for a in table.record.actions]
-    assert stored == script  # exactly the game, each throw once
+    assert stored == SCRIPT  # exactly the game, each throw once
     time.sleep(1.0)  # nothing held enters later
     assert [str(a) for a in table.record.actions] == stored
     assert page.errors == []

@@ -40,8 +40,10 @@ def test_tomitomi_crops_values() -> None:
 
     n = right = 0
     for v in range(1, 7):
-        for p in sorted((TOMI / str(v)).glob("*.png"))[1::10]:  # odd: not trained on
+        for p in sorted((TOMI / str(v)).glob("*.png"))[1::20]:  # odd: not trained on
             readings = read_dice(cv2.imread(str(p)), "standard")
             n += 1
             right += bool(readings) and max(readings, key=lambda r: r.size).value == v
-    assert right / n >= 0.93, right / n  # measured 97.7% on all the odd crops
+    # measured 97.7% on all the odd crops, 100% on these 60 (2026-11-29); the judge part's
+    # crops are benchmarks/bench_ordinary.py's (make bench)
+    assert n >= 60 and right / n >= 0.93, (n, right / n)

@@ -37,11 +37,11 @@ def _reading(value: int, x: float, y: float, size: float = 40) -> DieReading:
 
 @pytest.fixture(scope="module")
 def byler_reads():
-    """Every other byler-dev photo: its labels and what the reader found (read once)."""
+    """Every fourth byler-dev photo (39): its labels and what the reader found (read once)."""
     if not BYLER.is_dir():
         pytest.skip("needs ../shared/data/byler-dev")
     out = []
-    for label_file in sorted(BYLER.glob("*.json"))[::2]:
+    for label_file in sorted(BYLER.glob("*.json"))[::4]:
         labels = json.loads(label_file.read_text())
         frame = cv2.imread(str(BYLER / labels["image"]))
         out.append((labels, frame.shape[1], frame.shape[0], read_dice(frame, "standard")))
@@ -71,7 +71,7 @@ def test_real_photos_split_like_their_labels(byler_reads, strip):
                 assert (id(r) in aside_ids) == truth, (labels["image"], r.center)
             matched += 1
             aside_dice += truth
-    assert matched > 400 and 40 < aside_dice < matched - 40
+    assert matched > 250 and 40 < aside_dice < matched - 40  # 277 matched, 55-114 aside
     assert doubtful_dice < matched / 5
 
 
