@@ -12,19 +12,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test shots lint typecheck bench bench-live clean
 
-# As root on Debian (CI), tests/test_pi_install.py's venv is made here too, beside .venv, by
-# the same pi/install.sh --venv-only the test runs: pip leaves one core idle while .venv is
-# made, and the test's own run of the script then finds the venv up to date and only checks
-# it. `make test` waits for it (the lock) before the tests start; its output is in .venv-pi.log.
-PI_VENV := .venv-pi
-PI_LOCK := .venv-pi.lock
-
 $(STAMP): pyproject.toml
-	@if [ "$$(id -u)" = 0 ] && command -v apt-get flock > /dev/null; then \
-		echo "pi/install.sh --venv-only --venv $(PI_VENV) (beside $(VENV), for the tests)"; \
-		flock $(PI_LOCK) bash pi/install.sh --venv-only --venv $(PI_VENV) \
-			> $(PI_VENV).log 2>&1 & \
-	fi
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[opencv,dev]'
@@ -47,7 +35,6 @@ typecheck: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	./tools/ensure-chromium.sh
-	@! command -v flock > /dev/null || flock $(PI_LOCK) true  # the Pi venv $(STAMP) began
 	@nice -n 10 $(BIN)/mypy > $(VENV)/mypy.out 2>&1 & typing=$$!; \
 	echo "$(BIN)/mypy (beside the tests; its output follows them)"; \
 	OPENCV_FOR_THREADS_NUM=1 OPENBLAS_NUM_THREADS=1 \
@@ -77,4 +64,4 @@ bench-live: $(STAMP)
 	$(BIN)/python benchmarks/bench_live.py --seconds 60
 
 clean:
-	rm -rf $(VENV) $(PI_VENV) $(PI_VENV).log $(PI_LOCK) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) .venv-pi .pytest_cache .ruff_cache .mypy_cache .hypothesis
