@@ -399,8 +399,8 @@ def main() -> None:
                         help="tuning frames the fit does not use, read by the fitted model "
                              "too: a refit that only fits its own frames shows here")
     parser.add_argument("--tray-only", action="store_true",
-                        help="keep the shipped model and fit only how far outside a marked "
-                             "tray a reading may stand (its [tray] section)")
+                        help="keep the shipped model and fit only the marked tray's numbers "
+                             "(its [tray] section: the margin and the telling tilt)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     palette = Palette.default()
