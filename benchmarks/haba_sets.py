@@ -109,6 +109,16 @@ def _scene(set_name: str, i: int) -> tuple[TrayScene, np.random.Generator]:
     return scene_for(rng, cond, steep=set_name in STEEP), rng
 
 
+def scene(set_name: str, i: int) -> TrayScene:
+    """Frame ``i``'s scene, as :func:`frame` gives it, without decoding the picture when the
+    frame is kept already."""
+    meta = CACHE / set_name / f"{i:05d}.pickle"
+    if meta.exists():
+        kept: TrayScene = pickle.loads(meta.read_bytes())[1]
+        return kept
+    return frame(set_name, i)[2]
+
+
 def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]:
     png = CACHE / set_name / f"{i:05d}.png"
     meta = png.with_suffix(".pickle")

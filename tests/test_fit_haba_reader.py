@@ -139,7 +139,7 @@ def test_the_tray_margin_keeps_every_die_read_and_drops_a_printed_die_beside_it(
     printed = face(float(px), float(py), value=6, side=sizes[0])
     cases = [Case(seen(dice), truth, len(truth), True, ("table-tune", 0)),
              Case(seen([*dice, printed]), truth, 8, False, ("table-tune", 0))]
-    monkeypatch.setattr(fit_haba_reader, "frame", lambda name, i: (None, [], scene))
+    monkeypatch.setattr(fit_haba_reader, "scene", lambda name, i: scene)
     model = replace(MODEL, telling_tilt=10.0)
     outside = fit_outside(cases, weighed_at(cases, MODEL.shape, COLORS), model,
                           Palette.default())
@@ -172,7 +172,7 @@ def test_the_corners_are_trusted_for_the_focal_length_where_they_tell_it_better(
         scene = scene_for(np.random.default_rng(seed), Conditions(table="tray"), distractors=0,
                           hand=0.0, tilt=(20.0, 20.0), lens=(lens, lens))
         scenes.append(replace(scene, camera=replace(scene.camera, distortion=0.0)))
-    monkeypatch.setattr(fit_haba_reader, "frame", lambda name, i: (None, [], scenes[i]))
+    monkeypatch.setattr(fit_haba_reader, "scene", lambda name, i: scenes[i])
     tilt = fit_telling_tilt([("table-tune", i) for i in range(len(scenes))])
     assert tilt in TILTS
     assert (tilt <= 20.0) == trusted

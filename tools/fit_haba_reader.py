@@ -50,7 +50,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from haba_sets import RENDERER, SETS, frame, marked_tray, tray_around, tuning_frames  # noqa: E402
+from haba_sets import (  # noqa: E402
+    RENDERER,
+    SETS,
+    frame,
+    marked_tray,
+    scene,
+    tray_around,
+    tuning_frames,
+)
 
 import vision.choose  # noqa: E402
 from rules.dice import Color  # noqa: E402
@@ -313,11 +321,11 @@ def fit_telling_tilt(frames: list[tuple[str, int]]) -> float:
     as a family marks it (:func:`haba_sets.marked_tray`)."""
     errors, dice = np.zeros(len(TILTS)), 0
     for name, i in frames:
-        scene = frame(name, i)[2]
-        project, edge = Projector(scene), scene.die_size
-        below = project.distort(project.project(np.array([(scene.width / 2,
-                                                           scene.height / 2, 0.0)])))[0]
-        flat = [d for d in scene.dice if d.lift == 0 and d.lean == 0]
+        drawn = scene(name, i)
+        project, edge = Projector(drawn), drawn.die_size
+        below = project.distort(project.project(np.array([(drawn.width / 2,
+                                                           drawn.height / 2, 0.0)])))[0]
+        flat = [d for d in drawn.dice if d.lift == 0 and d.lean == 0]
         if not flat:
             continue
         tops = project.distort(project.project(np.array([(d.x, d.y, edge) for d in flat])))
@@ -326,7 +334,7 @@ def fit_telling_tilt(frames: list[tuple[str, int]]) -> float:
         if not far.any():
             continue
         true = np.arctan2(*(below - tops[far]).T[::-1])
-        tray = marked_tray(scene, SETS[name][0] + i)  # as bench_haba.py --tray taps it
+        tray = marked_tray(drawn, SETS[name][0] + i)  # as bench_haba.py --tray taps it
         told = tray.focal(telling_tilt=0.0)
         tilt = tray.tilt(told) if told is not None else -1.0
         for k, least in enumerate(TILTS):
@@ -354,7 +362,7 @@ def fit_outside(cases: list[Case], weighed: list[Weighed], model: ReaderModel,
     trays: dict[tuple[str, int], Tray | None] = {}
     for case, w in zip(cases, weighed, strict=True):
         if case.where not in trays:
-            trays[case.where] = tray_around(frame(*case.where)[2], case.where[1])
+            trays[case.where] = tray_around(scene(*case.where), case.where[1])
         tray = trays[case.where]
         if tray is None:
             continue
