@@ -92,20 +92,22 @@ class FoundDie:
         look)."""
         return self.confidence_by(fitted())
 
-    def confidence_by(self, decision: Decision, pips: int | str | None = "counted") -> float:
-        """:attr:`confidence` as ``decision`` says (with ``pips`` counted instead of
-        :attr:`pips`, where given)."""
-        n = self.pips if pips == "counted" else pips
-        assert n is None or isinstance(n, int)
-        conf = decision.confidence(self._evidence(n))
-        return min(conf, DOUBT) if n is not None and n != self.value else conf
+    def confidence_by(self, decision: Decision) -> float:
+        """:attr:`confidence` as ``decision`` says."""
+        return self._confidence(decision, self.pips)
+
+    def _confidence(self, decision: Decision, pips: int | None) -> float:
+        """:meth:`confidence_by` had the classical count said ``pips`` (without copying the
+        die)."""
+        conf = decision.confidence(self._evidence(pips))
+        return min(conf, DOUBT) if pips is not None and pips != self.value else conf
 
     def may_be_confident(self, decision: Decision) -> bool:
         """Whether ``decision`` could call this die's reading confident
         (:data:`vision.reading.CONFIDENT`) whatever the classical count of its pips says
         (no opinion, agreeing or not): where it could not, counting them changes no
         reading's "sure or ask" (only how unsure it is)."""
-        return any(self.confidence_by(decision, p) >= CONFIDENT
+        return any(self._confidence(decision, p) >= CONFIDENT
                    for p in (None, self.value, self.value % 6 + 1))
 
 

@@ -86,8 +86,8 @@ class ReaderModel:
         missing += [f"shape.{k}" for k in SHAPE if k not in shape]
         missing += [k for k in ("threshold", "temperature", "side_doubt") if k not in data]
         unfitted = {"outside": math.inf, "telling_tilt": math.inf, "fitted_by": ""}
-        margin = data.get("tray", {}) if tray else {**unfitted, **data.get("tray", {})}
-        missing += [f"tray.{k}" for k in unfitted if k not in margin]
+        section = data.get("tray", {}) if tray else {**unfitted, **data.get("tray", {})}
+        missing += [f"tray.{k}" for k in unfitted if k not in section]
         if missing:
             raise ValueError(f"haba_reader.toml lacks {', '.join(missing)}: "
                              "fit it again with tools/fit_haba_reader.py")
@@ -95,8 +95,8 @@ class ReaderModel:
                    Shape(**{k: float(shape[k]) for k in SHAPE}), float(data["threshold"]),
                    float(data["temperature"]), float(data["side_doubt"]),
                    str(data.get("fitted_by", "")), str(data.get("date", "")),
-                   float(margin["outside"]), float(margin["telling_tilt"]),
-                   str(margin["fitted_by"]))
+                   float(section["outside"]), float(section["telling_tilt"]),
+                   str(section["fitted_by"]))
 
     def to_toml(self) -> str:
         lines = ["# Written by tools/fit_haba_reader.py; fit again, do not edit by hand.",
