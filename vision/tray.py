@@ -149,12 +149,11 @@ class Tray:
         matrix: np.ndarray = cv2.getPerspectiveTransform(src, dst)
         return matrix
 
-    def contains(self, point: Sequence[float], margin: float = 0.0) -> bool:
-        """True when ``point`` (frame pixels) lies in the tray, on its edge, or at most
-        ``margin`` pixels outside it."""
+    def contains(self, point: Sequence[float]) -> bool:
+        """True when ``point`` (frame pixels) lies in the tray or on its edge."""
         contour = np.array(self.corners, np.float32).reshape(-1, 1, 2)
         return bool(cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])),
-                                         margin > 0) >= -margin)
+                                         False) >= 0)
 
     def focal(self, telling_tilt: float | None = None) -> float | None:
         """The camera's focal length in frame widths, as the tray's corners imply it (the
