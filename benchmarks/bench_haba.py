@@ -16,7 +16,11 @@ under may ask instead),
 from the renderer's own measure of each die's top in view (``haba_sets.in_view``: each
 frame drawn once more, the first time). ``--tray``: the tray marked at calibration, as a
 family marks it (``haba_sets.marked_tray``: four tapped corners of a rectangle on the
-table), tells the reader the camera's nadir (``vision.tray.Tray.nadir``).
+table), tells the reader the camera's nadir (``vision.tray.Tray.nadir``). ``--tray-around``: the
+tray marked tight around the frame's dice, as a family whose dice lie in a tray marks it
+(``haba_sets.tray_around``), read as the assistant reads a marked tray
+(``vision.tray.read_in_tray``: told the nadir, choosing only among faces in the tray); frames
+that do not show that tray whole are left out.
 """
 
 from __future__ import annotations
@@ -28,17 +32,20 @@ from collections import defaultdict
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from haba_sets import HELD_OUT, SETS, frames, in_views, marked_tray  # noqa: E402
+from haba_sets import HELD_OUT, SETS, frames, in_views, marked_tray, tray_around  # noqa: E402
 
 from rules.kotd.cards import load_box  # noqa: E402
 from vision.doubt import default_model  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
+from vision.reading import DieReading  # noqa: E402
 from vision.render.score import FrameScore, score_frame  # noqa: E402
+from vision.tray import Holds, Point, read_in_tray  # noqa: E402
 
 
 class Tally:
@@ -92,6 +99,9 @@ def main() -> None:
     parser.add_argument("--tray", action="store_true",
                         help="the tray marked at calibration tells the reader the camera's "
                              "nadir (four tapped corners of a rectangle on the table)")
+    parser.add_argument("--tray-around", action="store_true",
+                        help="the tray marked tight around the frame's dice: told the nadir "
+                             "and where dice may lie (frames not showing it whole left out)")
     parser.add_argument("--in-view", action="store_true",
                         help="also the frames where no die is more than 40%% hidden")
     args = parser.parse_args()
@@ -110,11 +120,22 @@ def main() -> None:
     times, cpu = [], []
     cpu_by_size: dict[str, list[float]] = defaultdict(list)
     shown = 0
+    no_tray = 0
     for i, img, truth, scene in frames(args.set, args.frames, args.start, args.workers):
         nadir = marked_tray(scene, SETS[args.set][0] + i).nadir() if args.tray else None
+        around = tray_around(scene, SETS[args.set][0] + i) if args.tray_around else None
+        if args.tray_around and around is None:
+            no_tray += 1
+            continue
+        thrown, at_most = (None, args.at_most or None) if args.no_count else (len(truth), None)
+
+        def read(f: np.ndarray, nadir: Point | None, holds: Holds | None = None,
+                 thrown: int | None = thrown, at_most: int | None = at_most
+                 ) -> list[DieReading]:
+            return read_dice(f, thrown=thrown, at_most=at_most, nadir=nadir, holds=holds)
+
         t, c = time.perf_counter(), time.thread_time()
-        readings = (read_dice(img, at_most=args.at_most or None, nadir=nadir) if args.no_count
-                    else read_dice(img, thrown=len(truth), nadir=nadir))
+        readings = read(img, nadir) if around is None else read_in_tray(read, img, around)
         times.append(time.perf_counter() - t)
         cpu.append(time.thread_time() - c)
         cpu_by_size[f"{img.shape[1]}x{img.shape[0]}"].append(cpu[-1])
@@ -148,6 +169,8 @@ def main() -> None:
           + (f"not told how many dice were thrown (at most {args.at_most or 'any'})"
              if args.no_count else "told how many dice were thrown")
           + ("; the camera's nadir from the tray marked at calibration" if args.tray else "")
+          + (f"; the tray marked tight around the dice ({no_tray} frames not showing it whole "
+             "left out)" if args.tray_around else "")
           + f"; {default_model().fitted_by}")
     print(f"read time per {img.shape[1]}x{img.shape[0]} frame, one thread: CPU time median "
           f"{1000 * cpu[len(cpu) // 2]:.1f} ms, p95 {1000 * cpu[int(0.95 * len(cpu))]:.1f} ms;"

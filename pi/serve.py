@@ -149,9 +149,9 @@ class DiceReader:
         if tray is None:
             return read_dice(frame, kind=kind, palette=palette, thrown=thrown,
                              doubtful=doubtful)
-        return read_in_tray(lambda f, nadir: read_dice(
-            f, kind=kind, palette=palette, thrown=thrown, doubtful=doubtful, nadir=nadir),
-            frame, tray)
+        return read_in_tray(lambda f, nadir, holds: read_dice(
+            f, kind=kind, palette=palette, thrown=thrown, doubtful=doubtful, nadir=nadir,
+            holds=holds), frame, tray)
 
     def keep_tray(self, tray: Any) -> None:
         """Keep ``tray`` (a :class:`vision.tray.Tray`) in the data dir and read only it from

@@ -89,5 +89,8 @@ def test_read_with_the_tray_leaves_the_die_beside_it_out(beside, capsys) -> None
     assert main(["read", "--json", "--tray", _corners(tray), str(image)]) == 0
     inside = json.loads(capsys.readouterr().out)["dice"]
     assert any(math.dist(d["center"], die.center) < die.size / 2 for d in plain)
-    assert len(inside) == 5
     assert not any(math.dist(d["center"], die.center) < die.size for d in inside)
+    assert main(["read", "--json", "--thrown", "5", "--tray", _corners(tray), str(image)]) == 0
+    told = json.loads(capsys.readouterr().out)
+    assert len(told["dice"]) == 5 and told["not_seen"] == 0  # it took no die's place
+    assert not any(math.dist(d["center"], die.center) < die.size for d in told["dice"])

@@ -95,3 +95,20 @@ def test_told_more_dice_a_face_with_a_faint_peak_in_its_place_is_also_two_touchi
         if splits:
             assert sorted(f.center[0] for f in split) == pytest.approx([580.0, 640.0])
             assert all(f.side == 60.0 and f.center[1] == 300.0 for f in split)
+
+
+def test_faces_where_no_die_may_lie_are_not_read_nor_counted() -> None:
+    """Told where a die may lie (the marked tray), the faces elsewhere (a die printed on a
+    card beside the tray) are not candidates: not read, and not counted as dice, so the frame
+    is looked at farther and closer for the dice the count still wants, and only the faces
+    there are kept."""
+    finds = [_f(200), _f(1000), _f(1100)]  # one in the tray, two printed beside it
+    in_tray = lambda point, side: point[0] < 640  # noqa: E731
+    nets = FakeNets(finds, [DIE, DIE, DIE], farther=[_f(300, side=200.0)],
+                    closer=[_f(400, side=30.0), _f(1200, side=30.0)])
+    s = see(nets.frame, nets, PALETTE, 3, None, 1.0, holds=in_tray)  # type: ignore[arg-type]
+    assert [(f.found.center[0], f.look) for f in s.faces] == [
+        (200, "first"), (300, "farther"), (400, "closer")]
+    assert "farther" in nets.asked  # the two beside the tray did not make up the count
+    anywhere = see(nets.frame, nets, PALETTE, 3, None, 1.0)  # type: ignore[arg-type]
+    assert [f.found.center[0] for f in anywhere.faces] == [200, 1000, 1100]

@@ -150,8 +150,9 @@ def _read(args: argparse.Namespace) -> int:
             status = 2
             continue
         try:
-            def read(picture: Any, nadir: Any = None) -> list[Any]:
-                return read_dice(picture, args.dice, palette, args.thrown, at_most, nadir=nadir)
+            def read(picture: Any, nadir: Any = None, holds: Any = None) -> list[Any]:
+                return read_dice(picture, args.dice, palette, args.thrown, at_most, nadir=nadir,
+                                 holds=holds)
 
             readings = reading_order(read(frame) if corners is None else read_in_tray(
                 read, frame, Tray.parse(corners, frame.shape[1], frame.shape[0])))

@@ -36,6 +36,7 @@ from vision.habanet import (
 )
 from vision.pairnet import A_TOP, B_TOP, PairNet, look, pair_input
 from vision.palette import Palette
+from vision.tray import Holds
 
 ONE_PLACE = 0.5
 """Finds closer than this many face sides are one face (the surer kept); two candidate faces
@@ -165,16 +166,18 @@ def _faces(frame: np.ndarray, net: HabaNet, palette: Palette, temperature: float
 
 
 def _with_splits(frame: np.ndarray, net: HabaNet, faces: list[Face], count: int | None,
-                 palette: Palette, temperature: float) -> list[Face]:
+                 palette: Palette, temperature: float, holds: Holds | None = None
+                 ) -> list[Face]:
     """``faces`` and, when the count wants more dice than they hold, the faces of two
-    touching dice seen as one (:func:`_splits`)."""
+    touching dice seen as one (:func:`_splits`; where a die may lie, ``holds``)."""
     dice = [f for f in faces if f.is_die >= A_DIE]
     if count is None or len(dice) >= count or not dice:
         return faces
     size = float(np.median([f.found.side for f in dice]))
     peaks = net.find(frame, HINT_PEAK, size)
     split = [s for s in _splits(peaks, size)
-             if all(math.dist(s.center, f.found.center) >= 0.25 * size for f in faces)]
+             if all(math.dist(s.center, f.found.center) >= 0.25 * size for f in faces)
+             and (holds is None or holds(s.center, s.side))]
     return faces + _faces(frame, net, palette, temperature, [(s, "split") for s in split])
 
 
@@ -219,18 +222,23 @@ def _neighbours(frame: np.ndarray, faces: list[Face], pair_net: PairNet | None,
 
 def see(frame: np.ndarray, net: HabaNet, palette: Palette, count: int | None,
         pair_net: PairNet | None, temperature: float,
-        nadir: tuple[float, float] | None = None) -> Seen:
+        nadir: tuple[float, float] | None = None, holds: Holds | None = None) -> Seen:
     """Every candidate face of ``frame`` with its evidence; ``count``: how many dice the
     table wants at most or threw (None: not known), which decides how hard to look.
     ``nadir``: the point straight below the camera in frame pixels, where the picture's
     vertical lines meet and towards which a die's side shows (:meth:`vision.tray.Tray.nadir`;
     below the frame under a camera at a desk arm's angle); None: the middle of the frame, as
-    under a camera looking straight down."""
-    faces = _faces(frame, net, palette, temperature, _first_finds(frame, net))
+    under a camera looking straight down. ``holds``: where a die may lie (the marked tray,
+    :meth:`vision.tray.Tray.holds`): no face elsewhere is read or counted; None: anywhere."""
+    def where(finds: list[tuple[FoundFace, str]]) -> list[tuple[FoundFace, str]]:
+        return finds if holds is None else [(f, n) for f, n in finds
+                                            if holds(f.center, f.side)]
+
+    faces = _faces(frame, net, palette, temperature, where(_first_finds(frame, net)))
     if count is not None and sum(f.is_die >= A_DIE for f in faces) < count:
-        more = _more_finds(frame, net, [f.found for f in faces])
+        more = where(_more_finds(frame, net, [f.found for f in faces]))
         faces += _faces(frame, net, palette, temperature, more)
-    faces = _with_splits(frame, net, faces, count, palette, temperature)
+    faces = _with_splits(frame, net, faces, count, palette, temperature, holds)
     middle = nadir or (frame.shape[1] / 2, frame.shape[0] / 2)
     return asked_again(frame, Seen(tuple(faces), middle), pair_net, temperature)
 

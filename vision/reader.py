@@ -30,6 +30,7 @@ from vision.habanet import default_net as default_haba_net
 from vision.pairnet import PairNet, default_pair_net
 from vision.palette import Palette
 from vision.reading import DieReading
+from vision.tray import Holds
 
 Kind = Literal["haba", "standard"]
 
@@ -50,7 +51,8 @@ def _from_net(found: FoundDie) -> DieReading:
 def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = None,
               thrown: int | None = None, at_most: int | None = None,
               pair_net: PairNet | Literal[False] | None = None, doubtful: bool = False,
-              nadir: tuple[float, float] | None = None) -> list[DieReading]:
+              nadir: tuple[float, float] | None = None, holds: Holds | None = None
+              ) -> list[DieReading]:
     """Read every die in a BGR ``frame`` (any size; the die size is measured from it).
 
     ``kind="haba"`` finds HABA faces and names their colour with ``palette`` (default:
@@ -62,7 +64,9 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
     where a die is unlikely is left out (the table asks whether one is covered); with
     ``doubtful`` it is read too, marked unsure (the players asked to read again).
     ``nadir``: the point straight below the camera, when the marked tray tells it
-    (:meth:`vision.tray.Tray.nadir`; HABA dice: a die's side shows towards it).
+    (:meth:`vision.tray.Tray.nadir`; HABA dice: a die's side shows towards it). ``holds``:
+    where a die may lie, when the marked tray tells it (:meth:`vision.tray.Tray.holds`): HABA
+    dice are chosen only among faces there, ordinary dice kept only there.
     """
     _check(frame)
     if kind == "standard":
@@ -70,14 +74,16 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
         if net is None:
             raise OSError("the ordinary-dice networks are missing from vision/models/: "
                           "reinstall kotd, or make them with tools/train_dice_net.py")
-        return [_from_net(f) for f in net.read(frame)]
-    return list(read_haba(frame, palette, thrown, at_most, pair_net, doubtful, nadir)[1].dice)
+        read = [_from_net(f) for f in net.read(frame)]
+        return read if holds is None else [r for r in read if holds(r.center, r.size)]
+    return list(read_haba(frame, palette, thrown, at_most, pair_net, doubtful, nadir,
+                          holds)[1].dice)
 
 
 def read_haba(frame: np.ndarray, palette: Palette | None = None, thrown: int | None = None,
               at_most: int | None = None, pair_net: PairNet | Literal[False] | None = None,
-              doubtful: bool = False, nadir: tuple[float, float] | None = None
-              ) -> tuple[Seen, Reading]:
+              doubtful: bool = False, nadir: tuple[float, float] | None = None,
+              holds: Holds | None = None) -> tuple[Seen, Reading]:
     """The HABA faces of ``frame`` with their evidence, and the most probable reading of
     them (:func:`read_dice`'s arguments)."""
     _check(frame)
@@ -90,7 +96,7 @@ def read_haba(frame: np.ndarray, palette: Palette | None = None, thrown: int | N
     model = default_model()
     count = thrown if thrown is not None else at_most
     with haba.one_frame(frame):
-        seen = see(frame, haba, palette, count, pairs, model.temperature, nadir)
+        seen = see(frame, haba, palette, count, pairs, model.temperature, nadir, holds)
     weighed = weigh(seen, count, thrown is not None, palette.colors, model.shape)
     return seen, decide(seen, weighed, model, palette, leave_out=not doubtful)
 

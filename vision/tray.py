@@ -5,10 +5,11 @@ around it (clockwise on the picture, starting top left), and the size of the fra
 were marked on. When the tray is known the reader reads the frame told where the camera
 stands (:func:`read_in_tray`): the tray's corners, a rectangle on the table, give the
 camera's tilt and so its nadir (:meth:`Tray.nadir`), the point straight below it, towards
-which a die's side shows. A reading that stands outside the tray (:meth:`Tray.foot`: its
-top's centre moved down to the table, towards the nadir) is dropped: a printed die on a card
-beside the tray is never a die, and a die at the far wall, whose top a camera at an angle
-sees beyond the tray's floor, is kept.
+which a die's side shows, and where a die may lie (:meth:`Tray.holds`): the reader
+chooses only among faces that stand in the tray (:meth:`Tray.foot`: a top's centre moved
+down to the table, towards the nadir), so a printed die on a card beside the tray is never
+a die, nor takes a die's place, and a die at the far wall, whose top a camera at an angle
+sees beyond the tray's floor, is read.
 Without a tray, nothing of this runs.
 
 The frame is not rectified for reading: the reader's networks learnt dice as a camera sees
@@ -38,6 +39,8 @@ from rules.errors import TrayError
 from vision.reading import DieReading
 
 Point = tuple[float, float]
+Holds = Callable[[Point, float], bool]
+"""Whether a die may lie where a face is seen: its centre (frame pixels) and side (pixels)."""
 TRAY_FILE = "tray.json"
 """The tray's file in the data directory the caller hands down."""
 SMALLEST = 0.02
@@ -234,22 +237,39 @@ class Tray:
         focal = self._focal(focal)
         return _moved_down(point, size / (focal * self.width), self._below(focal))
 
-    def beyond(self, readings: Sequence[DieReading], focal: float | None = None
-               ) -> list[float]:
-        """How far outside the tray each of ``readings`` stands (:meth:`foot`), in its own
-        sizes (less than 0 inside); the camera worked out once for all of them."""
+    def _out_by(self, focal: float | None) -> Callable[[Point, float], float]:
+        """How far outside the tray a die's top seen at a point (frame pixels), so many
+        pixels across, stands (:meth:`foot`), in its own sizes (less than 0 inside); the
+        camera worked out once."""
         focal = self._focal(focal)
         below, f = self._below(focal), focal * self.width
         contour = np.array(self.corners, np.float32).reshape(-1, 1, 2)
-        return [-cv2.pointPolygonTest(contour, _moved_down(r.center, r.size / f, below), True)
-                / r.size for r in readings]
+
+        def out_by(point: Point, size: float) -> float:
+            return float(-cv2.pointPolygonTest(contour, _moved_down(point, size / f, below),
+                                               True) / size)
+        return out_by
+
+    def beyond(self, readings: Sequence[DieReading], focal: float | None = None
+               ) -> list[float]:
+        """How far outside the tray each of ``readings`` stands (:meth:`foot`), in its own
+        sizes (less than 0 inside)."""
+        out_by = self._out_by(focal)
+        return [out_by(r.center, r.size) for r in readings]
+
+    def holds(self, outside: float, focal: float | None = None) -> Holds:
+        """Where a die may lie: whether a die's top seen at a point (frame pixels), so many
+        pixels across, stands (:meth:`foot`) at most ``outside`` of its size outside the
+        tray. The reader chooses only among faces there (:func:`read_in_tray`)."""
+        out_by = self._out_by(focal)
+        return lambda point, size: out_by(point, size) <= outside
 
     def kept(self, readings: Sequence[DieReading], outside: float, focal: float | None = None
              ) -> list[DieReading]:
-        """``readings`` less those that stand (:meth:`foot`) more than ``outside`` of their
-        sizes outside the tray (:meth:`beyond`)."""
-        return [r for r, out in zip(readings, self.beyond(readings, focal), strict=True)
-                if out <= outside]
+        """``readings`` less those that stand more than ``outside`` of their sizes outside the
+        tray (:meth:`holds`)."""
+        holds = self.holds(outside, focal)
+        return [r for r in readings if holds(r.center, r.size)]
 
     def rectify(self, frame: np.ndarray) -> np.ndarray:
         """The tray as seen from straight above: an upright picture of :attr:`size`."""
@@ -310,12 +330,15 @@ def _moved_down(point: Sequence[float], rise: float, below: np.ndarray) -> Point
     return _pixel(np.array([point[0], point[1], 1.0]) + rise * below)
 
 
-def read_in_tray(read: Callable[[np.ndarray, Point], Sequence[DieReading]],
+def read_in_tray(read: Callable[[np.ndarray, Point, Holds], Sequence[DieReading]],
                  frame: np.ndarray, tray: Tray, outside: float | None = None,
                  focal: float | None = None) -> list[DieReading]:
-    """The dice ``read(frame, nadir)`` finds, told the camera's nadir (:meth:`Tray.nadir`),
-    less those that stand more than ``outside`` of their sizes outside the tray
-    (:meth:`Tray.foot`; default: the reader's fitted :attr:`vision.doubt.ReaderModel.outside`)."""
+    """The dice ``read(frame, nadir, holds)`` finds, told the camera's nadir
+    (:meth:`Tray.nadir`) and where a die may lie (:meth:`Tray.holds`: at most ``outside`` of
+    its size outside the tray; default: the reader's fitted
+    :attr:`vision.doubt.ReaderModel.outside`). The reader chooses only among faces there, so
+    a die printed on a card beside the tray never stands in for a die in it; a reading
+    outside all the same is dropped."""
     if outside is None:
         from vision.doubt import default_model  # the reader's model, loaded when reading
 
@@ -323,7 +346,8 @@ def read_in_tray(read: Callable[[np.ndarray, Point], Sequence[DieReading]],
     height, width = frame.shape[:2]
     fitted = tray.fitted(width, height)
     focal = fitted._focal(focal)
-    return fitted.kept(read(frame, fitted.nadir(focal)), outside, focal)
+    holds = fitted.holds(outside, focal)
+    return [r for r in read(frame, fitted.nadir(focal), holds) if holds(r.center, r.size)]
 
 
 def find_tray(frame: np.ndarray) -> Tray | None:

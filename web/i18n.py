@@ -174,9 +174,9 @@ STRINGS: dict[str, dict[str, str]] = {
                            "then tap to teach it their colours."),
         "calibrated": "Colours learned from the dice under the camera.",
         "tray_hint": ("The tray: tap its four corners on the picture, in order around it, or "
-                      "let the camera find it. Then only dice inside it are read, and the "
-                      "camera knows the angle it looks from (a camera on a desk arm reads "
-                      "better so)."),
+                      "let the camera find it. Then only dice inside it are read (never the "
+                      "dice printed on the citizen cards beside it), and the camera knows the "
+                      "angle it looks from (a camera on a desk arm reads better so)."),
         "tray_mark": "Mark the tray",
         "tray_tap": "Tap corner {n} of 4",
         "tray_find": "Find the tray",
@@ -452,9 +452,9 @@ STRINGS: dict[str, dict[str, str]] = {
                            "dann tippen, damit sie ihre Farben lernt."),
         "calibrated": "Farben von den Würfeln unter der Kamera gelernt.",
         "tray_hint": ("Die Schale: ihre vier Ecken im Bild der Reihe nach antippen oder von "
-                      "der Kamera suchen lassen. Dann werden nur Würfel darin gelesen, und die "
-                      "Kamera kennt ihren Blickwinkel (an einem Schreibtischarm liest sie so "
-                      "besser)."),
+                      "der Kamera suchen lassen. Dann werden nur Würfel darin gelesen (nie die "
+                      "auf die Bürgerkarten daneben gedruckten), und die Kamera kennt ihren "
+                      "Blickwinkel (an einem Schreibtischarm liest sie so besser)."),
         "tray_mark": "Schale markieren",
         "tray_tap": "Ecke {n} von 4 antippen",
         "tray_find": "Schale suchen",
