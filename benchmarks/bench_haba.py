@@ -43,9 +43,9 @@ from haba_sets import HELD_OUT, SETS, frames, in_views, marked_tray, tray_around
 from rules.kotd.cards import load_box  # noqa: E402
 from vision.doubt import default_model  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
-from vision.reading import DieReading  # noqa: E402
+from vision.reading import DieReading, Holds  # noqa: E402
 from vision.render.score import FrameScore, score_frame  # noqa: E402
-from vision.tray import Holds, Point, read_in_tray  # noqa: E402
+from vision.tray import Point, read_in_tray  # noqa: E402
 
 
 class Tally:

@@ -36,7 +36,7 @@ from vision.habanet import (
 )
 from vision.pairnet import A_TOP, B_TOP, PairNet, look, pair_input
 from vision.palette import Palette
-from vision.tray import Holds
+from vision.reading import Holds
 
 ONE_PLACE = 0.5
 """Finds closer than this many face sides are one face (the surer kept); two candidate faces

@@ -29,8 +29,7 @@ from vision.faces import Seen, see
 from vision.habanet import default_net as default_haba_net
 from vision.pairnet import PairNet, default_pair_net
 from vision.palette import Palette
-from vision.reading import DieReading
-from vision.tray import Holds
+from vision.reading import DieReading, Holds
 
 Kind = Literal["haba", "standard"]
 

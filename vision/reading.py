@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -14,6 +14,9 @@ Why = Literal["side", "die", "value", "colour", "box", "kept", "strip"]
 """Why the camera doubts a die: it may be the side of a leaning die, not its top; it may be
 no die; its pips are hard to read; its colour is; the box holds no such roll as seen; a kept
 die now reads otherwise than before; it lies on the edge of the set-aside strip."""
+Holds = Callable[[tuple[float, float], float], bool]
+"""Whether a die may lie where a face is seen, by its centre (frame pixels) and side (pixels):
+the marked tray's :meth:`vision.tray.Tray.holds`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,11 +36,9 @@ import cv2
 import numpy as np
 
 from rules.errors import TrayError
-from vision.reading import DieReading
+from vision.reading import DieReading, Holds
 
 Point = tuple[float, float]
-Holds = Callable[[Point, float], bool]
-"""Whether a die may lie where a face is seen: its centre (frame pixels) and side (pixels)."""
 TRAY_FILE = "tray.json"
 """The tray's file in the data directory the caller hands down."""
 SMALLEST = 0.02
