@@ -11,7 +11,10 @@ the box's six (``read_dice(frame, at_most=6)``, as ``kotd read`` reads a photo).
 with ``vision.render.score.score_frame`` (the columns are those of ``bench_haba.py``), overall
 and per family on every axis of the set (table, light, colour, spacing, size, dice, pips,
 camera, clutter). ``--show N`` prints the first N wrong or silently wrong frames of each way
-of reading, die by die.
+of reading, die by die. ``--tray-around``: each frame read as the assistant reads a marked tray
+(``vision.tray.read_in_tray``), the tray marked tight around the frame's dice (their places on
+the table, half an edge out, as the frame's own camera sees them; ``tools/render_pbr.py``
+plans the frame again from its seed); frames that do not show that tray whole are left out.
 """
 
 from __future__ import annotations
@@ -26,19 +29,23 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tools"))
 
 from bench_haba import HEADER, Tally  # noqa: E402
 
 from rules.dice import Color  # noqa: E402
+from rules.errors import TrayError  # noqa: E402
 from rules.kotd.cards import load_box  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
-from vision.reading import DieReading  # noqa: E402
+from vision.reading import DieReading, Holds  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
 from vision.render.score import FrameScore, match, score_frame  # noqa: E402
+from vision.tray import Point, Tray, read_in_tray  # noqa: E402
 
 MODES = {"told": "told how many dice were thrown (thrown=6, as the game reads a throw)",
          "read": "not told, at most the box's six (at_most=6, as `kotd read` reads)"}
@@ -52,6 +59,30 @@ def truth_dice(data: dict[str, Any]) -> list[TruthDie]:
                      size=float(d["size"]), visible=bool(d["visible"]),
                      leaning=bool(d["leaning"]))
             for d in data["dice"]]
+
+
+def tray_around(data: dict[str, Any]) -> Tray | None:
+    """The tray marked tight around the frame's dice (their places on the table, half an edge
+    out) as the frame's camera sees it; None when the frame does not show it whole."""
+    from render_pbr import EDGE, HEIGHT, WIDTH, plan_frame, project
+
+    seed = int(data["seed"])
+    camera = plan_frame(seed, data["family"].get("clutter") == "citizens").camera
+    if not np.allclose(camera.origin, data["camera"]["origin"], atol=0.02):
+        sys.exit(f"frame {seed}: tools/render_pbr.py plans another camera than the one that "
+                 "drew it (the renderer changed since): draw the set again")
+    xs, ys = zip(*((d["world_cm"][0], d["world_cm"][1]) for d in data["dice"]), strict=True)
+    h = EDGE / 2
+    table = np.array([(min(xs) - h, min(ys) - h, 0.0), (max(xs) + h, min(ys) - h, 0.0),
+                      (max(xs) + h, max(ys) + h, 0.0), (min(xs) - h, max(ys) + h, 0.0)])
+    corners = project(table, camera.to_world(), camera.fov_x)
+    if not ((corners >= 0).all() and (corners[:, 0] <= WIDTH).all()
+            and (corners[:, 1] <= HEIGHT).all()):
+        return None
+    try:
+        return Tray.mark([(float(x), float(y)) for x, y in corners], WIDTH, HEIGHT)
+    except TrayError:
+        return None
 
 
 def describe(seed: int, data: dict[str, Any], truth: Sequence[TruthDie],
@@ -94,6 +125,9 @@ def main() -> None:
                         help="print the first N wrong frames of each way of reading")
     parser.add_argument("--frame", type=int, action="append", default=[],
                         help="print this frame die by die, right or wrong (repeatable)")
+    parser.add_argument("--tray-around", action="store_true",
+                        help="read each frame within a tray marked tight around its dice "
+                             "(frames not showing it whole left out)")
     args = parser.parse_args()
     files = sorted(args.dir.glob("frame-*.json"))
     files = [f for f in files if int(f.stem.split("-")[1]) >= args.start]
@@ -115,6 +149,7 @@ def main() -> None:
     cpu: dict[str, list[float]] = {m: [] for m in modes}
     wrong: dict[str, list[int]] = {m: [] for m in modes}
     asking: dict[str, list[int]] = {m: [] for m in modes}
+    no_tray = 0
     for path in files:
         data = json.loads(path.read_text())
         seed = int(data["seed"])
@@ -123,10 +158,20 @@ def main() -> None:
             print(f"frame {seed}: no image, skipped", file=sys.stderr)
             continue
         truth = truth_dice(data)
+        tray = tray_around(data) if args.tray_around else None
+        if args.tray_around and tray is None:
+            no_tray += 1
+            continue
         for m in modes:
+            thrown, at_most = (len(truth), None) if m == "told" else (None, box_dice)
+
+            def read(f: np.ndarray, nadir: Point | None = None, holds: Holds | None = None,
+                     thrown: int | None = thrown, at_most: int | None = at_most
+                     ) -> list[DieReading]:
+                return read_dice(f, thrown=thrown, at_most=at_most, nadir=nadir, holds=holds)
+
             c = time.thread_time()
-            readings = (read_dice(img, thrown=len(truth)) if m == "told"
-                        else read_dice(img, at_most=box_dice))
+            readings = read(img) if tray is None else read_in_tray(read, img, tray)
             cpu[m].append(time.thread_time() - c)
             s = score_frame(readings, truth)
             total[m].add(s)
@@ -151,7 +196,9 @@ def main() -> None:
         print(f"\n## {MODES[m]}\n")
         print(f"set {args.dir.name}: {t.n} frames (seeds {files[0].stem[6:]}.."
               f"{files[-1].stem[6:]}); read CPU time median "
-              f"{1000 * cpu[m][len(cpu[m]) // 2]:.0f} ms per 1280x960 frame")
+              f"{1000 * cpu[m][len(cpu[m]) // 2]:.0f} ms per 1280x960 frame"
+              + (f"; within a tray marked tight around the dice ({no_tray} frames not "
+                 "showing it whole left out)" if args.tray_around else ""))
         print(f"dice right (value and colour): {min(t.value, t.color)} of {t.dice} "
               f"({100 * min(t.value, t.color) / max(t.dice, 1):.2f}%); readings on no die: "
               f"{t.false} ({100 * t.false / max(t.dice, 1):.2f}%); frames right {t.right} of "
