@@ -67,11 +67,11 @@ def test_contains_agrees_with_opencv_and_with_the_rectified_rectangle(
 @settings(max_examples=100, deadline=None)
 @given(trays(), st.lists(st.tuples(st.floats(0, W), st.floats(0, H), st.floats(10, 120)),
                          min_size=1, max_size=20), st.floats(0, 2), st.floats(0.6, 2.5))
-def test_a_reading_is_kept_when_where_it_stands_lies_within_the_margin(
+def test_a_die_may_lie_where_its_foot_stands_within_the_margin(
         tray: Tray, spots: list[tuple[float, float, float]], outside: float,
         focal: float) -> None:
     """``beyond`` is how far outside the tray a reading's foot stands, in its own sizes (less
-    than 0 inside), and ``kept`` keeps exactly those within ``outside`` of them."""
+    than 0 inside), and ``holds`` holds exactly those within ``outside`` of them."""
     readings = [DieReading(1, None, (x, y), (), 0.9, size) for x, y, size in spots]
     beyond = tray.beyond(readings, focal)
     contour = np.array(tray.corners, np.float32).reshape(-1, 1, 2)
@@ -79,9 +79,10 @@ def test_a_reading_is_kept_when_where_it_stands_lies_within_the_margin(
         foot = tray.foot(r.center, r.size, focal)
         assert b * r.size == pytest.approx(-cv2.pointPolygonTest(contour, foot, True), abs=1e-6)
         assert (b <= 0) == tray.contains(foot) or abs(b * r.size) < 1e-6
-    kept = tray.kept(readings, outside, focal)
-    assert kept == [r for r in readings if cv2.pointPolygonTest(
-        contour, tray.foot(r.center, r.size, focal), True) >= -outside * r.size]
+    holds = tray.holds(outside, focal)
+    assert [holds(r.center, r.size) for r in readings] == [cv2.pointPolygonTest(
+        contour, tray.foot(r.center, r.size, focal), True) >= -outside * r.size
+        for r in readings]
 
 
 @settings(max_examples=100, deadline=None)

@@ -262,13 +262,6 @@ class Tray:
         out_by = self._out_by(focal)
         return lambda point, size: out_by(point, size) <= outside
 
-    def kept(self, readings: Sequence[DieReading], outside: float, focal: float | None = None
-             ) -> list[DieReading]:
-        """``readings`` less those that stand more than ``outside`` of their sizes outside the
-        tray (:meth:`holds`)."""
-        holds = self.holds(outside, focal)
-        return [r for r in readings if holds(r.center, r.size)]
-
     def rectify(self, frame: np.ndarray) -> np.ndarray:
         """The tray as seen from straight above: an upright picture of :attr:`size`."""
         picture: np.ndarray = cv2.warpPerspective(frame, self.homography(), self.size,
