@@ -1,5 +1,7 @@
 """The error analysis of the ordinary-dice reader (``tools/dice_errors.py``): each labelled
-die falls in exactly the kind its reading, the finder's raw finds and its neighbours say."""
+die falls in exactly the kind its reading, the finder's raw finds and its neighbours say; a
+right die asked about is asked for the evidence that would make it sure; a reading on no die
+is placed by the dice around it."""
 
 from __future__ import annotations
 
@@ -8,14 +10,23 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from vision.dicenet import FoundDie
 from vision.reading import CONFIDENT
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "tools")]
-from dice_errors import KINDS, TALL, kind_of_die  # noqa: E402
+from dice_errors import (  # noqa: E402
+    ASKED,
+    BESIDE,
+    KINDS,
+    PLACES,
+    TALL,
+    asked_because,
+    kind_of_die,
+    place_of,
+)
 
 values = st.integers(1, 6)
 chances = st.floats(0.01, 0.999)
@@ -70,3 +81,40 @@ def test_a_frame_is_silent_when_wrong_and_every_reading_confident(
     sure = all(decision.confidence(d.evidence) >= CONFIDENT for d in found)
     assert silent(frame, decision) == (wrong and sure)
     assert not silent(frame, replace(decision, shift=100.0))
+
+
+@given(values, chances, chances, st.one_of(st.none(), values), st.floats(0.0, 6.0))
+def test_a_die_is_asked_about_for_what_would_make_it_sure(
+        value: int, found: float, read: float, pips: int | None, shift: float) -> None:
+    from vision.dicedecision import fitted
+
+    decision = replace(fitted(), shift=shift)
+    die = replace(_reading_on(np.array([0.0, 0.0, 40.0, 40.0]), value, found, read), pips=pips)
+    why = asked_because(die, decision)
+    assert why in ASKED
+    sure_read = replace(die, read=0.999).confidence_by(decision) >= CONFIDENT
+    sure_found = replace(die, found=0.999, sure=die.sure / found * 0.999
+                         ).confidence_by(decision) >= CONFIDENT
+    if pips is not None and pips != value:
+        assert why == "pips disagree"
+        assert not sure_read  # the classical count's doubt caps it, whatever the network says
+    elif sure_read:
+        assert why == "the pip reader"
+    elif sure_found:
+        assert why == "the finder"
+    else:
+        assert why == "several"
+
+
+@given(boxes, st.floats(-3.0, 3.0), st.floats(-3.0, 3.0))
+def test_a_reading_on_no_die_is_beside_a_die_within_a_side_of_it(
+        label: np.ndarray, dx: float, dy: float) -> None:
+    side = float(np.sqrt((label[2] - label[0]) * (label[3] - label[1])))
+    box = tuple(float(v) for v in label + side * np.array([dx, dy, dx, dy]))
+    assume(abs(float(np.hypot(dx, dy)) - BESIDE) > 1e-6)  # not on the rounding edge
+    near = float(np.hypot(dx, dy)) < BESIDE
+    assert place_of(box, label[None, :]) == PLACES[0 if near else 1]
+    far = _away(label)[None, :]
+    assert place_of(box, far) == PLACES[1]
+    assert place_of(box, np.concatenate([far, label[None, :]])) == PLACES[0 if near else 1]
+    assert place_of(box, np.zeros((0, 4))) == PLACES[1]

@@ -1,6 +1,6 @@
-"""The training tool's pruning of the pip reader, its draws of photo sources and of mined
-dice (needs PyTorch: ``pip install -e '.[train]'``; skipped without it, as the assistant never
-needs it)."""
+"""The training tool's pruning and widening of the pip reader, its draws of photo sources
+and of mined dice (needs PyTorch: ``pip install -e '.[train]'``; skipped without it, as the
+assistant never needs it)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from train_dice_net import (  # noqa: E402
     pip_samples,
     pruned,
     weighed,
+    widened,
     widths_of,
 )
 
@@ -70,6 +71,21 @@ def test_pruning_keeps_the_heaviest_channels_and_what_feeds_on_them(tmp_path: Pa
         assert torch.equal(s[1].bias.detach(), b[1].bias.detach()[heavy])
         keep = heavy
     assert torch.equal(small.body[-1].weight.detach(), big.body[-1].weight.detach()[:, keep])
+
+
+@pytest.mark.parametrize("widths", [(24, 48, 64, 96), (24, 48, 64, 192), (32, 64, 96, 128)])
+def test_widened_reads_as_the_network_it_grew_from(tmp_path: Path,
+                                                   widths: tuple[int, int, int, int]) -> None:
+    small = _exported(tmp_path, (24, 48, 64, 96))
+    wide = widened(small, widths, seed=5).eval()
+    assert [m[0].out_channels for m in wide.body if isinstance(m, nn.Sequential)] == list(widths)
+    x = torch.rand(6, 3, 48, 48)
+    with torch.no_grad():
+        torch.testing.assert_close(wide(x), small(x), rtol=1e-4, atol=1e-4)
+        # the copies' own weights set apart (noise): another function, close to the first
+        noisy = widened(small, widths, noise=0.01, seed=5).eval()(x)
+        assert torch.allclose(noisy, small(x), atol=0.5)
+        assert widths == (24, 48, 64, 96) or not torch.allclose(noisy, small(x), atol=1e-4)
 
 
 @given(st.lists(st.sampled_from("abc"), min_size=1, max_size=30),

@@ -320,13 +320,14 @@ FINDER_RENDER_SHARE = 0.25
 
 def train_finder(photos: list[Photo], close: list[Photo], renders: list[Photo], steps: int,
                  rng: np.random.Generator, batch: int = 8, size: int = 256,
-                 start: Path | None = None, checkpoint: Checkpoint | None = None) -> Finder:
+                 start: Path | None = None, checkpoint: Checkpoint | None = None,
+                 weigh: dict[str, float] | None = None) -> Finder:
     """The finder, trained afresh or fine-tuned from the exported one ``start`` (then at a
     third of the learning rate, its batch norms as loaded). ``close``-ups of one die make
     a tenth of the samples, ``renders`` :data:`FINDER_RENDER_SHARE`, photos the rest (each
-    source as often, :func:`dice_data.source_weights`). Fine-tuning keeps the first two
-    stages as loaded (half the cost of a step)."""
-    weights = source_weights(photos)
+    source as often, :func:`dice_data.source_weights`, times its ``weigh``). Fine-tuning
+    keeps the first two stages as loaded (half the cost of a step)."""
+    weights = weighed(photos, weigh or {})
     net = Finder() if start is None else load_exported(Finder(), start)
     lr = 3e-3 if start is None else 1e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -610,6 +611,48 @@ def pruned(net: PipNet, widths: tuple[int, int, int, int]) -> PipNet:
     return small
 
 
+WIDEN_NOISE = 0.01
+"""The noise :func:`train_pips` sets a widened reader's copied channels apart with (of each
+layer's weights' spread): enough for training to move them apart, 3% of a logit at most on
+the shipped reader (tried at (24, 48, 64, 192) and (32, 64, 96, 128))."""
+
+
+def widened(net: PipNet, widths: tuple[int, int, int, int], noise: float = 0.0,
+             seed: int = 0) -> PipNet:
+    """A wider pip reader grown from ``net`` (as :func:`load_exported` gives it: batch norms
+    identities with the folded biases) that reads exactly as ``net`` does (Net2WiderNet):
+    each convolution keeps its channels and adds copies of randomly drawn ones up to
+    ``widths``; the next layer's weights from a channel and its copies are split evenly
+    between them. ``noise`` (relative to each weight's layer's spread) is added to the
+    copies' incoming weights so that training can tell them apart (0: exactly the same
+    function)."""
+    gen = torch.Generator().manual_seed(seed)
+    wide = PipNet(widths)
+    old_convs = [m for m in net.body if isinstance(m, nn.Sequential)]
+    new_convs = [m for m in wide.body if isinstance(m, nn.Sequential)]
+    source = torch.arange(3)  # each input channel of the next layer: the old one it copies
+    with torch.no_grad():
+        for old, new in zip(old_convs, new_convs, strict=True):
+            w = old[0].weight  # (out, in, 3, 3)
+            c = w.shape[0]
+            extra = torch.randint(0, c, (new[0].out_channels - c,), generator=gen)
+            out = torch.cat([torch.arange(c), extra])
+            copies = torch.bincount(source, minlength=w.shape[1]).to(w.dtype)
+            grown = w[:, source] / copies[source][None, :, None, None]
+            grown = grown[out]
+            if noise and len(extra):
+                spread = float(w.std())
+                grown[c:] += noise * spread * torch.randn(grown[c:].shape, generator=gen)
+            new[0].weight.copy_(grown)
+            for name in ("weight", "bias", "running_mean", "running_var"):
+                getattr(new[1], name).copy_(getattr(old[1], name)[out])
+            source = out
+        copies = torch.bincount(source, minlength=net.body[-1].weight.shape[1]).to(torch.float32)
+        wide.body[-1].weight.copy_(net.body[-1].weight[:, source] / copies[source][None, :])
+        wide.body[-1].bias.copy_(net.body[-1].bias)
+    return wide
+
+
 DISTILL = 0.5
 """With a teacher, this share of the pip reader's loss is matching the teacher's
 probabilities (softened by :data:`DISTILL_T`), the rest the labels."""
@@ -638,14 +681,15 @@ def train_pips(photos: list[Photo], tomi: list[tuple[np.ndarray, int]],
                weigh: dict[str, float] | None = None, mine: float = 0.0) -> PipNet:
     """The pip reader, trained from scratch or fine-tuned from the exported one ``start``
     (then at a third of the learning rate; :func:`pruned` to ``widths`` when they are
-    narrower than the exported one's). With an exported
+    narrower than the exported one's, :func:`widened` when they are wider). With an exported
     ``teacher`` (a bigger reader) it is distilled: it learns the labels and, for
     :data:`DISTILL` of its loss, the teacher's softened probabilities of the same crops.
     ``mine``: the share of the photo dice drawn from those ``start`` reads wrong or unsure
     (:func:`mine_dice`; hard examples)."""
     net = PipNet(widths) if start is None else load_exported(PipNet(widths_of(start)), start)
     if start is not None and widths_of(start) != widths:
-        net = pruned(net, widths)
+        grow = all(n >= o for n, o in zip(widths, widths_of(start), strict=True))
+        net = widened(net, widths, WIDEN_NOISE) if grow else pruned(net, widths)
     lr = 3e-3 if start is None else 1e-3
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -783,15 +827,16 @@ def main() -> None:
     parser.add_argument("--pip-widths", type=lambda s: tuple(int(v) for v in s.split(",")),
                         default=PIP_WIDTHS,
                         help="channels of the pip reader's four convolutions, e.g. 16,32,64,96 "
-                             "(with --pips-from: the exported reader pruned to them)")
+                             "(with --pips-from: the exported reader pruned or widened to "
+                             "them)")
     parser.add_argument("--checkpoint", type=Path,
                         help="save the training (finder or pips: use with --only) here every "
                              "200 steps and go on from it when it exists")
     parser.add_argument("--threads", type=int, default=1,
                         help="PyTorch threads (the machine is shared: one by default)")
     parser.add_argument("--weigh", nargs="*", default=[], metavar="SOURCE=W",
-                        help="draw this photo source's crops W times as often for the pip "
-                             "reader, e.g. rune55-trays=2")
+                        help="draw this photo source's photos W times as often (for the "
+                             "finder and the pip reader), e.g. rune55-trays=2")
     parser.add_argument("--mine", type=float, default=0.0, metavar="SHARE",
                         help="draw this share of the photo dice from those the starting pip "
                              "reader reads wrong or unsure (hard examples, train parts only)")
@@ -819,11 +864,13 @@ def main() -> None:
     renders = rendered_photos(args.renders, rng, args.tilted, args.smoky, args.see_through)
     print(f"{len(renders)} rendered trays ({time.time() - t0:.0f} s); {len(photos)} photos "
           f"to train on, {len(calib)} to calibrate")
+    weighs = {k: float(v) for k, v in (w.split("=") for w in args.weigh)}
     if args.only != "pips":
         close = tomitomi_photos(tomi)
         print(f"close-ups for the finder: {len(close)} of {len(tomi)} tomitomi crops")
         finder = train_finder(photos, close, renders, args.finder_steps, rng,
-                              start=args.finder_from, checkpoint=Checkpoint(args.checkpoint))
+                              start=args.finder_from, checkpoint=Checkpoint(args.checkpoint),
+                              weigh=weighs)
         size = chosen.finder.size
         export(finder, (1, 3, size, size), FINDER_ONNX, 13)
         credited(FINDER_ONNX)
@@ -833,8 +880,7 @@ def main() -> None:
         pips = train_pips(photos, tomi, renders, args.pip_steps, rng, start=args.pips_from,
                           checkpoint=Checkpoint(args.checkpoint), teacher=args.teacher,
                           widths=args.pip_widths,
-                          weigh={k: float(v) for k, v in (w.split("=") for w in args.weigh)},
-                          mine=args.mine)
+                          weigh=weighs, mine=args.mine)
         fit_temperature(pips, calib, rng)
         crop = chosen.pips.crop
         export(pips, (1, 3, crop, crop), args.pips_out, 13)
