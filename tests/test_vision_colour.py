@@ -114,14 +114,16 @@ def test_palette_file_round_trip_and_refusals(tmp_path) -> None:
 
 def _brute(beliefs: list[Belief]) -> tuple[tuple[tuple[int, Color], ...], list[float], float]:
     """Every reading of every die, the box's rule checked directly (no pair thrice): the
-    likeliest, each die's chance of its reading there, and that reading's chance."""
+    likeliest, each die's chance of its reading there, and that reading's chance. A reading
+    that gives a die a face and colour of no chance has no chance: those are left out (the
+    same likeliest, as readings keep their order, and the same sums)."""
     pair = {(v, c): n for n, lay in HABA_LAYOUTS.items() for v, c in lay.items()}
     options = [(v, c) for v in range(1, 7) for c in COLORS]
-    readings = list(itertools.product(range(len(options)), repeat=len(beliefs)))
-    ok = [all([pair[options[k]] for k in r].count(pair[options[k]]) <= 2 for k in r)
-          for r in readings]
     table = np.array([[b.value[v - 1] * b.color[COLORS.index(c)] for v, c in options]
                       for b in beliefs])
+    readings = list(itertools.product(*[np.flatnonzero(row).tolist() for row in table]))
+    ok = [all([pair[options[k]] for k in r].count(pair[options[k]]) <= 2 for k in r)
+          for r in readings]
     idx = np.array(readings)
     w = np.prod(table[np.arange(len(beliefs)), idx], axis=1) * np.array(ok)
     best = idx[int(np.argmax(w))]
