@@ -37,6 +37,8 @@ STALL_SECONDS = 2.0
 """No frame for this long from an open camera: "camera stalled", and it is opened again."""
 
 WATCH_SECONDS = 0.25
+STOP_SECONDS = 7.0
+"""How long a stop waits for the eye's threads, in all: within systemd's 10 s to stop."""
 LOG_EVERY_SECONDS = 60.0
 """The same camera complaint is logged at most once a minute."""
 
@@ -228,13 +230,18 @@ class Eye:
         self._thread = threading.Thread(target=self._watch, name="kotd-eye", daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
+    def stop(self, wait: float = STOP_SECONDS) -> bool:
+        """Stop the eye: its watchdog and every reader, the abandoned ones too, are asked to
+        end and waited for, ``wait`` seconds in all; True when every one ended. (A read
+        blocked in a camera driver may never return; a thread still inside OpenCV or the
+        driver when Python tears itself down may abort the process.)"""
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        if self._reader is not None:
-            self._reader.join(timeout=2)
+        deadline = time.monotonic() + wait
+        threads = [t for t in (self._thread, self._reader, *self._abandoned) if t is not None]
+        for t in threads:
+            t.join(timeout=max(0.0, deadline - time.monotonic()))
         self._close()
+        return not any(t.is_alive() for t in threads)
 
     def _close(self) -> None:
         if self._opened:

@@ -325,15 +325,18 @@ class Assistant:
                                                daemon=True)
         self._server_thread.start()
 
-    def stop(self) -> None:
+    def stop(self) -> bool:
+        """Stop everything, the game file closed last; False when a camera read did not end
+        in time (:meth:`pi.eye.Eye.stop`)."""
         self._stopping.set()
         if self._storage_thread is not None:
             self._storage_thread.join(timeout=5)
-        self.eye.stop()
+        ended = self.eye.stop()
         if self.server is not None:
             self.server.close()
         self.panel.close()
         self.store.close()
+        return ended
 
     def addresses(self) -> list[str]:
         """Where phones reach the page, best first: the LAN address before a .local name."""

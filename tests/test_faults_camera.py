@@ -221,3 +221,21 @@ def test_a_source_that_hands_back_no_picture_is_a_camera_problem() -> None:
         assert "no picture" in table.snapshot.eye.message
     finally:
         eye.stop()
+
+
+def test_a_stop_waits_for_every_reader_and_says_when_one_is_still_stuck() -> None:
+    """A stop waits for the abandoned readers too (a thread left inside a camera driver or
+    OpenCV when Python exits may abort it), within its time, and says whether all ended."""
+    source = StallingSource(heals=True)
+    eye, table = running_eye(source)
+    until(lambda: table.snapshot.eye.camera == "ok", 3, "the camera to start")
+    source.stall.set()
+    said = table.shown  # type: ignore[attr-defined]
+    until(lambda: any(e.camera == "stalled" for e in said), STALL + 2, "stalled")
+    until(lambda: said[-1].camera == "ok", 4, "the camera back after reopening")
+    stuck = [t for t in threading.enumerate() if t.name == "kotd-eye-reader"]
+    assert len(stuck) >= 2  # the abandoned reader, still in read(), and its successor
+    assert eye.stop(wait=0.5) is False  # the abandoned one is still blocked
+    source.release.set()
+    assert eye.stop(wait=5) is True
+    assert not any(t.is_alive() for t in stuck)

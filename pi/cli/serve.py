@@ -87,5 +87,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # start and stop the table dozens of times) and ten wake-ups a second cost nothing.
     while not stop.wait(0.1):
         pass
-    assistant.stop()
+    if not assistant.stop():
+        # The game file is closed. A reader still inside OpenCV or a camera driver would
+        # abort Python's teardown (a daemon thread unwound out of C++ code): leave without it.
+        logging.getLogger("kotd").warning("a camera read did not end in time; leaving now")
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
     return 0
