@@ -53,7 +53,8 @@ def test_the_camera_goes_away_mid_game_and_comes_back_nothing_lost(assistant, tm
     before = client.get("/api/state")
     tray.unplug()
     wait_for(lambda: a.eye.status().camera == "lost", what="camera lost")
-    assert a.panel.status_led._blink_thread is not None    # the status LED blinks
+    # the status LED blinks (the eye says "lost" first, then tells the table and the panel)
+    wait_for(lambda: a.panel.status_led._blink_thread is not None, what="the LED to blink")
     client.act("claim 1")                                   # the game goes on by hand
     client.act("draw orc-4")
     tray.plug()
