@@ -37,9 +37,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tools"))
 
 from bench_haba import HEADER, Tally  # noqa: E402
+from haba_sets import around, shown_tray  # noqa: E402
 
 from rules.dice import Color  # noqa: E402
-from rules.errors import TrayError  # noqa: E402
 from rules.kotd.cards import load_box  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.reading import DieReading, Holds  # noqa: E402
@@ -71,18 +71,9 @@ def tray_around(data: dict[str, Any]) -> Tray | None:
     if not np.allclose(camera.origin, data["camera"]["origin"], atol=0.02):
         sys.exit(f"frame {seed}: tools/render_pbr.py plans another camera than the one that "
                  "drew it (the renderer changed since): draw the set again")
-    xs, ys = zip(*((d["world_cm"][0], d["world_cm"][1]) for d in data["dice"]), strict=True)
-    h = EDGE / 2
-    table = np.array([(min(xs) - h, min(ys) - h, 0.0), (max(xs) + h, min(ys) - h, 0.0),
-                      (max(xs) + h, max(ys) + h, 0.0), (min(xs) - h, max(ys) + h, 0.0)])
-    corners = project(table, camera.to_world(), camera.fov_x)
-    if not ((corners >= 0).all() and (corners[:, 0] <= WIDTH).all()
-            and (corners[:, 1] <= HEIGHT).all()):
-        return None
-    try:
-        return Tray.mark([(float(x), float(y)) for x, y in corners], WIDTH, HEIGHT)
-    except TrayError:
-        return None
+    table = around([d["world_cm"][0] for d in data["dice"]],
+                   [d["world_cm"][1] for d in data["dice"]], EDGE / 2)
+    return shown_tray(project(table, camera.to_world(), camera.fov_x), WIDTH, HEIGHT)
 
 
 def describe(seed: int, data: dict[str, Any], truth: Sequence[TruthDie],

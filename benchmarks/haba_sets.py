@@ -37,7 +37,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -231,19 +231,29 @@ def tray_around(scene: TrayScene, seed: int) -> Tray | None:
     :data:`TAP`; None when the frame does not show all four corners."""
     if not scene.dice:
         return None
-    xs, ys = [d.x for d in scene.dice], [d.y for d in scene.dice]
-    half = scene.die_size / 2
-    table = np.array([(x, y, 0.0) for x, y in ((min(xs) - half, min(ys) - half),
-                                               (max(xs) + half, min(ys) - half),
-                                               (max(xs) + half, max(ys) + half),
-                                               (min(xs) - half, max(ys) + half))])
     project = Projector(scene)
-    corners: np.ndarray = project.distort(project.project(table))
-    w, h = scene.width, scene.height
+    table = around([d.x for d in scene.dice], [d.y for d in scene.dice], scene.die_size / 2)
+    return shown_tray(project.distort(project.project(table)), scene.width, scene.height,
+                      np.random.default_rng(seed))
+
+
+def around(xs: Sequence[float], ys: Sequence[float], half: float) -> np.ndarray:
+    """The corners on the table (x, y, 0) of the rectangle around points ``xs``, ``ys``,
+    ``half`` out, in order around it."""
+    x0, x1, y0, y1 = min(xs) - half, max(xs) + half, min(ys) - half, max(ys) + half
+    return np.array([(x0, y0, 0.0), (x1, y0, 0.0), (x1, y1, 0.0), (x0, y1, 0.0)])
+
+
+def shown_tray(corners: np.ndarray, w: int, h: int,
+               rng: np.random.Generator | None = None) -> Tray | None:
+    """The tray whose corners a ``w`` x ``h`` frame shows at ``corners`` (pixels), each
+    tapped with :data:`TAP` when ``rng`` is given; None when one lies outside the frame or
+    they outline no tray."""
     if not ((corners >= 0).all() and (corners[:, 0] <= w).all() and (corners[:, 1] <= h).all()):
         return None
     try:
-        return _tapped(corners, np.random.default_rng(seed), w, h)
+        return (_tapped(corners, rng, w, h) if rng is not None
+                else Tray.mark([(float(x), float(y)) for x, y in corners], w, h))
     except TrayError:
         return None
 

@@ -225,7 +225,7 @@ def test_a_middle_pip_found_surer_than_its_die_does_not_hide_it(monkeypatch) -> 
 def test_small_smoked_dice_are_seldom_wrong_and_sure() -> None:
     """The first 15 of the benchmark's 30 trays of small smoked dice with red pips (seeds
     71000-71014, 139 dice; all 30 are ``benchmarks/bench_ordinary.py``'s, ``make bench``): a
-    crop read at under SURE_READ (0.98) is read again in its four quarter turns, and the
+    crop read at under the turning threshold (0.98) is read again in its four quarter turns, and the
     fitted decision flags the wrong readings. Measured 2026-11-28 on the 30 (the reader
     taught the real photos' train parts): 82.8% of the dice read right (the reader before:
     85.0%; renders teach, the photos are the measure), none wrong and confident (before: 7);

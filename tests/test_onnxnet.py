@@ -37,7 +37,7 @@ def test_both_runtimes_read_real_photos_alike() -> None:
     """Every other calibration photo (of every sixth of the train split: 10 photos, 80
     labelled dice; any photo shows a runtime that differs): the finder's maps and the pip
     reader's probabilities agree to 1e-4, and every die is found in the same place with the
-    same value. A die whose first reading sits within that 1e-4 of `SURE_READ` may be read
+    same value. A die whose first reading sits within that 1e-4 of `Turning.sure` may be read
     again in turns by one runtime and not the other: its confidence then moves (and so may
     its place in the list), never its value. That is rare: on all 19 photos, all but two
     dice's confidences agree to 1e-3."""

@@ -49,9 +49,6 @@ FINDER_ONNX = MODELS / "dice_finder.onnx"
 PIPS_ONNX = MODELS / "dice_pips.onnx"
 MIN_PEAK = 0.4
 """A peak of the finder's map below this is not a die."""
-SURE_READ = Turning().sure
-"""A pip reading at least this sure is not read again in its other quarter turns, unless
-the fitted decision says otherwise (:class:`~vision.dicedecision.Turning`)."""
 DOUBT = 0.3
 """The highest confidence of a die whose classical pip count disagrees with the network."""
 
@@ -281,9 +278,9 @@ class DiceNet:
         and 1-6.
 
         Each crop is read as it lies; one the reader is not sure of (no class at
-        ``turning``'s :attr:`~vision.dicedecision.Turning.sure`, by default
-        :data:`SURE_READ`) is read again in its other quarter turns (by default all three)
-        and the readings are averaged (a die's value does not depend on how it lies).
+        ``turning``'s :attr:`~vision.dicedecision.Turning.sure`, by default 0.98) is read
+        again in its other quarter turns (by default all three) and the readings are
+        averaged (a die's value does not depend on how it lies).
         """
         if not crops:
             return np.zeros((0, 7), np.float32)

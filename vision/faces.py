@@ -165,6 +165,11 @@ def _faces(frame: np.ndarray, net: HabaNet, palette: Palette, temperature: float
     return out
 
 
+def _held(found: FoundFace, holds: Holds | None) -> bool:
+    """Whether a die may lie where ``found`` is (``holds``: the marked tray; None: anywhere)."""
+    return holds is None or holds(found.center, found.side)
+
+
 def _with_splits(frame: np.ndarray, net: HabaNet, faces: list[Face], count: int | None,
                  palette: Palette, temperature: float, holds: Holds | None = None
                  ) -> list[Face]:
@@ -177,7 +182,7 @@ def _with_splits(frame: np.ndarray, net: HabaNet, faces: list[Face], count: int 
     peaks = net.find(frame, HINT_PEAK, size)
     split = [s for s in _splits(peaks, size)
              if all(math.dist(s.center, f.found.center) >= 0.25 * size for f in faces)
-             and (holds is None or holds(s.center, s.side))]
+             and _held(s, holds)]
     return faces + _faces(frame, net, palette, temperature, [(s, "split") for s in split])
 
 
@@ -231,8 +236,7 @@ def see(frame: np.ndarray, net: HabaNet, palette: Palette, count: int | None,
     under a camera looking straight down. ``holds``: where a die may lie (the marked tray,
     :meth:`vision.tray.Tray.holds`): no face elsewhere is read or counted; None: anywhere."""
     def where(finds: list[tuple[FoundFace, str]]) -> list[tuple[FoundFace, str]]:
-        return finds if holds is None else [(f, n) for f, n in finds
-                                            if holds(f.center, f.side)]
+        return [(f, n) for f, n in finds if _held(f, holds)]
 
     faces = _faces(frame, net, palette, temperature, where(_first_finds(frame, net)))
     if count is not None and sum(f.is_die >= A_DIE for f in faces) < count:

@@ -327,9 +327,9 @@ def read_in_tray(read: Callable[[np.ndarray, Point, Holds], Sequence[DieReading]
     """The dice ``read(frame, nadir, holds)`` finds, told the camera's nadir
     (:meth:`Tray.nadir`) and where a die may lie (:meth:`Tray.holds`: at most ``outside`` of
     its size outside the tray; default: the reader's fitted
-    :attr:`vision.doubt.ReaderModel.outside`). The reader chooses only among faces there, so
-    a die printed on a card beside the tray never stands in for a die in it; a reading
-    outside all the same is dropped."""
+    :attr:`vision.doubt.ReaderModel.outside`). The reader chooses only among faces there
+    (:func:`vision.reader.read_dice`'s ``holds``), so a die printed on a card beside the
+    tray never stands in for a die in it."""
     if outside is None:
         from vision.doubt import default_model  # the reader's model, loaded when reading
 
@@ -337,8 +337,7 @@ def read_in_tray(read: Callable[[np.ndarray, Point, Holds], Sequence[DieReading]
     height, width = frame.shape[:2]
     fitted = tray.fitted(width, height)
     focal = fitted._focal(focal)
-    holds = fitted.holds(outside, focal)
-    return [r for r in read(frame, fitted.nadir(focal), holds) if holds(r.center, r.size)]
+    return list(read(frame, fitted.nadir(focal), fitted.holds(outside, focal)))
 
 
 def find_tray(frame: np.ndarray) -> Tray | None:
