@@ -119,9 +119,7 @@ def count_pips(crop: np.ndarray) -> int | None:
     face = _face(dist <= 0.5 * thr, core)
     if face is None:
         return None
-    # the face's pixel count and mean x, y (sums of whole numbers: exact in doubles)
-    moments = cv2.moments(face, binaryImage=True)
-    size = moments["m00"]
+    size, centre = _size_and_centre(face)
     if size < 0.2 * n * n:
         return None
     mask = ((dist > thr) & (face > 0)).astype(np.uint8)
@@ -144,7 +142,7 @@ def count_pips(crop: np.ndarray) -> int | None:
     # (thinner ones are edges: the die's bevel, a sliver of side face)
     if areas.max() > 2.0 * areas.min() and len(pips) > 1:
         return None
-    pts = cents[pips] - (moments["m10"] / size, moments["m01"] / size)
+    pts = cents[pips] - centre
     if np.hypot(*pts.mean(axis=0)) > 0.18 * side:
         return None  # the pips are not centred on the face
     if len(pips) == 1 and np.hypot(*pts[0]) > 0.07 * side:
@@ -157,6 +155,15 @@ def count_pips(crop: np.ndarray) -> int | None:
     if _layout_error(pts) > MAX_LAYOUT_ERROR:
         return None
     return len(pips)
+
+
+def _size_and_centre(mask: np.ndarray) -> tuple[float, tuple[float, float]]:
+    """The number of set pixels of ``mask`` (uint8, 0 or 1) and their mean x and y: the
+    numbers NumPy gives of its nonzero pixels' indices (sums of whole numbers, exact in a
+    double, divided by the count), from its moments; an empty mask's centre is (0, 0)."""
+    m = cv2.moments(mask, binaryImage=True)
+    size = m["m00"]
+    return size, (m["m10"] / size, m["m01"] / size) if size else (0.0, 0.0)
 
 
 def _median_of(values: np.ndarray) -> float:
