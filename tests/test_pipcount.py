@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.dicenet import crop_for_pips
-from vision.pipcount import _median, count_pips
+from vision.pipcount import _median, _median_of, _size_and_centre, count_pips
 from vision.render_standard import ordinary_tray
 
 
@@ -48,3 +48,23 @@ def test_the_body_median_is_numpys_median(seed: int, rows: int, spread: int) -> 
     expected = np.median(values.astype(np.float32), axis=0)
     got = _median(values)
     assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 7), top=st.integers(1, 2000))
+def test_the_pips_median_area_is_numpys_median(seed: int, n: int, top: int) -> None:
+    areas = np.random.default_rng(seed).integers(0, top, n).astype(np.int32)
+    got = _median_of(areas)
+    assert isinstance(got, float) and got == float(np.median(areas))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), side=st.integers(8, 64), share=st.floats(0.01, 1.0))
+def test_the_face_s_size_and_centre_are_numpys(seed: int, side: int, share: float) -> None:
+    """The face's pixel count and mean x, y from its moments are exactly the count and the
+    means of its nonzero pixels' indices (what the count used before)."""
+    face = (np.random.default_rng(seed).random((side, side)) < share).astype(np.uint8)
+    face[side // 2, side // 2] = 1
+    size, (cx, cy) = _size_and_centre(face)
+    fy, fx = np.nonzero(face)
+    assert size == face.sum() and cx == fx.mean() and cy == fy.mean()

@@ -30,14 +30,14 @@ them read to the end), for about 8 ms more a frame on one core.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.dicedecision import Decision, Turning, evidence, fitted
+from vision.dicedecision import EVIDENCE, Decision, Turning, evidence, fitted
 from vision.netformat import dice_formats
 from vision.onnxnet import OnnxNet
 from vision.pipcount import count_pips
@@ -104,8 +104,17 @@ class FoundDie:
         (:data:`vision.reading.CONFIDENT`) whatever the classical count of its pips says
         (no opinion, agreeing or not): where it could not, counting them changes no
         reading's "sure or ask" (only how unsure it is)."""
-        return any(self._confidence(decision, p) >= CONFIDENT
-                   for p in (None, self.value, self.value % 6 + 1))
+        if DOUBT >= CONFIDENT:  # pragma: no cover - a disagreeing count could be confident
+            return any(self._confidence(decision, p) >= CONFIDENT
+                       for p in (None, self.value, self.value % 6 + 1))
+        # a count that disagrees caps the confidence at DOUBT, under CONFIDENT: only no
+        # count or an agreeing one can make the die confident (the evidence made once; an
+        # agreeing count differs from none only in its "pips agree" entry)
+        none = self._evidence(None)
+        if decision.confidence(none) >= CONFIDENT:
+            return True
+        none[EVIDENCE.index("pips agree")] = 1.0
+        return decision.confidence(none) >= CONFIDENT
 
 
 def crop_for_pips(frame: np.ndarray, box: np.ndarray | Sequence[float], angle: float = 0.0,
@@ -400,9 +409,11 @@ def kept_dice(looks: Sequence[Look], keep: float, counted: Decision | None = Non
     median = float(np.median(sides)) if kept else 1.0
     out = []
     for i, side in zip(kept, sides, strict=True):
-        die = replace(dice[i][0], odd_size=abs(float(np.log(max(float(side), 1e-6) / median))))
+        d, crop = dice[i]
+        die = FoundDie(d.box, d.value, d.found, d.read, d.sure,
+                       odd_size=abs(float(np.log(max(float(side), 1e-6) / median))))
         if counted is None or die.may_be_confident(counted):
-            die = replace(die, pips=count(dice[i][1]))
+            die = FoundDie(d.box, d.value, d.found, d.read, d.sure, count(crop), die.odd_size)
         out.append(die)
     return out
 

@@ -71,19 +71,20 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 @lru_cache(maxsize=4)
 def _rings(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """(middle, core) masks of an ``n`` x ``n`` crop: within 0.3 and 0.15 of its side
-    from the centre."""
+    """(middle, core) of an ``n`` x ``n`` crop: the flat indices (row-major, the order a
+    mask picks them in) of its pixels within 0.3 of its side from the centre, and the mask
+    of those within 0.15."""
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) - (n - 1) / 2
     r = np.hypot(xx, yy) / n
-    return r < 0.3, r < 0.15
+    return np.flatnonzero(r < 0.3), r < 0.15
 
 
 _SQUARE = np.ones((3, 3), np.uint8)
 
 
 def _face(near: np.ndarray, core: np.ndarray) -> np.ndarray | None:
-    """The top face: the filled outline of the body-coloured region in the crop's middle
-    (``near``: pixels of about the body's colour; ``core``: the middle), or None when
+    """The top face (1, else 0): the filled outline of the body-coloured region in the crop's
+    middle (``near``: pixels of about the body's colour; ``core``: the middle), or None when
     there is none."""
     near = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_CLOSE, _SQUARE)
     count, labels = cv2.connectedComponents(near, connectivity=8)
@@ -98,7 +99,8 @@ def _face(near: np.ndarray, core: np.ndarray) -> np.ndarray | None:
         return None  # not a square: a side face runs into the top one (a leaning die)
     face = np.zeros(near.shape, np.uint8)
     cv2.fillConvexPoly(face, hull, 1)
-    return cv2.erode(face, _SQUARE).astype(bool)
+    out: np.ndarray = cv2.erode(face, _SQUARE)
+    return out
 
 
 def count_pips(crop: np.ndarray) -> int | None:
@@ -107,40 +109,40 @@ def count_pips(crop: np.ndarray) -> int | None:
     n = crop.shape[0]
     middle, core = _rings(n)
     lab8 = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
-    lab = lab8.astype(np.float32)
-    body = _median(lab8[middle])
-    diff = lab - body
+    body = _median(lab8.reshape(-1, 3)[middle])
+    diff = lab8.astype(np.float32) - body
     dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
     # the threshold from the middle (body and pips; the table shows only at the rim)
-    thr, _ = cv2.threshold(np.clip(dist[middle], 0, 255).astype(np.uint8).reshape(-1, 1),
-                           0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr, _ = cv2.threshold(np.clip(dist.ravel()[middle], 0, 255).astype(np.uint8)
+                           .reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr = max(float(thr), MIN_CONTRAST)
     face = _face(dist <= 0.5 * thr, core)
-    if face is None or face.sum() < 0.2 * n * n:
+    if face is None:
         return None
-    mask = ((dist > thr) & face).astype(np.uint8)
+    size, centre = _size_and_centre(face)
+    if size < 0.2 * n * n:
+        return None
+    mask = ((dist > thr) & (face > 0)).astype(np.uint8)
     _, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    side = np.sqrt(face.sum())
+    side = np.sqrt(size)
     min_area, max_area = 0.006 * side**2, 0.09 * side**2  # a pip: 9-34% of the face across
     bw, bh, area = (stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT],
                     stats[1:, cv2.CC_STAT_AREA])
     pip_like = ((min_area <= area) & (area <= max_area) & (area >= 0.5 * bw * bh)
                 & (np.maximum(bw, bh) <= 1.5 * np.minimum(bw, bh)))
-    pips = [int(i) + 1 for i in np.nonzero(pip_like)[0]]
-    other = [int(i) + 1 for i in np.nonzero(~pip_like)[0]]
+    pips = np.nonzero(pip_like)[0] + 1
     if not 1 <= len(pips) <= 6:
         return None
-    typical = float(np.median(stats[pips, cv2.CC_STAT_AREA]))
-    if any(stats[i, cv2.CC_STAT_AREA] >= 0.5 * typical
-           and min(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT])
-           >= 0.5 * np.sqrt(typical) for i in other):
+    areas = stats[pips, cv2.CC_STAT_AREA]
+    typical = _median_of(areas)
+    other = ~pip_like
+    if ((area[other] >= 0.5 * typical)
+            & (np.minimum(bw[other], bh[other]) >= 0.5 * np.sqrt(typical))).any():
         return None  # a blob of pip size that is no pip (marbling, merged pips): no opinion
     # (thinner ones are edges: the die's bevel, a sliver of side face)
-    areas = stats[pips, cv2.CC_STAT_AREA].astype(np.float64)
     if areas.max() > 2.0 * areas.min() and len(pips) > 1:
         return None
-    fy, fx = np.nonzero(face)
-    pts = cents[pips] - (fx.mean(), fy.mean())
+    pts = cents[pips] - centre
     if np.hypot(*pts.mean(axis=0)) > 0.18 * side:
         return None  # the pips are not centred on the face
     if len(pips) == 1 and np.hypot(*pts[0]) > 0.07 * side:
@@ -153,6 +155,23 @@ def count_pips(crop: np.ndarray) -> int | None:
     if _layout_error(pts) > MAX_LAYOUT_ERROR:
         return None
     return len(pips)
+
+
+def _size_and_centre(mask: np.ndarray) -> tuple[float, tuple[float, float]]:
+    """The number of set pixels of ``mask`` (uint8, 0 or 1) and their mean x and y: the
+    numbers NumPy gives of its nonzero pixels' indices (sums of whole numbers, exact in a
+    double, divided by the count), from its moments; an empty mask's centre is (0, 0)."""
+    m = cv2.moments(mask, binaryImage=True)
+    size = m["m00"]
+    return size, (m["m10"] / size, m["m01"] / size) if size else (0.0, 0.0)
+
+
+def _median_of(values: np.ndarray) -> float:
+    """:func:`numpy.median` of a few whole numbers (the middle one, or the mean of the two
+    middle ones: exact in a double), without its overhead."""
+    s = sorted(int(v) for v in values)
+    m = len(s)
+    return float(s[m // 2]) if m % 2 else (s[m // 2 - 1] + s[m // 2]) / 2
 
 
 __all__ = ["count_pips"]
