@@ -104,12 +104,10 @@ class FoundDie:
         (:data:`vision.reading.CONFIDENT`) whatever the classical count of its pips says
         (no opinion, agreeing or not): where it could not, counting them changes no
         reading's "sure or ask" (only how unsure it is)."""
-        if DOUBT >= CONFIDENT:  # pragma: no cover - a disagreeing count could be confident
-            return any(self._confidence(decision, p) >= CONFIDENT
-                       for p in (None, self.value, self.value % 6 + 1))
         # a count that disagrees caps the confidence at DOUBT, under CONFIDENT: only no
         # count or an agreeing one can make the die confident (the evidence made once; an
-        # agreeing count differs from none only in its "pips agree" entry)
+        # agreeing count differs from none only in its "pips agree" entry). Checked against
+        # every count by tests/test_dicenet.py.
         none = self._evidence(None)
         if decision.confidence(none) >= CONFIDENT:
             return True
