@@ -30,10 +30,8 @@ from typing import Any
 import pytest
 from browserkit import (
     ARTIFACTS,
-    NEXT_FRAME,
     PHONES,
     SCREEN_KINDS,
-    VIEWPORTS,
     Screens,
     look_at_each_size,
     need_browser,
@@ -191,8 +189,15 @@ def header_overflows(page: Any) -> list[str]:
 
 
 AXE_STATES = ("rolling", "nothing", "draw", "over")
-"""The table's states axe looks at on a phone (390×844); the other pages it sees on a
-laptop (1280×800)."""
+"""The table's states axe looks at on a phone (:data:`AXE_PHONE`); the other pages it sees on
+a laptop (:data:`AXE_SCREEN`)."""
+AXE_PHONE, AXE_SCREEN = "390x844", "1280x800"
+
+
+def axe_at(size: str, name: str, found: dict[str, list[str]]) -> dict[str, Any]:
+    """For :func:`look_at_each_size`: axe's findings on the page at ``size``, kept in
+    ``found`` under ``name``."""
+    return {size: lambda page: found.__setitem__(name, axe_problems(page))}
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -232,18 +237,18 @@ def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, 
                     served.play(state)
                 wait_for(page, state)
                 page.wait_for_timeout(100)
-                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-{state}", problems)
-                if kind == "phone" and state in AXE_STATES:  # the page stands at 390×844
-                    found[f"table-{state}"] = axe_problems(page)
+                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-{state}", problems,
+                                  also=axe_at(AXE_PHONE, f"table-{state}", found)
+                                  if kind == "phone" and state in AXE_STATES else None)
             look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-header", problems,
                               header_overflows)
             for other in ("scores", "setup", "history"):
                 page.goto(served.url + f"{other}?lang={lang}")
                 page.wait_for_selector("body[data-ready='1']")
                 page.wait_for_timeout(150)
-                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}", problems)
-                if kind == "screen":  # the page stands at 1280×800
-                    found[other] = axe_problems(page)
+                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}", problems,
+                                  also=axe_at(AXE_SCREEN, other, found)
+                                  if kind == "screen" else None)
                 look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}-header",
                                   problems, header_overflows)
     assert sorted(found) == sorted(("scores", "setup", "history") if kind == "screen"
@@ -287,15 +292,12 @@ def test_the_top_line_is_one_line_on_a_phone(screens: Screens, served: Served,
         wait_for(page, "rolling")
         page.wait_for_selector("#fits .jump")
         page.wait_for_timeout(100)
-        for size in PHONES:
-            width, height = VIEWPORTS[size]
-            page.set_viewport_size({"width": width, "height": height})
-            page.evaluate(NEXT_FRAME)
-            rows[size] = page.evaluate(TOPLINE_ROWS)
-            shot(page, f"{size}-{lang}-topline", settle=0)
-    for size in PHONES:
-        assert len(rows[size]) == 1, (size, rows[size])
-        assert rows[size][0].count("|") >= 2  # the name, the roll and what fits are all there
+        look_at_each_size(page, PHONES, f"{{size}}-{lang}-topline", rows,
+                          lambda page: list(page.evaluate(TOPLINE_ROWS)))
+    assert sorted(rows) == sorted(f"{size}-{lang}-topline" for size in PHONES)
+    for size, row in rows.items():
+        assert len(row) == 1, (size, row)
+        assert row[0].count("|") >= 2  # the name, the roll and what fits are all there
 
 
 def test_the_row_is_above_the_fold_on_the_pis_screen(screens: Screens, served: Served) -> None:
