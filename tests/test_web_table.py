@@ -217,40 +217,37 @@ def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, 
     scheme = "dark" if lang == "en" else "light"
     problems: dict[str, list[str]] = {}
     found: dict[str, list[str]] = {}  # axe's findings
-    with served.lock:
+    with served.lock, screens.opened(served.url + f"?lang={lang}&token={TOKEN}", sizes[0],
+                        scheme) as page:
         if served.referee.record is None:  # the very first page: no game yet
-            with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", sizes[0],
-                                scheme) as page:
-                wait_for(page, "none")
-                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-none", problems)
-        with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", sizes[0],
-                            scheme) as page:
-            for state in ("rolling", "nothing", "draw", "held", "check", "over"):
-                if state == "held":  # a throw during the refill: kept for the next turn
-                    served.tray.rolls = [NOTHING]
-                    served.tray.throw()
-                elif state == "check":  # a die the camera is unsure of
-                    served.play("start")
-                    served.tray.rolls = ["1g 2r 1b?side 2g 1r 2b"]
-                    served.tray.throw()
-                else:
-                    served.play(state)
-                wait_for(page, state)
-                page.wait_for_timeout(100)
-                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-{state}", problems,
-                                  also=axe_at(AXE_PHONE, f"table-{state}", found)
-                                  if kind == "phone" and state in AXE_STATES else None)
-            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-header", problems,
-                              header_overflows)
-            for other in ("scores", "setup", "history"):
-                page.goto(served.url + f"{other}?lang={lang}")
-                page.wait_for_selector("body[data-ready='1']")
-                page.wait_for_timeout(150)
-                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}", problems,
-                                  also=axe_at(AXE_SCREEN, other, found)
-                                  if kind == "screen" else None)
-                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}-header",
-                                  problems, header_overflows)
+            wait_for(page, "none")
+            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-none", problems)
+        for state in ("rolling", "nothing", "draw", "held", "check", "over"):
+            if state == "held":  # a throw during the refill: kept for the next turn
+                served.tray.rolls = [NOTHING]
+                served.tray.throw()
+            elif state == "check":  # a die the camera is unsure of
+                served.play("start")
+                served.tray.rolls = ["1g 2r 1b?side 2g 1r 2b"]
+                served.tray.throw()
+            else:
+                served.play(state)
+            wait_for(page, state)
+            page.wait_for_timeout(100)
+            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-{state}", problems,
+                              also=axe_at(AXE_PHONE, f"table-{state}", found)
+                              if kind == "phone" and state in AXE_STATES else None)
+        look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-header", problems,
+                          header_overflows)
+        for other in ("scores", "setup", "history"):
+            page.goto(served.url + f"{other}?lang={lang}")
+            page.wait_for_selector("body[data-ready='1']")
+            page.wait_for_timeout(150)
+            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}", problems,
+                              also=axe_at(AXE_SCREEN, other, found)
+                              if kind == "screen" else None)
+            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}-header",
+                              problems, header_overflows)
     assert sorted(found) == sorted(("scores", "setup", "history") if kind == "screen"
                                    else [f"table-{s}" for s in AXE_STATES])
     bad = {k: v for k, v in problems.items() if v}
