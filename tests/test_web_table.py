@@ -217,8 +217,8 @@ def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, 
     scheme = "dark" if lang == "en" else "light"
     problems: dict[str, list[str]] = {}
     found: dict[str, list[str]] = {}  # axe's findings
-    with served.lock, screens.opened(served.url + f"?lang={lang}&token={TOKEN}", sizes[0],
-                        scheme) as page:
+    url = served.url + f"?lang={lang}&token={TOKEN}"
+    with served.lock, screens.opened(url, sizes[0], scheme) as page:
         if served.referee.record is None:  # the very first page: no game yet
             wait_for(page, "none")
             look_at_each_size(page, sizes, f"table/{{size}}-{lang}-none", problems)
