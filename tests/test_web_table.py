@@ -30,10 +30,8 @@ from typing import Any
 import pytest
 from browserkit import (
     ARTIFACTS,
-    NEXT_FRAME,
     PHONES,
     SCREEN_KINDS,
-    VIEWPORTS,
     Screens,
     look_at_each_size,
     need_browser,
@@ -191,8 +189,15 @@ def header_overflows(page: Any) -> list[str]:
 
 
 AXE_STATES = ("rolling", "nothing", "draw", "over")
-"""The table's states axe looks at on a phone (390×844); the other pages it sees on a
-laptop (1280×800)."""
+"""The table's states axe looks at on a phone (:data:`AXE_PHONE`); the other pages it sees on
+a laptop (:data:`AXE_SCREEN`)."""
+AXE_PHONE, AXE_SCREEN = "390x844", "1280x800"
+
+
+def axe_at(size: str, name: str, found: dict[str, list[str]]) -> dict[str, Any]:
+    """For :func:`look_at_each_size`: axe's findings on the page at ``size``, kept in
+    ``found`` under ``name``."""
+    return {size: lambda page: found.__setitem__(name, axe_problems(page))}
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -212,40 +217,37 @@ def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, 
     scheme = "dark" if lang == "en" else "light"
     problems: dict[str, list[str]] = {}
     found: dict[str, list[str]] = {}  # axe's findings
-    with served.lock:
+    url = served.url + f"?lang={lang}&token={TOKEN}"
+    with served.lock, screens.opened(url, sizes[0], scheme) as page:
         if served.referee.record is None:  # the very first page: no game yet
-            with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", sizes[0],
-                                scheme) as page:
-                wait_for(page, "none")
-                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-none", problems)
-        with screens.opened(served.url + f"?lang={lang}&token={TOKEN}", sizes[0],
-                            scheme) as page:
-            for state in ("rolling", "nothing", "draw", "held", "check", "over"):
-                if state == "held":  # a throw during the refill: kept for the next turn
-                    served.tray.rolls = [NOTHING]
-                    served.tray.throw()
-                elif state == "check":  # a die the camera is unsure of
-                    served.play("start")
-                    served.tray.rolls = ["1g 2r 1b?side 2g 1r 2b"]
-                    served.tray.throw()
-                else:
-                    served.play(state)
-                wait_for(page, state)
-                page.wait_for_timeout(100)
-                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-{state}", problems)
-                if kind == "phone" and state in AXE_STATES:  # the page stands at 390×844
-                    found[f"table-{state}"] = axe_problems(page)
-            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-header", problems,
-                              header_overflows)
-            for other in ("scores", "setup", "history"):
-                page.goto(served.url + f"{other}?lang={lang}")
-                page.wait_for_selector("body[data-ready='1']")
-                page.wait_for_timeout(150)
-                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}", problems)
-                if kind == "screen":  # the page stands at 1280×800
-                    found[other] = axe_problems(page)
-                look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}-header",
-                                  problems, header_overflows)
+            wait_for(page, "none")
+            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-none", problems)
+        for state in ("rolling", "nothing", "draw", "held", "check", "over"):
+            if state == "held":  # a throw during the refill: kept for the next turn
+                served.tray.rolls = [NOTHING]
+                served.tray.throw()
+            elif state == "check":  # a die the camera is unsure of
+                served.play("start")
+                served.tray.rolls = ["1g 2r 1b?side 2g 1r 2b"]
+                served.tray.throw()
+            else:
+                served.play(state)
+            wait_for(page, state)
+            page.wait_for_timeout(100)
+            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-{state}", problems,
+                              also=axe_at(AXE_PHONE, f"table-{state}", found)
+                              if kind == "phone" and state in AXE_STATES else None)
+        look_at_each_size(page, sizes, f"table/{{size}}-{lang}-table-header", problems,
+                          header_overflows)
+        for other in ("scores", "setup", "history"):
+            page.goto(served.url + f"{other}?lang={lang}")
+            page.wait_for_selector("body[data-ready='1']")
+            page.wait_for_timeout(150)
+            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}", problems,
+                              also=axe_at(AXE_SCREEN, other, found)
+                              if kind == "screen" else None)
+            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}-header",
+                              problems, header_overflows)
     assert sorted(found) == sorted(("scores", "setup", "history") if kind == "screen"
                                    else [f"table-{s}" for s in AXE_STATES])
     bad = {k: v for k, v in problems.items() if v}
@@ -287,15 +289,12 @@ def test_the_top_line_is_one_line_on_a_phone(screens: Screens, served: Served,
         wait_for(page, "rolling")
         page.wait_for_selector("#fits .jump")
         page.wait_for_timeout(100)
-        for size in PHONES:
-            width, height = VIEWPORTS[size]
-            page.set_viewport_size({"width": width, "height": height})
-            page.evaluate(NEXT_FRAME)
-            rows[size] = page.evaluate(TOPLINE_ROWS)
-            shot(page, f"{size}-{lang}-topline", settle=0)
-    for size in PHONES:
-        assert len(rows[size]) == 1, (size, rows[size])
-        assert rows[size][0].count("|") >= 2  # the name, the roll and what fits are all there
+        look_at_each_size(page, PHONES, f"{{size}}-{lang}-topline", rows,
+                          lambda page: list(page.evaluate(TOPLINE_ROWS)))
+    assert sorted(rows) == sorted(f"{size}-{lang}-topline" for size in PHONES)
+    for size, row in rows.items():
+        assert len(row) == 1, (size, row)
+        assert row[0].count("|") >= 2  # the name, the roll and what fits are all there
 
 
 def test_the_row_is_above_the_fold_on_the_pis_screen(screens: Screens, served: Served) -> None:
