@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -27,6 +28,7 @@ from rules.errors import KotdError, UsageError
 from rules.store import SaveError
 from rules.table import Camera, EyeStatus
 from vision.annotate import annotate
+from vision.tilt import camera_tilt
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +46,12 @@ LOG_EVERY_SECONDS = 60.0
 
 MAX_ABANDONED = 3
 """Readers stuck in a camera that never returns; no more are started beyond this."""
+TILT_DICE = 60
+"""The sure dice of the last rolls (about ten) whose sizes tell the camera's tilt."""
+ASK_TRAY_FROM = 20.0
+"""Degrees from straight down (:func:`vision.tilt.camera_tilt`) from which, no tray being
+marked, the page suggests marking it: at a desk arm's angle only the tray's corners tell the
+reader where a die's side shows, and unmarked it has read a side for a top."""
 
 
 def _why(err: Exception) -> str:
@@ -99,6 +107,9 @@ class Eye:
         self._opened = False
         self.calibrator: Callable[[Any], object] | None = None  # measures and saves a palette
         self.tray_keeper: TrayKeeper | None = None  # keeps the tray marked at calibration
+        self._dice_sizes: deque[tuple[float, float, float]] = deque(maxlen=TILT_DICE)
+        self._sizes_in: tuple[int, int] | None = None  # the pictures the sizes were seen in
+        self.tilt: float | None = None  # the camera's tilt the dice's sizes tell, if they do
 
     @property
     def simulated(self) -> bool:
@@ -119,7 +130,14 @@ class Eye:
                          sight.dice_seen, sight.unsure, message, self.simulated,
                          self._dice_at(), self.calibrator is not None and camera != "lost",
                          tuple((str(k), str(v)) for k, v in info.items()),
-                         dice_wanted=sight.dice_wanted, tray=self._tray_at(), why=sight.why)
+                         dice_wanted=sight.dice_wanted, tray=self._tray_at(), why=sight.why,
+                         tilted=self._tilted())
+
+    def _tilted(self) -> bool:
+        """No tray is marked and the dice's sizes say the camera looks at an angle
+        (:data:`ASK_TRAY_FROM`)."""
+        tilt = self.tilt
+        return tilt is not None and tilt > ASK_TRAY_FROM and not self._tray_at()
 
     def _tray_at(self) -> tuple[tuple[float, float], ...]:
         tray = self.tray_keeper.tray if self.tray_keeper is not None else None
@@ -358,7 +376,21 @@ class Eye:
         self.last_frame_at = None
         self._start_reader()
 
+    def _measure(self, throw: Throw) -> None:
+        """Keep the sure dice's places and sizes, and what they tell of the camera's tilt."""
+        frame = self.detector.last_frame
+        if frame is None:
+            return
+        height, width = frame.shape[:2]
+        if self._sizes_in != (width, height):  # another camera mode: start again
+            self._dice_sizes.clear()
+            self._sizes_in = (width, height)
+        self._dice_sizes.extend((r.center[0], r.center[1], r.size) for r in throw.readings
+                                if r.confidence >= r.sure_at)
+        self.tilt = camera_tilt(self._dice_sizes, width, height)
+
     def _deliver(self, throw: Throw) -> None:
+        self._measure(throw)
         seen = Seen(throw.roll, tuple(r.confidence for r in throw.readings), throw.unsure,
                     throw.reread, throw.aside, throw.why)
         self.last_refusal = ""

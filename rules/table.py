@@ -87,7 +87,9 @@ class EyeStatus:
     ``camera_info``: what the camera was set to when it opened (model, mode, exposure,
     white balance, focus), for ``kotd doctor``; ``dice_wanted``: how many dice a roll needs
     when the camera sees another number (None: any, or it sees as many); ``tray``: the
-    marked tray's corners as fractions of the picture (none: the whole picture is read).
+    marked tray's corners as fractions of the picture (none: the whole picture is read);
+    ``tilted``: no tray is marked, and the dice's sizes over the last rolls say the camera
+    looks at the table at an angle (marking the tray then helps the reader).
     """
 
     camera: Camera = "none"
@@ -103,6 +105,7 @@ class EyeStatus:
     dice_wanted: int | None = None
     tray: tuple[tuple[float, float], ...] = ()
     why: tuple[tuple[int, str], ...] = ()
+    tilted: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"camera": self.camera, "source": self.source, "seeing": self.seeing,
@@ -111,7 +114,7 @@ class EyeStatus:
                 "dice_at": [list(xy) for xy in self.dice_at],
                 "can_calibrate": self.can_calibrate, "camera_info": dict(self.camera_info),
                 "dice_wanted": self.dice_wanted, "tray": [list(xy) for xy in self.tray],
-                "unsure_why": dict(self.why)}
+                "unsure_why": dict(self.why), "tilted": self.tilted}
 
 
 NO_EYE = EyeStatus()

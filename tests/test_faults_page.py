@@ -111,7 +111,8 @@ def test_a_die_the_camera_cannot_see_is_said_with_what_to_check(screens: Any,
                                                                 tmp_path: Path) -> None:
     """The camera sees fewer dice than the roll needs (one under a hand, or outside the
     picture), or more: the page says how many it sees, how many the roll needs (the number
-    the camera waits for, here 4, not the box's six) and what to check; in German too."""
+    the camera waits for, here 4, not the box's six) and what to check; in German too. A
+    camera the dice show to look at an angle, with no tray marked, is advised to mark it."""
     eye = FakeEye(camera="ok")
     with make_server(new_app(new_table(tmp_path, *START), eye), threads=12) as server:
         page = screens.phone(f"{server.url}?token={TOKEN}")
@@ -125,5 +126,12 @@ def test_a_die_the_camera_cannot_see_is_said_with_what_to_check(screens: Any,
         german = screens.phone(f"{server.url}?token={TOKEN}&lang=de", slot=1)  # kept too
         expect(german.locator("#camera-status")).to_contain_text(
             "Ich sehe 7 Würfel; ein Wurf braucht 6: liegt etwas in der Schale")
+        expect(page.locator("#camera-tilted")).to_have_count(0)
+        eye.set(tilted=True)
+        expect(page.locator("#camera-tilted")).to_contain_text(
+            "at an angle: mark the tray in the camera picture")
+        expect(german.locator("#camera-tilted")).to_contain_text("Markiert die Schale")
+        eye.set(tilted=False)
+        expect(page.locator("#camera-tilted")).to_have_count(0)
         assert not page.errors and not german.errors
         screens.leave()

@@ -206,6 +206,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "seeing_no dice": "no dice in the tray",
         "seeing_still": "still",
         "camera_lost_note": "The game is kept; reading resumes when the camera is back.",
+        "camera_tilted": ("The camera looks at the dice at an angle: mark the tray in the "
+                          "camera picture, and it reads them surer."),
         "check_die": "Please check die {dice}",
         "why_of": "Die {die}: {why}",
         "why_side": "it may be a leaning die's side, not its top",
@@ -487,6 +489,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "seeing_still": "ruhig",
         "camera_lost_note": ("Das Spiel bleibt erhalten; es geht weiter, sobald die Kamera zurück "
                              "ist."),
+        "camera_tilted": ("Die Kamera sieht die Würfel schräg: Markiert die Schale im Kamerabild, "
+                          "dann liest sie sie sicherer."),
         "check_die": "Bitte Würfel {dice} prüfen",
         "why_of": "Würfel {die}: {why}",
         "why_side": "vielleicht die Seite eines schrägen Würfels, nicht seine Oberseite",

@@ -773,6 +773,7 @@
         seeing && S["seeing_" + eye.seeing] ? " · " + seeing : ""),
       eye.camera === "lost" || eye.camera === "stalled"
         ? h("span", { class: "muted cam-msg" }, S.camera_lost_note) : null,
+      eye.tilted ? h("span", { class: "muted cam-msg", id: "camera-tilted" }, S.camera_tilted) : null,
       eye.message && LANG === "en" && eye.camera !== "none" && !S["seeing_" + eye.seeing]
         ? h("span", { class: "muted cam-msg" }, eye.message) : null,
       playing && eye.camera !== "none" ? h("button", { class: "small secondary", id: "photo-button",
