@@ -99,12 +99,12 @@ def _throws(eye: Eye, tilt: float, throws: int, seed: int = 1) -> None:
 
 
 def test_a_camera_at_a_desk_arm_s_angle_is_told_to_mark_the_tray() -> None:
-    """After a few rolls under a camera tilted 30°, the eye's status says so (the page then
+    """After a few rolls under a camera tilted 40°, the eye's status says so (the page then
     suggests marking the tray); a marked tray silences it; straight down, it never says it."""
     eye, _ = _eye()
-    _throws(eye, 30, 2)
+    _throws(eye, 40, 2)
     assert not eye.status().tilted  # twelve dice: too few to tell
-    _throws(eye, 30, 8)
+    _throws(eye, 40, 8)
     assert eye.tilt is not None and eye.tilt > ASK_TRAY_FROM
     assert eye.status().tilted and eye.status().to_dict()["tilted"] is True
     assert eye.tray_keeper is not None
@@ -124,8 +124,8 @@ def test_unsure_dice_and_another_camera_mode_are_not_measured() -> None:
                          for x, y, size in dice_seen(rng, 30, 0, 6))
         eye._measure(Throw(Roll.parse("3r 3r 3g 3g 3b 3b"), readings))
     assert eye.tilt is None
-    _throws(eye, 30, 10)
+    _throws(eye, 40, 10)
     assert eye.status().tilted
     detector.last_frame = np.zeros((480, 640, 3), np.uint8)  # the camera opened otherwise
-    _throws(eye, 30, 1)
+    _throws(eye, 40, 1)
     assert eye.tilt is None and not eye.status().tilted
