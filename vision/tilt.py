@@ -11,8 +11,8 @@ One frame's six dice say little (they lie close, and a die's measured size is no
 dice of many rolls, landing all over the tray, say it well enough to tell a camera on a
 bridge from one on a desk arm. A top seen at a slant also looks smaller across, so the
 figure runs high, by five to ten degrees under a desk arm: it is a guide for advice ("mark
-the tray"), not a measurement; a marked tray's corners measure
-it (:meth:`vision.tray.Tray.tilt`).
+the tray"), not a measurement; a marked tray's corners measure it
+(:meth:`vision.tray.Tray.tilt`).
 """
 
 from __future__ import annotations
