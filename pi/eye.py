@@ -129,18 +129,18 @@ class Eye:
         if self.last_refusal and self.camera == "ok":
             message = self.last_refusal
         info = getattr(self.source, "info", None) or {}
+        tray = self._tray_at()
         return EyeStatus(camera, getattr(self.source, "name", "?"), sight.seeing,
                          sight.dice_seen, sight.unsure, message, self.simulated,
                          self._dice_at(), self.calibrator is not None and camera != "lost",
                          tuple((str(k), str(v)) for k, v in info.items()),
-                         dice_wanted=sight.dice_wanted, tray=self._tray_at(), why=sight.why,
-                         tilted=self._tilted())
+                         dice_wanted=sight.dice_wanted, tray=tray, why=sight.why,
+                         tilted=not tray and self._tilted())
 
     def _tilted(self) -> bool:
-        """No tray is marked and the dice's sizes say the camera looks at an angle
-        (:data:`ASK_TRAY_FROM`)."""
+        """The dice's sizes say the camera looks at an angle (:data:`ASK_TRAY_FROM`)."""
         tilt = self.tilt
-        return tilt is not None and tilt > ASK_TRAY_FROM and not self._tray_at()
+        return tilt is not None and tilt > ASK_TRAY_FROM
 
     def _tray_at(self) -> tuple[tuple[float, float], ...]:
         tray = self.tray_keeper.tray if self.tray_keeper is not None else None
