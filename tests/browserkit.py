@@ -171,15 +171,18 @@ class Screens:
     colour scheme) and slot (a second phone at the table): each look
     sets the page to a size of :data:`VIEWPORTS` and loads its address afresh, with no
     cookie or stored token from before, as a new phone would. A new Chromium context and
-    page per look cost about 0.7 s of the browser's CPU each time. conftest's ``screens``
-    fixture hands them out and has them :meth:`leave` after each test."""
+    page per look cost about 0.7 s of the browser's CPU each time. Every test takes the
+    light scheme (the page's script never asks which), so a worker keeps one context per
+    kind of screen and slot; the dark scheme's colours are axe's to check, on the same pages
+    (``test_web_table.axe_problems``). conftest's ``screens`` fixture hands them out and has
+    them :meth:`leave` after each test."""
 
     def __init__(self, browser: Any) -> None:
         self.browser = browser
         self.pages: dict[tuple[bool, str, int], Any] = {}
         self.used: list[Any] = []
 
-    def page(self, size: str = "390x844", scheme: str = "dark", slot: int = 0) -> Any:
+    def page(self, size: str = "390x844", scheme: str = "light", slot: int = 0) -> Any:
         """The kept page of this kind at ``size``, clean, not yet loaded; ``page.errors``
         collects the script errors from here on."""
         width, height = VIEWPORTS[size]
@@ -207,7 +210,7 @@ class Screens:
         return page
 
     @contextlib.contextmanager
-    def opened(self, url: str, size: str = "390x844", scheme: str = "dark") -> Iterator[Any]:
+    def opened(self, url: str, size: str = "390x844", scheme: str = "light") -> Iterator[Any]:
         """``url`` on a screen of :data:`VIEWPORTS`, in a colour scheme; no script error on
         it by the end."""
         page = self.page(size, scheme)
