@@ -12,20 +12,20 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test shots lint typecheck bench bench-live clean
 
-# pip compiles none of what it installs (about 2,900 modules, 8-10 s of CPU before the tests
-# can start, most of them never imported: numpy's and onnxruntime's tests and tools, mypy's
-# sources beside its compiled modules); Python compiles a module when it is first imported
-# and keeps it in __pycache__ (git ignores them), here even where PYTHONDONTWRITEBYTECODE is
-# set (this machine), so every later process reads it
+# uv and pip (--no-compile) compile none of what they install (about 2,900 modules, 8-10 s
+# of CPU before the tests can start, most of them never imported: numpy's and onnxruntime's
+# tests and tools, mypy's sources beside its compiled modules); Python compiles a module when
+# it is first imported and keeps it in __pycache__ (git ignores them), here even where
+# PYTHONDONTWRITEBYTECODE is set (this machine), so every later process reads it
 unexport PYTHONDONTWRITEBYTECODE
 
 # .venv is built by uv (PyPI's `uv`, Astral's installer) where it can be had: the same
-# versions pip would choose, linked from uv's own cache of unpacked wheels (~/.cache/uv) in
-# about 3 s where pip takes 12-16 s (pip unzips every wheel again, and here it keeps no cache,
-# so downloads them again too). The venv is made without pip and the system's pip puts uv
-# into it (`pip --python`, pip 22.3 and later); uv then installs pip too, for the README's
-# `.venv/bin/pip`. Wherever that fails (no pip beside $(PYTHON), no uv wheel, uv itself
-# failing) pip does it all, as before. pi/install.sh (the Pi's way) always uses pip.
+# versions pip chooses, linked from uv's own cache of unpacked wheels (~/.cache/uv): about
+# 5 s for the whole rule where pip took 16-30 s (ensurepip, then every wheel unzipped again;
+# on this machine pip keeps no cache, so it downloads them all again too). The venv is made
+# without pip; the system's pip puts uv into it (`pip --python`, pip 22.3 or later) and uv
+# installs pip too, for `.venv/bin/pip`. Wherever that fails (no pip beside $(PYTHON), no uv
+# wheel, uv failing) pip does it all, as before. pi/install.sh (the Pi's way) uses pip.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
 	if $(PYTHON) -m pip --python $(BIN)/python install --quiet --no-compile uv \
