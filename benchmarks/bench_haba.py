@@ -20,7 +20,10 @@ table), tells the reader the camera's nadir (``vision.tray.Tray.nadir``). ``--tr
 tray marked tight around the frame's dice, as a family whose dice lie in a tray marks it
 (``haba_sets.tray_around``), read as the assistant reads a marked tray
 (``vision.tray.read_in_tray``: told the nadir, choosing only among faces in the tray); frames
-that do not show that tray whole are left out.
+that do not show that tray whole are left out. ``--last-roll``: the reader is handed the
+picture of the frame's last roll (``haba_sets.last_roll``: the same table with the dice
+elsewhere, a quarter kept where they lay), as the assistant hands it from the second throw
+on (``vision.lastroll``).
 """
 
 from __future__ import annotations
@@ -38,10 +41,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from haba_sets import HELD_OUT, SETS, frames, in_views, marked_tray, tray_around  # noqa: E402
+from haba_sets import (  # noqa: E402
+    HELD_OUT,
+    SETS,
+    frames,
+    in_views,
+    last_roll,
+    last_rolls,
+    marked_tray,
+    tray_around,
+)
 
 from rules.kotd.cards import load_box  # noqa: E402
 from vision.doubt import default_model  # noqa: E402
+from vision.lastroll import LastRoll  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.reading import DieReading, Holds  # noqa: E402
 from vision.render.score import FrameScore, score_frame  # noqa: E402
@@ -102,10 +115,15 @@ def main() -> None:
     parser.add_argument("--tray-around", action="store_true",
                         help="the tray marked tight around the frame's dice: told the nadir "
                              "and where dice may lie (frames not showing it whole left out)")
+    parser.add_argument("--last-roll", action="store_true",
+                        help="hand the reader the picture of the frame's last roll (drawn "
+                             "and kept on first use)")
     parser.add_argument("--in-view", action="store_true",
                         help="also the frames where no die is more than 40%% hidden")
     args = parser.parse_args()
     views = in_views(args.set, args.frames, args.start, args.workers) if args.in_view else {}
+    if args.last_roll:
+        last_rolls(args.set, args.frames, args.start, args.workers)
     cv2.setNumThreads(1)
     total = Tally()
     held = Tally()
@@ -128,11 +146,13 @@ def main() -> None:
             no_tray += 1
             continue
         thrown, at_most = (None, args.at_most or None) if args.no_count else (len(truth), None)
+        last = last_roll(args.set, i) if args.last_roll else None
 
         def read(f: np.ndarray, nadir: Point | None, holds: Holds | None = None,
-                 thrown: int | None = thrown, at_most: int | None = at_most
-                 ) -> list[DieReading]:
-            return read_dice(f, thrown=thrown, at_most=at_most, nadir=nadir, holds=holds)
+                 thrown: int | None = thrown, at_most: int | None = at_most,
+                 last: LastRoll | None = last) -> list[DieReading]:
+            return read_dice(f, thrown=thrown, at_most=at_most, nadir=nadir, holds=holds,
+                             last=last)
 
         t, c = time.perf_counter(), time.thread_time()
         readings = read(img, nadir) if around is None else read_in_tray(read, img, around)
@@ -171,6 +191,7 @@ def main() -> None:
           + ("; the camera's nadir from the tray marked at calibration" if args.tray else "")
           + (f"; the tray marked tight around the dice ({no_tray} frames not showing it whole "
              "left out)" if args.tray_around else "")
+          + ("; handed the last roll's picture" if args.last_roll else "")
           + f"; {default_model().fitted_by}")
     print(f"read time per {img.shape[1]}x{img.shape[0]} frame, one thread: CPU time median "
           f"{1000 * cpu[len(cpu) // 2]:.1f} ms, p95 {1000 * cpu[int(0.95 * len(cpu))]:.1f} ms;"

@@ -54,7 +54,8 @@ def latency(throws: int, fps: float) -> list[float]:
 
     table.subscribe(on_change)
     # told how many dice were thrown, as the assistant's reader is (pi.serve)
-    detector = RollDetector(lambda frame, thrown: read_dice(frame, thrown=thrown),
+    detector = RollDetector(lambda frame, thrown, last: read_dice(frame, thrown=thrown,
+                                                                  last=last),
                             settle_seconds=0.4, stable_reads=2)
     eye = Eye(tray, detector, table, fps)
     eye.start()
@@ -97,7 +98,8 @@ def latency_cpu(throws: int, fps: float, slower: float = 1.0, seed: int = 3) -> 
     clock = VirtualClock()
     tray = SimulatedTray(seed=seed, clock=clock)
     table = _table()
-    detector = RollDetector(lambda frame, thrown: read_dice(frame, thrown=thrown),
+    detector = RollDetector(lambda frame, thrown, last: read_dice(frame, thrown=thrown,
+                                                                  last=last),
                             settle_seconds=0.4, stable_reads=2)
     eye = Eye(tray, detector, table, fps, clock=clock)
     period, rng = 1.0 / fps, np.random.default_rng(seed)

@@ -45,8 +45,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from pi.detector import pictures_apart
 from pi.simtray import HEIGHT, WIDTH, haba_landing
 from rules.errors import TrayError
+from vision.lastroll import LastRoll
 from vision.render import draw, random_conditions, render_tray, scene_for
 from vision.render.camera import Projector
 from vision.render.scene import TrayScene, TruthDie
@@ -141,6 +143,89 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
     os.replace(part.with_suffix(".pickle"), meta)
     os.replace(part.with_suffix(".png"), png)
     return img, truth, scene
+
+
+KEPT = 0.25
+"""The share of dice a last roll leaves where they lie (kept from that roll)."""
+NEW_CARD = 0.4
+"""The share of last rolls after which a citizen card was laid anew (a claimed card
+replaced by the next one of the pile, not quite where the old one lay)."""
+NOISE = 3.0
+"""The camera's noise (grey levels) between the two pictures."""
+
+
+def last_roll(set_name: str, i: int) -> LastRoll | None:
+    """Frame ``i``'s table as the last roll left it (:class:`vision.lastroll.LastRoll`): the
+    same table, light, cards and camera, drawn with the same random numbers, each die lying
+    1.2-5 die sizes from where it lies now showing another face (:data:`KEPT` of them where
+    they lie, unchanged), a hand 3-6 die sizes from where it is now; after :data:`NEW_CARD` of
+    rolls one citizen card laid anew a little off and turned; the camera's own noise,
+    exposure (±5%) and a tremble (0.3 pixels) between the two pictures. The last roll's dice
+    are its whole tops in view. None where the roll detector would not hand that picture to
+    the reader (:func:`pi.detector.pictures_apart`: here, a hand so big that moving it changes
+    half the picture, or a renderer whose random numbers then drew the table anew). Kept in
+    ``.cache/haba-sets`` beside the frames (not for the simulated tray's sets)."""
+    png = CACHE / f"{set_name}-last" / f"{i:05d}.png"
+    meta = png.with_suffix(".pickle")
+    if png.exists() and meta.exists():
+        img = cv2.imread(str(png), cv2.IMREAD_COLOR)
+        kept = pickle.loads(meta.read_bytes())
+        if kept is None:
+            return None
+        if img is not None:
+            return LastRoll(img, kept)
+    if set_name in SIMTRAY:
+        raise ValueError(f"{set_name}: the simulated tray's landings have no last roll")
+    now, rng = _scene(set_name, i)
+    other = np.random.default_rng([SETS[set_name][0] + i, 1])
+    dice = []
+    for d in now.dice:
+        if other.random() < KEPT:
+            dice.append(d)
+            continue
+        turn, far = other.uniform(0, 2 * np.pi), other.uniform(1.2, 5.0) * now.die_size
+        dice.append(replace(d, x=d.x + far * np.cos(turn), y=d.y + far * np.sin(turn),
+                            value=int(other.integers(1, 7)), angle=float(other.uniform(0, 90)),
+                            lift=0.0, lean=0.0))
+    things = list(now.distractors)
+    for k, t in enumerate(things):
+        if t.kind == "hand":
+            turn, far = other.uniform(0, 2 * np.pi), other.uniform(3.0, 6.0) * now.die_size
+            things[k] = replace(t, x=t.x + far * np.cos(turn), y=t.y + far * np.sin(turn))
+    cards = [k for k, t in enumerate(things) if t.kind == "citizen"]
+    if cards and other.random() < NEW_CARD:
+        k = cards[int(other.integers(len(cards)))]
+        off = other.uniform(0.1, 0.4) * things[k].scale * now.die_size
+        turn = other.uniform(0, 2 * np.pi)
+        things[k] = replace(things[k], x=things[k].x + off * np.cos(turn),
+                            y=things[k].y + off * np.sin(turn),
+                            angle=things[k].angle + float(other.uniform(-6, 6)))
+    img, truth = render_tray(replace(now, dice=tuple(dice), distractors=tuple(things)), rng)
+    shift = np.array([[1, 0, other.normal(0, 0.3)], [0, 1, other.normal(0, 0.3)]], np.float32)
+    img = cv2.warpAffine(img, shift, (img.shape[1], img.shape[0]),
+                         borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    img = img * other.uniform(0.95, 1.05) + other.normal(0, NOISE, img.shape)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    places = tuple((t.center[0], t.center[1], t.size) for t in truth if t.visible)
+    apart = pictures_apart(img, frame(set_name, i)[0])
+    png.parent.mkdir(parents=True, exist_ok=True)
+    part = png.with_name(f"{png.stem}-{os.getpid()}")
+    cv2.imwrite(str(part.with_suffix(".png")), img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    part.with_suffix(".pickle").write_bytes(pickle.dumps(None if apart else places))
+    os.replace(part.with_suffix(".pickle"), meta)
+    os.replace(part.with_suffix(".png"), png)
+    return None if apart else LastRoll(img, places)
+
+
+def _last_roll(args: tuple[str, int]) -> None:
+    last_roll(*args)
+
+
+def last_rolls(set_name: str, count: int, start: int = 0, workers: int = 2) -> None:
+    """Draws the last rolls of frames ``start`` .. ``start + count - 1`` (kept in the cache)."""
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(_last_roll, [(set_name, i) for i in range(start, start + count)],
+                      chunksize=4))
 
 
 def in_view(set_name: str, i: int) -> list[float]:

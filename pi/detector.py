@@ -13,6 +13,11 @@ no reading of a frame before the last motion is used. Hands
 in the tray, a die still wobbling, or dice missing give no roll: the ``sight`` says what
 the camera sees instead.
 
+From the second throw on, the reader is also handed the picture the last roll was read from
+and where its dice lay: a die that was thrown lies where that picture showed something else,
+a die printed on a citizen card lies where it lay (:mod:`vision.lastroll`). Not after the
+camera was away, nor when the picture changed over half of it (the camera was moved).
+
 Dice already lying still when the detector starts are not a roll: a throw needs motion.
 Nor is a hand passing over the tray: when every die shows the same face in the same place
 as in the last roll, nothing was thrown. Kept dice stay where they lie; the player picks up
@@ -33,19 +38,26 @@ import cv2
 import numpy as np
 
 from rules.dice import Color, Roll
+from vision.lastroll import LastRoll, last_roll
 from vision.reading import DieReading, Why, reading_order, to_roll
 from vision.strip import AsideStrip
 from vision.tray import Tray
 
 Seeing = Literal["waiting", "moving", "settling", "settled", "too few dice", "too many dice",
                  "no dice"]
-Reader = Callable[[np.ndarray, int | None], Sequence[DieReading]]
-"""Reads the dice in a frame, told how many dice were thrown (None: any number)."""
+Reader = Callable[[np.ndarray, int | None, LastRoll | None], Sequence[DieReading]]
+"""Reads the dice in a frame, told how many dice were thrown (None: any number) and the last
+roll's picture and dice (None: none; what changed since tells a thrown die from one printed
+on a card, :mod:`vision.lastroll`)."""
 
 MOTION_LEVEL = 18
 """Grey levels a pixel must change by to count as moving (well above sensor noise)."""
 MOTION_FRACTION = 0.002
 """Share of the picture that must change between frames to count as motion."""
+MOVED_CAMERA = 0.5
+"""A picture that differs from the last roll's over this share of it or more was not taken
+by the camera as it stood (it was moved or knocked, the light changed): the last roll's
+picture is not handed to the reader then."""
 SMALL_WIDTH = 160
 SLACK = 0.002
 """Seconds: a frame stamped this little before the end of the settle time counts as after it
@@ -112,6 +124,18 @@ def motion(previous: np.ndarray, current: np.ndarray) -> float:
     """The share of the (small) picture that changed by more than MOTION_LEVEL."""
     diff = cv2.absdiff(previous, current)
     return float(np.count_nonzero(diff > MOTION_LEVEL)) / diff.size
+
+
+def camera_moved(then: np.ndarray, now: np.ndarray) -> bool:
+    """Whether two small pictures (:func:`_small`) are of another size or differ over
+    :data:`MOVED_CAMERA` of them: not the camera as it stood."""
+    return then.shape != now.shape or motion(then, now) >= MOVED_CAMERA
+
+
+def pictures_apart(then: np.ndarray, now: np.ndarray) -> bool:
+    """:func:`camera_moved` of two whole frames: whether the roll detector would not hand the
+    reader ``then`` as the last roll's picture when reading ``now``."""
+    return camera_moved(_small(then), _small(now))
 
 
 def _unmoved(before: Sequence[DieReading], now: Sequence[DieReading]) -> bool:
@@ -211,6 +235,8 @@ class RollDetector:
         self.last_throw: tuple[DieReading, ...] = ()
         self.last_frame: np.ndarray | None = None
         self._throw_frame: np.ndarray | None = None
+        self._last_roll: tuple[LastRoll, np.ndarray] | None = None
+        """The last roll's picture and dice, with its small picture (:func:`_small`)."""
 
     def request_reread(self) -> None:
         """Read the dice lying in the tray again (the re-read button)."""
@@ -218,9 +244,11 @@ class RollDetector:
         self._agreeing, self._anchor = [], None
 
     def reset(self) -> None:
-        """Forget the last frame (after the camera was away): the next frame starts afresh."""
+        """Forget the last frame (after the camera was away): the next frame starts afresh,
+        and the last roll's picture is not compared with the camera's new ones."""
         self._previous = None
         self._agreeing, self._anchor = [], None
+        self._last_roll = None
 
     def feed(self, frame: np.ndarray, now: float) -> Throw | None:
         """Look at one frame taken at ``now`` (seconds); a Throw once a throw has settled.
@@ -248,7 +276,7 @@ class RollDetector:
                 self.sight = Sight("waiting", "waiting for a throw")
             return None
         if len(self._agreeing) < self.stable_reads or self._reread:
-            readings = self._read(frame)
+            readings = self._read(frame, small)
             if readings is None:
                 return None
             self._anchor = small
@@ -262,12 +290,13 @@ class RollDetector:
         assert self._read_frame is not None
         return self._settled(self._agreeing[-1], self._read_frame)
 
-    def _read(self, frame: np.ndarray) -> list[DieReading] | None:
-        """Read ``frame`` and count it towards the agreeing readings; None when it shows
-        no roll (no dice, or another number than the game needs)."""
+    def _read(self, frame: np.ndarray, small: np.ndarray) -> list[DieReading] | None:
+        """Read ``frame`` (``small``: its :func:`_small` copy) and count it towards the
+        agreeing readings; None when it shows no roll (no dice, or another number than the
+        game needs)."""
         wanted = self.dice() if callable(self.dice) else self.dice
         read = self.read_doubtful if self._reread and self.read_doubtful else self.read
-        readings = list(read(frame, wanted))
+        readings = list(read(frame, wanted, self._last(small)))
         if not self._reread:  # asked to read again: the dice as they look now, nothing kept
             readings = keep_kept(readings, frame, self.last_throw, self._throw_frame)
         self.last_readings = tuple(readings)
@@ -285,6 +314,15 @@ class RollDetector:
         self._read_frame = frame
         self.sight = Sight("settling", "reading the dice", n)
         return readings
+
+    def _last(self, small: np.ndarray) -> LastRoll | None:
+        """The last roll's picture and dice for reading a frame (``small``: its
+        :func:`_small` copy), unless the camera was away since or the picture differs from
+        it too widely (:data:`MOVED_CAMERA`)."""
+        if self._last_roll is None:
+            return None
+        last, then = self._last_roll
+        return None if camera_moved(then, small) else last
 
     def _settled(self, readings: list[DieReading], frame: np.ndarray) -> Throw | None:
         """The agreeing readings of a settled tray: a Throw, unless nothing was thrown."""
@@ -305,6 +343,8 @@ class RollDetector:
         ordered = reading_order(readings)
         self.last_throw = tuple(ordered) + (() if aside is None else tuple(split.aside))
         self._throw_frame = frame
+        self._last_roll = (last_roll(frame, self.last_throw),
+                           _small(frame, self.tray() if self.tray is not None else None))
         unsure = tuple(i + 1 for i, r in enumerate(ordered)
                        if not r.confident or r in doubtful)
         why = tuple((i + 1, w) for i, r in enumerate(ordered)

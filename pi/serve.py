@@ -135,10 +135,12 @@ class DiceReader:
         look = self.dice().look
         return Palette.default() if look is None else Palette.of_look(look)
 
-    def __call__(self, frame: np.ndarray, thrown: int | None = None, doubtful: bool = False
-                 ) -> Sequence[Any]:
+    def __call__(self, frame: np.ndarray, thrown: int | None = None, last: Any = None,
+                 doubtful: bool = False) -> Sequence[Any]:
         """The dice in ``frame``; ``thrown``: how many the game expects (None: not known);
-        ``doubtful``: also the dice the reader doubts are there, marked (read again)."""
+        ``last``: the last roll's picture and dice (a :class:`vision.lastroll.LastRoll`, or
+        None); ``doubtful``: also the dice the reader doubts are there, marked (read
+        again)."""
         from vision.reader import read_dice
         from vision.tray import read_in_tray
 
@@ -148,10 +150,10 @@ class DiceReader:
         tray = self.tray
         if tray is None:
             return read_dice(frame, kind=kind, palette=palette, thrown=thrown,
-                             doubtful=doubtful)
+                             doubtful=doubtful, last=last)
         return read_in_tray(lambda f, nadir, holds: read_dice(
             f, kind=kind, palette=palette, thrown=thrown, doubtful=doubtful, nadir=nadir,
-            holds=holds), frame, tray)
+            holds=holds, last=last), frame, tray)
 
     def keep_tray(self, tray: Any) -> None:
         """Keep ``tray`` (a :class:`vision.tray.Tray`) in the data dir and read only it from
@@ -221,7 +223,7 @@ class Assistant:
         strip = None if config.strip == "none" else AsideStrip.parse(config.strip)
         detector = RollDetector(
             reader, dice=self.dice_wanted,
-            read_doubtful=lambda frame, thrown: reader(frame, thrown, doubtful=True),
+            read_doubtful=lambda frame, thrown, last: reader(frame, thrown, last, doubtful=True),
             settle_seconds=config.settle_seconds, stable_reads=config.stable_reads,
             strip=lambda: strip if self.pack.dice.count is None else None,
             tray=lambda: reader.tray)

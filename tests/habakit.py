@@ -24,16 +24,18 @@ from vision.habanet import FoundFace
 from vision.palette import Palette
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from haba_sets import HELD_OUT, frame
+from haba_sets import HELD_OUT, frame, last_roll
 
 COLORS = Palette.default().colors
 MIDDLE = (640.0, 480.0)
-MODEL = ReaderModel(np.array([1.0, 0.5, -2.0, 1.0, -1.0, -3.0, 1.0, 3.0, 1.0]),
-                    Shape(clip=8.0, out_from_middle=4.0, side_shrink=0.75), 0.7, 1.0)
+MODEL = ReaderModel(np.array([1.0, 0.5, -2.0, 1.0, -1.0, -3.0, 1.0, 1.0, -2.0, 3.0, 1.0]),
+                    Shape(clip=8.0, out_from_middle=4.0, side_shrink=0.75, changed_from=8.0),
+                    0.7, 1.0)
 """Weights per :data:`vision.choose.TERMS`: a die's top is what the networks say, a face
 off the dice's size, inward of its neighbour or lying as a side is less likely one, the box
-is obeyed, and a face is a die unless the evidence says not; the shape's numbers are of
-the sizes the fit chooses among."""
+is obeyed, a face whose place changed since the last roll is likelier one and a face lying
+still where no die lay less likely, and a face is a die unless the evidence says not; the
+shape's numbers are of the sizes the fit chooses among."""
 assert len(MODEL.weights) == len(TERMS)
 
 
@@ -117,4 +119,4 @@ class FakeNets:
 
 
 __all__ = ["COLORS", "HELD_OUT", "MIDDLE", "MODEL", "FakeNets", "belief", "face", "frame",
-           "seen"]
+           "last_roll", "seen"]

@@ -11,13 +11,14 @@ from conftest import play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pi.detector import RollDetector, keep_kept
+from pi.detector import RollDetector, Throw, keep_kept
 from pi.eye import Eye
 from pi.simtray import SimulatedTray
 from rules.dice import Roll
 from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import Table
+from vision.lastroll import LastRoll
 from vision.reader import read_dice
 from vision.reading import DieReading
 from vision.strip import AsideStrip
@@ -49,7 +50,8 @@ def sim():
     clock = Clock()
     tray = SimulatedTray(seed=4, clock=clock)
     tray.open()
-    detector = RollDetector(lambda f, n: read_dice(f, thrown=n), settle_seconds=0.5, stable_reads=2)
+    detector = RollDetector(lambda f, n, last: read_dice(f, thrown=n, last=last),
+                            settle_seconds=0.5, stable_reads=2)
     return tray, detector, clock
 
 
@@ -99,7 +101,7 @@ def fake_reading(value: int, x: float) -> DieReading:
 def test_fewer_dice_than_a_roll_needs_give_no_roll() -> None:
     frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 200)]
     five = [fake_reading(v, 30.0 * v) for v in range(1, 6)]
-    detector = RollDetector(lambda _f, _n: five, settle_seconds=0.2, stable_reads=2)
+    detector = RollDetector(lambda _f, _n, _l: five, settle_seconds=0.2, stable_reads=2)
     detector.feed(frames[0], 0.0)
     detector.feed(frames[1], 0.1)          # motion
     for t in (0.4, 0.5, 0.6, 0.7):
@@ -119,11 +121,11 @@ def test_asked_to_read_again_the_dice_the_reader_doubts_are_read_and_checked() -
     six = [*five, replace(fake_reading(6, 120.0), confidence=0.3, why="die")]
     asked: list[int | None] = []
 
-    def doubtful(_f: np.ndarray, n: int | None) -> list[DieReading]:
+    def doubtful(_f: np.ndarray, n: int | None, _l: object) -> list[DieReading]:
         asked.append(n)
         return six
 
-    detector = RollDetector(lambda _f, _n: five, settle_seconds=0.2, stable_reads=2,
+    detector = RollDetector(lambda _f, _n, _l: five, settle_seconds=0.2, stable_reads=2,
                             read_doubtful=doubtful)
     detector.feed(frames[0], 0.0)
     detector.feed(frames[1], 0.1)
@@ -145,7 +147,7 @@ def test_readings_that_disagree_are_not_a_roll_until_they_agree() -> None:
         [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 5)],   # a wobbling die
         [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 5)],
     ])
-    detector = RollDetector(lambda _f, _n: next(answers), settle_seconds=0.2, stable_reads=2)
+    detector = RollDetector(lambda _f, _n, _l: next(answers), settle_seconds=0.2, stable_reads=2)
     detector.feed(frames[0], 0.0)
     detector.feed(frames[1], 0.1)
     assert detector.feed(frames[1], 0.4) is None
@@ -190,7 +192,7 @@ def test_eye_puts_the_roll_in_the_game_and_survives_the_camera_going_away(sim) -
 def test_a_hand_over_the_tray_that_moves_no_die_is_not_a_new_roll() -> None:
     frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 200)]
     dice = [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 6)]
-    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.2, stable_reads=1)
+    detector = RollDetector(lambda _f, _n, _l: dice, settle_seconds=0.2, stable_reads=1)
     detector.feed(frames[0], 0.0)
     detector.feed(frames[1], 0.1)
     assert detector.feed(frames[1], 0.4) is not None       # the throw
@@ -222,11 +224,11 @@ def test_a_kept_die_read_otherwise_is_marked_for_the_table() -> None:
     assert keep_kept(later, now, [], before) == later  # no roll before: nothing is kept
     moved = rng.integers(0, 255, before.shape, dtype=np.uint8)
     assert [g.confident for g in keep_kept(later, moved, dice, before)] == [True] * 6
-    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.2, stable_reads=1)
+    detector = RollDetector(lambda _f, _n, _l: dice, settle_seconds=0.2, stable_reads=1)
     detector.feed(before, 0.0)
     detector.feed(now, 0.1)
     assert detector.feed(now, 0.4) is not None
-    detector.read = lambda _f, _n: later  # the same tray read again by the button: as it is now
+    detector.read = lambda _f, _n, _l: later  # the same tray read again by the button: as it is now
     detector.request_reread()
     throw = detector.feed(now, 0.5)
     assert throw is not None and throw.reread
@@ -241,7 +243,7 @@ def test_the_sight_says_why_the_camera_doubts_each_unsure_die() -> None:
     dice = [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 6)]
     dice[1] = replace(dice[1], confidence=0.2, why="side")
     dice[4] = replace(dice[4], confidence=0.2)  # no reason given
-    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.2, stable_reads=1)
+    detector = RollDetector(lambda _f, _n, _l: dice, settle_seconds=0.2, stable_reads=1)
     detector.feed(frames[0], 0.0)
     detector.feed(frames[1], 0.1)
     assert detector.feed(frames[1], 0.4) is not None
@@ -257,7 +259,7 @@ def test_a_die_on_the_edge_of_the_set_aside_strip_is_checked_by_the_table() -> N
     dice = [replace(fake_reading(v, 20.0 * v), center=(20.0 * v, y))
             for v, y in ((1, 30.0), (2, 30.0), (3, 86.0), (4, 30.0), (5, 112.0), (6, 30.0))]
     dice[0] = replace(dice[0], confidence=0.2, why="value")
-    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.2, stable_reads=1,
+    detector = RollDetector(lambda _f, _n, _l: dice, settle_seconds=0.2, stable_reads=1,
                             strip=lambda: AsideStrip("bottom", 0.25))
     detector.feed(frames[0], 0.0)
     detector.feed(frames[1], 0.1)
@@ -277,7 +279,7 @@ def test_the_roll_comes_as_soon_as_the_tray_has_been_still_for_the_settle_time()
     clock = [0.0]
     dice = [fake_reading(v, 30.0 * v) for v in (1, 2, 3, 4, 5, 6)]
 
-    def read(_f: np.ndarray, _n: int | None) -> list[DieReading]:
+    def read(_f: np.ndarray, _n: int | None, _l: object) -> list[DieReading]:
         reads.append(clock[0])
         return dice
 
@@ -311,7 +313,7 @@ def test_no_roll_is_taken_from_moving_dice(steps: list[tuple[float, str]], settl
     level, now = 100, 0.0
     last_jump = 0.0
 
-    def read(frame: np.ndarray, _n: int | None) -> list[DieReading]:
+    def read(frame: np.ndarray, _n: int | None, _l: object) -> list[DieReading]:
         g = int(frame[0, 0, 0])
         return [DieReading(v, None, (30.0 * v + 12 * (g % 3), 50.0), (), g / 255, 20.0)
                 for v in (1, 2, 3, 4, 5, 6)]
@@ -349,15 +351,60 @@ def test_with_a_marked_tray_only_motion_in_the_tray_counts() -> None:
         frame[:, 80:] = rng.integers(0, 255, (120, 80, 3), dtype=np.uint8)
         return frame
 
-    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.3, stable_reads=2,
+    detector = RollDetector(lambda _f, _n, _l: dice, settle_seconds=0.3, stable_reads=2,
                             tray=lambda: tray)
     detector.feed(np.zeros_like(still), 0.0)
     got = [round(0.1 * i, 1) for i in range(1, 10)
            if detector.feed(beside(i), round(0.1 * i, 1)) is not None]
     assert got == [0.4]  # moved into the picture at 0.1, still in the tray from then on
-    detector = RollDetector(lambda _f, _n: dice, settle_seconds=0.3, stable_reads=2,
+    detector = RollDetector(lambda _f, _n, _l: dice, settle_seconds=0.3, stable_reads=2,
                             tray=lambda: Tray.mark([(80, 0), (160, 0), (160, 120), (80, 120)],
                                                    160, 120))
     detector.feed(np.zeros_like(still), 0.0)
     assert all(detector.feed(beside(i), 0.1 * i) is None for i in range(1, 10))
     assert detector.sight.seeing == "moving"
+
+
+def test_the_reader_is_handed_the_last_roll_s_picture_unless_the_camera_moved() -> None:
+    """From the second throw on, the reader is handed the picture the last roll was read from
+    and where its dice lay (what changed since tells a thrown die from one printed on a
+    card); not before the first roll, not after the camera was away, and not when the
+    picture differs from the last roll's over half of it (the camera was moved)."""
+    handed: list[object] = []
+    spot = [0]
+
+    def tray(level: int = 90) -> np.ndarray:
+        img = np.full((120, 160, 3), level, np.uint8)
+        img[20:40, 10 + 30 * spot[0]:30 + 30 * spot[0]] = 230  # the dice lie elsewhere
+        return img
+
+    def read(_f: np.ndarray, _n: int | None, last: object) -> list[DieReading]:
+        handed.append(last)
+        return [DieReading(v, None, (10.0 + 20.0 * v, 30.0 + 20.0 * spot[0]), (), 0.9, 15.0)
+                for v in (1, 2, 3, 4, 5, 6)]
+
+    detector = RollDetector(read, settle_seconds=0.2, stable_reads=1)
+    clock = [0.0]
+
+    def throw(where: int, level: int = 90) -> tuple[np.ndarray, Throw]:
+        spot[0] = where
+        picture, got = tray(level), None
+        for frame in [np.zeros_like(tray()), picture, picture, picture, picture]:
+            clock[0] += 0.1
+            got = got or detector.feed(frame, clock[0])
+        assert got is not None
+        return picture, got
+
+    first, roll = throw(0)
+    assert handed and all(h is None for h in handed)
+    handed.clear()
+    throw(3)
+    assert handed and all(isinstance(h, LastRoll) and h.frame is first for h in handed)
+    assert handed[0].dice == tuple((r.center[0], r.center[1], r.size) for r in roll.readings)
+    handed.clear()
+    detector.reset()  # the camera was away
+    throw(1)
+    assert handed and all(h is None for h in handed)
+    handed.clear()
+    throw(2, level=200)  # the same tray under another light, or another camera
+    assert handed and all(h is None for h in handed)

@@ -97,7 +97,7 @@ def running_eye(source, fps: float = 20.0) -> tuple[Eye, Table]:
     play(table, "players Ann Ben", "row dwarf-3x1 orc-3 elf-4 gnome-3green fairy-2r2g")
     table.shown = []  # type: ignore[attr-defined]  # every camera state the page was sent
     table.subscribe(lambda snapshot: table.shown.append(snapshot.eye))  # type: ignore
-    detector = RollDetector(lambda _f, _n: [], settle_seconds=0.3, stable_reads=2)
+    detector = RollDetector(lambda _f, _n, _l: [], settle_seconds=0.3, stable_reads=2)
     eye = Eye(source, detector, table, fps=fps, stall_seconds=STALL)
     eye.start()
     return eye, table

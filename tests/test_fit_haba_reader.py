@@ -27,7 +27,7 @@ def test_the_weights_that_made_the_choices_come_back() -> None:
     """Frames whose true choice is drawn from a conditional logit with known weights: the fit
     finds those weights again (up to the ridge's pull and the draw's noise)."""
     rng = np.random.default_rng(7)
-    truth = np.array([1.5, -1.0, 0.5, 0.0, 2.0, -0.5, 1.0, 0.8, -1.2])
+    truth = np.resize([1.5, -1.0, 0.5, 0.0, 2.0, -0.5, 1.0, 0.8, -1.2, 0.3], len(TERMS))
     weighed, picked = [], []
     for _ in range(1500):
         terms = rng.normal(size=(6, len(TERMS)))

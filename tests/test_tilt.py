@@ -82,7 +82,7 @@ class Keeper:
 
 
 def _eye() -> tuple[Eye, RollDetector]:
-    detector = RollDetector(lambda frame, n: [], settle_seconds=0.5)
+    detector = RollDetector(lambda frame, n, last: [], settle_seconds=0.5)
     detector.last_frame = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
     table = Table(EventStore(None), game_pack("kotd"))
     eye = Eye(None, detector, table)  # type: ignore[arg-type]  # no frames are read here

@@ -148,7 +148,7 @@ def test_the_strip_splits_a_settled_picture():
     frames = [np.full((400, 400, 3), v, np.uint8) for v in (0, 200)]
     readings = [DieReading(v, None, (60.0 * v, y), (), 0.9, 30.0)
                 for v, y in ((1, 100), (2, 120), (3, 350), (4, 360))]
-    detector = RollDetector(lambda _f, _n: readings, dice=None, settle_seconds=0.2,
+    detector = RollDetector(lambda _f, _n, _l: readings, dice=None, settle_seconds=0.2,
                             stable_reads=1, strip=lambda: AsideStrip("bottom", 0.25))
     detector.feed(frames[0], 0.0)
     detector.feed(frames[1], 0.1)

@@ -12,7 +12,7 @@ from typing import Any
 
 import cv2
 import pytest
-from habakit import frame
+from habakit import frame, last_roll
 
 from vision.reader import read_dice
 from vision.render.score import score_frame
@@ -52,3 +52,19 @@ def test_the_reader_is_never_silently_wrong_and_seldom_asks(
     assert sum(s.wrong_sure for s in scores) <= MOST_SURE_WRONG[where]
     assert sum(s.asks for s in scores) <= MOST_ASKING[where] + (0 if told else 2)
     assert right >= LEAST_DICE_RIGHT * dice
+
+
+def test_handed_the_last_roll_the_real_table_is_never_silently_wrong_and_seldom_asks(
+        frames: dict[str, list[tuple[Any, Any]]]) -> None:
+    """The real table's frames read as the assistant reads them from the second throw on:
+    told the count and handed the picture of the last roll (``haba_sets.last_roll``: the
+    same table with the dice elsewhere, some kept where they lay), within the same bounds."""
+    cv2.setNumThreads(1)
+    scores = [score_frame(read_dice(img, thrown=len(truth),
+                                    last=last_roll("table-tune", i)), truth)
+              for i, (img, truth) in zip(GATE["table-tune"], frames["table-tune"], strict=True)]
+    assert sum(s.silent for s in scores) == 0
+    assert sum(s.wrong_sure for s in scores) <= MOST_SURE_WRONG["table-tune"]
+    assert sum(s.asks for s in scores) <= MOST_ASKING["table-tune"]
+    assert sum(min(s.value, s.color) for s in scores) >= LEAST_DICE_RIGHT * sum(
+        s.dice for s in scores)

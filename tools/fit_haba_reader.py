@@ -3,7 +3,10 @@
     .venv/bin/python tools/fit_haba_reader.py tune:0-599 steep:0-199 table-tune:0-479
 
 On tuning frames only (``benchmarks/haba_sets.py``: never a judging set, ``stress`` or
-``table``), each frame read twice, told the count and not told (at most the box's dice):
+``table``), each frame read twice, told the count and not told (at most the box's dice),
+and each reading weighed twice: with the picture of the frame's last roll
+(:func:`haba_sets.last_roll`: what changed at each face's place since,
+:mod:`vision.lastroll`) and without it (the first roll, a photo):
 
 1. every candidate face with its evidence (:func:`vision.faces.see`, kept in
    ``.cache/haba-reader`` per frame, the finder, pip reader and the code that finds faces;
@@ -54,6 +57,7 @@ from haba_sets import (  # noqa: E402
     RENDERER,
     SETS,
     frame,
+    last_roll,
     marked_tray,
     scene,
     tray_around,
@@ -68,6 +72,7 @@ from vision.consistency import Belief  # noqa: E402
 from vision.doubt import MODEL_TOML, SHAPE, ReaderModel, a_top, decide  # noqa: E402
 from vision.faces import Seen, asked_again, see  # noqa: E402
 from vision.habanet import FINDER_ONNX, MODELS, PIPS_ONNX, default_net  # noqa: E402
+from vision.lastroll import LastRoll, since  # noqa: E402
 from vision.pairnet import PAIR_ONNX, default_pair_net  # noqa: E402
 from vision.palette import Palette  # noqa: E402
 from vision.render.camera import Projector  # noqa: E402
@@ -98,7 +103,8 @@ RIDGE = 1.0
 SILENT_COST = 20.0
 """How many frames asking one frame silently wrong costs, unless ``--silent-cost`` says."""
 SHAPES = {"clip": (4.0, 6.0, 8.0, 10.0, 12.0), "out_from_middle": (2.0, 3.0, 4.0, 6.0, 8.0),
-          "side_shrink": (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)}
+          "side_shrink": (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9),
+          "changed_from": (3.0, 5.0, 8.0, 12.0, 18.0)}
 """The values tried for each number of :class:`vision.choose.Shape`; the search starts from
 the middle of each."""
 
@@ -106,13 +112,14 @@ the middle of each."""
 @dataclass(frozen=True)
 class Case:
     """One frame read one way: its faces (pip reader untempered), truth, and the count;
-    ``where``: the frame (set, index)."""
+    ``where``: the frame (set, index); ``last``: weighed with its last roll's picture."""
 
     seen: Seen
     truth: list[TruthDie]
     count: int | None
     told: bool
     where: tuple[str, int] = ("", -1)
+    last: bool = False
 
 
 def collect(frames: list[tuple[str, int]], at_most: int) -> list[Case]:
@@ -144,6 +151,20 @@ def collect(frames: list[tuple[str, int]], at_most: int) -> list[Case]:
         out += cases
         if n % 100 == 99:
             print(f"  read {n + 1} of {len(frames)} frames", flush=True)
+    return out
+
+
+def with_last_rolls(cases: list[Case]) -> list[Case]:
+    """``cases`` and each again weighed with its frame's last roll (:func:`haba_sets.last_roll`,
+    drawn and kept on first use)."""
+    out = list(cases)
+    pictures: dict[tuple[str, int], tuple[np.ndarray, LastRoll | None]] = {}
+    for n, c in enumerate(cases):
+        if c.where not in pictures:  # a frame's cases come together: one frame kept
+            pictures = {c.where: (frame(*c.where)[0], last_roll(*c.where))}
+        out.append(replace(c, seen=since(c.seen, *pictures[c.where]), last=True))
+        if n % 500 == 499:
+            print(f"  {n + 1} of {len(cases)} readings weighed with their last roll", flush=True)
     return out
 
 
@@ -398,6 +419,11 @@ def figures(label: str, cases: list[Case], weighed: list[Weighed], model: Reader
           f"readings on no die {sum(s.false for s in scores)}")
 
 
+WAYS = {(True, False): "told", (False, False): "not told",
+        (True, True): "told, with the last roll", (False, True): "not told, with the last roll"}
+"""The ways a frame is read, as the figures name them: (told, with the last roll)."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("frames", nargs="+", help="tuning frames, as set:first-last")
@@ -412,7 +438,7 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     palette = Palette.default()
-    cases = collect(tuning_frames(args.frames), load_box().dice)
+    cases = with_last_rolls(collect(tuning_frames(args.frames), load_box().dice))
     command = "tools/fit_haba_reader.py " + " ".join(args.frames)
     if args.tray_only:
         shipped = ReaderModel.from_toml(MODEL_TOML.read_text(encoding="utf-8"), tray=False)
@@ -442,14 +468,15 @@ def main() -> None:
           + ", ".join(f"{t} {w:.3f}" for t, w in zip(TERMS, weights, strict=True))
           + f"; {shape}; side doubt {side_doubt:.2f}; threshold {threshold:.4f}; true choice among "
           f"the choices in {sum(y is not None for y in truths)} of {len(cases)}")
-    for told, label in ((True, "told the count"), (False, "not told")):
-        picked = [(c, w) for c, w in zip(cases, weighed, strict=True) if c.told == told]
+    for (told, last), label in WAYS.items():
+        picked = [(c, w) for c, w in zip(cases, weighed, strict=True)
+                  if (c.told, c.last) == (told, last)]
         figures(label, [c for c, _ in picked], [w for _, w in picked], model, palette)
     for span in args.check:
-        checked = [replace(c, seen=tempered(c.seen, temperature))
-                   for c in collect(tuning_frames([span]), load_box().dice)]
-        for told, label in ((True, "told"), (False, "not told")):
-            part = [c for c in checked if c.told == told]
+        checked = [replace(c, seen=tempered(c.seen, temperature)) for c in
+                   with_last_rolls(collect(tuning_frames([span]), load_box().dice))]
+        for (told, last), label in WAYS.items():
+            part = [c for c in checked if (c.told, c.last) == (told, last)]
             figures(f"check {span}, {label}", part, weighed_at(part, shape, palette.colors),
                     model, palette)
     args.out.write_text(model.to_toml(), encoding="utf-8")

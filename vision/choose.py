@@ -17,6 +17,11 @@ tuning frames (``tools/fit_haba_reader.py``, :mod:`vision.doubt` loads them):
 * ``side``: chosen faces that lie where a neighbour's side shows (:func:`lies_as_side`);
 * ``box``: the log-chance that the chosen faces' readings obey the box's layouts
   (:func:`vision.consistency.obeying_picked`);
+* ``moved`` / ``still``: chosen faces whose place changed since the last roll's picture (a
+  die thrown there; not a face beside another, where a die's top and side both changed and
+  the change cannot tell which is the top), and chosen faces whose place did not, where no
+  die of the last roll lay (a die printed on a card lies where it lay):
+  :mod:`vision.lastroll`; neither without that picture;
 * ``dice_told`` / ``dice_free``: how many faces are chosen, told the count or not. A choice
   has at most the count's faces and may leave any die out (a die under a hand, or outside
   the picture): a choice of fewer faces than were thrown makes the table ask.
@@ -40,8 +45,8 @@ from rules.dice import Color
 from vision.consistency import layout_chances, obeying_picked
 from vision.faces import Face, Seen, one_place, pairs_beside
 
-TERMS = ("pips", "finder", "size", "pair", "inward", "side", "box", "dice_told",
-         "dice_free")
+TERMS = ("pips", "finder", "size", "pair", "inward", "side", "box", "moved", "still",
+         "dice_told", "dice_free")
 """The terms of a choice's log-probability, in the order of :attr:`Weighed.terms`."""
 POOL = 10
 """The most candidate faces chosen among (the most die-like by the pip reader): a bound on
@@ -60,6 +65,9 @@ class Shape:
     side_shrink: float
     """A face narrower than this share of a neighbour's, closer to it than this many of the
     neighbour's sides, lies where that die's side shows."""
+    changed_from: float
+    """A face's place changed since the last roll's picture from this colour distance on
+    (:attr:`vision.faces.Face.change`)."""
 
 
 @dataclass(frozen=True)
@@ -196,8 +204,20 @@ def _columns(seen: Seen, chosen: Sequence[tuple[int, ...]], picked: np.ndarray, 
         pair, side_in,
         picked @ side_faces(seen, shape),
         _box_column(picked, layouts, shape.clip),
+        *(picked @ column for column in since_last_roll(seen, shape)),
         n if told else np.zeros(len(chosen)),
         np.zeros(len(chosen)) if told else n])
+
+
+def since_last_roll(seen: Seen, shape: Shape) -> tuple[np.ndarray, np.ndarray]:
+    """Per face, whether its place changed since the last roll's picture and no face lies
+    beside it (``moved``), and whether it did not change and no die of that roll lay there
+    (``still``); neither without that picture."""
+    moved = np.array([f.change is not None and f.change >= shape.changed_from
+                      and not f.neighbours for f in seen.faces], dtype=float)
+    still = np.array([f.change is not None and f.change < shape.changed_from and not f.kept
+                      for f in seen.faces], dtype=float)
+    return moved, still
 
 
 def membership(chosen: Sequence[tuple[int, ...]], faces: int) -> np.ndarray:
@@ -259,4 +279,4 @@ def chances(weighed: Weighed, weights: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["POOL", "TERMS", "Shape", "Weighed", "chances", "choices", "inward", "lies_as_side",
-           "membership", "pool", "side_faces", "terms", "weigh"]
+           "membership", "pool", "side_faces", "since_last_roll", "terms", "weigh"]

@@ -74,6 +74,11 @@ class Face:
     look: str
     """Which look found it: "first", "faint", "farther", "closer" or "split"."""
     neighbours: tuple[Neighbour, ...] = ()
+    change: float | None = None
+    """How much the face's place changed since the last roll's picture (Lab colour distance,
+    :mod:`vision.lastroll`); None: no such picture."""
+    kept: bool = False
+    """Whether a die of the last roll lay at the face's place (:mod:`vision.lastroll`)."""
 
     @property
     def is_die(self) -> float:

@@ -6,8 +6,10 @@ against the face's own pips, the pair network's answers about the faces beside i
 choice of faces for the dice is weighed by one fitted log-linear model
 (:mod:`vision.choose`, with the box's physics of :mod:`vision.consistency`); the most
 probable reading is taken, and the table is asked when its probability is below the fitted
-threshold (:mod:`vision.doubt`). The weights and the threshold are fitted on tuning frames by
-``tools/fit_haba_reader.py`` and live in ``vision/models/haba_reader.toml``.
+threshold (:mod:`vision.doubt`). Given the last roll's picture, what changed at each face's
+place since weighs it too (:mod:`vision.lastroll`). The weights and the threshold are fitted
+on tuning frames by ``tools/fit_haba_reader.py`` and live in
+``vision/models/haba_reader.toml``.
 
 Ordinary dice (any body and pip colour, marbled, translucent, touching) are found and read
 by the two small learned networks of :mod:`vision.dicenet`; their confidence is the
@@ -27,6 +29,7 @@ from vision.dicenet import default_net as default_standard_net
 from vision.doubt import Reading, decide, default_model
 from vision.faces import Seen, see
 from vision.habanet import default_net as default_haba_net
+from vision.lastroll import LastRoll, since
 from vision.pairnet import PairNet, default_pair_net
 from vision.palette import Palette
 from vision.reading import DieReading, Holds
@@ -50,8 +53,8 @@ def _from_net(found: FoundDie) -> DieReading:
 def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = None,
               thrown: int | None = None, at_most: int | None = None,
               pair_net: PairNet | Literal[False] | None = None, doubtful: bool = False,
-              nadir: tuple[float, float] | None = None, holds: Holds | None = None
-              ) -> list[DieReading]:
+              nadir: tuple[float, float] | None = None, holds: Holds | None = None,
+              last: LastRoll | None = None) -> list[DieReading]:
     """Read every die in a BGR ``frame`` (any size; the die size is measured from it).
 
     ``kind="haba"`` finds HABA faces and names their colour with ``palette`` (default:
@@ -65,7 +68,9 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
     ``nadir``: the point straight below the camera, when the marked tray tells it
     (:meth:`vision.tray.Tray.nadir`; HABA dice: a die's side shows towards it). ``holds``:
     where a die may lie, when the marked tray tells it (:meth:`vision.tray.Tray.holds`): HABA
-    dice are chosen only among faces there, ordinary dice kept only there.
+    dice are chosen only among faces there, ordinary dice kept only there. ``last``: the last
+    roll's picture and its dice (HABA dice: what changed since weighs which faces are dice,
+    :mod:`vision.lastroll`).
     """
     _check(frame)
     if kind == "standard":
@@ -76,13 +81,14 @@ def read_dice(frame: np.ndarray, kind: Kind = "haba", palette: Palette | None = 
         read = [_from_net(f) for f in net.read(frame)]
         return read if holds is None else [r for r in read if holds(r.center, r.size)]
     return list(read_haba(frame, palette, thrown, at_most, pair_net, doubtful, nadir,
-                          holds)[1].dice)
+                          holds, last)[1].dice)
 
 
 def read_haba(frame: np.ndarray, palette: Palette | None = None, thrown: int | None = None,
               at_most: int | None = None, pair_net: PairNet | Literal[False] | None = None,
               doubtful: bool = False, nadir: tuple[float, float] | None = None,
-              holds: Holds | None = None) -> tuple[Seen, Reading]:
+              holds: Holds | None = None, last: LastRoll | None = None
+              ) -> tuple[Seen, Reading]:
     """The HABA faces of ``frame`` with their evidence, and the most probable reading of
     them (:func:`read_dice`'s arguments)."""
     _check(frame)
@@ -96,6 +102,7 @@ def read_haba(frame: np.ndarray, palette: Palette | None = None, thrown: int | N
     count = thrown if thrown is not None else at_most
     with haba.one_frame(frame):
         seen = see(frame, haba, palette, count, pairs, model.temperature, nadir, holds)
+    seen = since(seen, frame, last)
     weighed = weigh(seen, count, thrown is not None, palette.colors, model.shape)
     return seen, decide(seen, weighed, model, palette, leave_out=not doubtful)
 
