@@ -3,12 +3,15 @@ sure, so that where it disagrees with the pip network the table is asked."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.dicenet import crop_for_pips
-from vision.pipcount import _median, _median_of, _size_and_centre, count_pips
+from vision.pipcount import _median, _median_of, _off_spots, _size_and_centre, count_pips
+from vision.render import PIP_SPOTS
 from vision.render_standard import ordinary_tray
 
 
@@ -68,3 +71,22 @@ def test_the_face_s_size_and_centre_are_numpys(seed: int, side: int, share: floa
     size, (cx, cy) = _size_and_centre(face)
     fy, fx = np.nonzero(face)
     assert size == face.sum() and cx == fx.mean() and cy == fy.mean()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(3, 6), jitter=st.floats(0.0, 3.0))
+def test_the_spots_fit_tries_every_assignment(seed: int, n: int, jitter: float) -> None:
+    """The distance of pips from their spots (only one assignment of each set a face's
+    turns and mirrors make alike tried) is the one every assignment of pips to spots
+    gives: an affine image of the spots, shuffled and jittered, and points anywhere."""
+    rng = np.random.default_rng(seed)
+    spots = np.array(PIP_SPOTS[n], np.float64)
+    image = spots @ rng.normal(0, 8, (2, 2)) + rng.uniform(10, 40, 2)
+    design = np.hstack([spots, np.ones((n, 1))])
+    rest = np.eye(n) - design @ np.linalg.pinv(design)
+    for points in (rng.permutation(image) + rng.normal(0, jitter, (n, 2)),
+                   rng.uniform(0, 48, (n, 2))):
+        every = min(float(np.hypot(*(rest @ points[list(o)]).T).max())
+                    for o in itertools.permutations(range(n)))
+        assert np.isclose(_off_spots(points), every, rtol=1e-9, atol=1e-9)
+    assert _off_spots(image) < 1e-9  # a face's pips lie on their spots

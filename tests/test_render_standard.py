@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from conftest import ROOT
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from vision.dicenet import crop_for_pips, dice_formats
@@ -41,6 +41,8 @@ def one_die(value: int, look: DieLook = PLAIN, yaw: float = 0.0, tilt: float = 0
 
 @given(value=st.integers(1, 6), yaw=st.floats(0, 90), tilt=st.floats(0, 30),
        camera=st.sampled_from([math.inf, 10.0, 30.0]))
+@example(value=3, yaw=19.94, tilt=19.9, camera=10.0)  # read as 5: three top pips and two
+@example(value=3, yaw=18.5, tilt=27.25, camera=30.0)  # of a side's merged six counted
 def test_a_clear_die_is_counted_by_its_top_face(value: int, yaw: float, tilt: float,
                                                 camera: float) -> None:
     """White die, black pips: the classical count of the rendered die's crop is its value

@@ -6,10 +6,12 @@ body-coloured region there (the table, a neighbour and a tilted die's darker sid
 lie outside it); pixels inside it far from the body colour in Lab are pip candidates (pips
 of any colour, lighter or darker than the body). Roundish blobs of about one size count.
 The count is only given when the blobs sit like the pips of a die face: pairwise distances
-in the proportions of the standard layout (whatever the die's turn and size) and centred
-on the face. Otherwise the count is "no opinion" (None): marbling, glare or low contrast
-make blobs a classical counter cannot tell from pips, and then it keeps quiet rather than
-disagree.
+in the proportions of the standard layout (whatever the die's turn and size), centred
+on the face, and each within a pip's radius of its spot under the affine map of the layout
+that fits them best (a face seen at any slant; a leaning die's top pips and a side's beside
+them can space like a face's, not lie like one). Otherwise the count is "no opinion"
+(None): marbling, glare or low contrast make blobs a classical counter cannot tell from
+pips, and then it keeps quiet rather than disagree.
 """
 
 from __future__ import annotations
@@ -59,6 +61,46 @@ def _median(values: np.ndarray) -> np.ndarray:
     part = np.partition(values.T, [(m - 1) // 2, m // 2], axis=1).astype(np.float32)
     out: np.ndarray = (part[:, (m - 1) // 2] + part[:, m // 2]) / np.float32(2)
     return out
+
+
+def _off_spots(points: np.ndarray) -> float:
+    """How far (in pixels) ``points`` (n, 2) lie from the pips of a face of ``n`` seen from
+    any side: the face is flat, so its pips are an affine image of the layout's spots
+    (turned, leaning away, seen at a slant), each pip on one spot; this is the largest
+    distance of a point from its spot under the affine map of the spots, each point given
+    to a spot, that fits them best (the least squares map, the assignment whose worst
+    point is nearest). The distance proportions (:func:`_layout_error`) cannot tell a face's
+    pips from a few that only space alike: three pips on the top face's diagonal and two
+    on a side face beside it can have a five's distances, but not a five's shape."""
+    n = len(points)
+    if n <= 2:  # one pip or two: checked by their place on the face (count_pips)
+        return 0.0
+    orders, rest = _affine_residual(n)
+    off = (rest @ points[orders].transpose(1, 0, 2).reshape(n, -1)).reshape(n, -1, 2)
+    return float(np.sqrt(np.einsum("ikd,ikd->ki", off, off).max(axis=1).min()))
+
+
+@lru_cache(maxsize=8)
+def _affine_residual(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The orders of ``n`` points (the spot each takes) that a face of ``n`` can tell
+    apart, and the matrix that maps points (n, 2) given in the spots' order to their
+    offsets from the affine image of the spots that fits them best (least squares). Two
+    orders that an affine map of the spots onto themselves (a turn or mirror of the face)
+    takes into each other fit alike: only one of each such set is kept."""
+    spots = np.hstack([np.array(PIP_SPOTS[n], np.float64), np.ones((n, 1))])
+    rest = np.eye(n) - spots @ np.linalg.pinv(spots)
+    every = list(itertools.permutations(range(n)))
+    same = [g for g in every if np.abs(rest @ spots[list(g), :2]).max() < 1e-9]
+    kept, seen = [], set()
+    for order in every:
+        if order not in seen:
+            kept.append(order)
+            for g in same:  # the point on spot j goes on spot g[j]: the same fit
+                moved = [0] * n
+                for j, i in enumerate(order):
+                    moved[g[j]] = i
+                seen.add(tuple(moved))
+    return np.array(kept), rest
 
 
 @lru_cache(maxsize=8)
@@ -154,6 +196,8 @@ def count_pips(crop: np.ndarray) -> int | None:
             return None
     if _layout_error(pts) > MAX_LAYOUT_ERROR:
         return None
+    if _off_spots(pts) > np.sqrt(typical / np.pi):
+        return None  # a pip lies off its spot by more than a pip's radius: not one face's
     return len(pips)
 
 
