@@ -146,41 +146,6 @@ def test_read_told_how_many_were_thrown(capsys, tmp_path, monkeypatch) -> None:
         assert out == "" and f"kotd: error: {flag} is for HABA dice" in err
 
 
-def test_read_rolls_in_turn_each_with_the_one_before(capsys, tmp_path, monkeypatch) -> None:
-    """With ``--rolls`` each picture is read with the picture before it and where its dice
-    were read (the first with none; a picture that cannot be read is skipped); without it,
-    none is. Ordinary dice are refused: their reader reads one picture at a time."""
-    import vision.reader
-    from vision.reading import DieReading
-
-    handed: list[object] = []
-
-    def reader(frame, kind="haba", palette=None, thrown=None, at_most=None, last=None, **_):
-        handed.append(last)
-        return [DieReading(int(frame[0, 0, 0]) % 6 + 1, Color.RED, (50.0, 60.0), (), 0.99,
-                           30.0)]
-
-    monkeypatch.setattr(vision.reader, "read_dice", reader)
-    paths = []
-    for k, level in enumerate((10, 20, 30)):
-        paths.append(tmp_path / f"roll{k}.png")
-        cv2.imwrite(str(paths[-1]), np.full((120, 160, 3), level, np.uint8))
-    broken = tmp_path / "broken.png"
-    broken.write_bytes(b"not a picture")
-    assert main(["read", "--json", "--rolls", str(paths[0]), str(broken), str(paths[1]),
-                 str(paths[2])]) == 2
-    capsys.readouterr()
-    assert handed[0] is None
-    for last, before in zip(handed[1:], (10, 20), strict=True):
-        assert int(last.frame[0, 0, 0]) == before and last.dice == ((50.0, 60.0, 30.0),)
-    handed.clear()
-    assert main(["read", "--json", str(paths[0]), str(paths[1])]) == 0
-    assert handed == [None, None]
-    capsys.readouterr()
-    assert main(["read", "--dice", "standard", "--rolls", str(paths[0])]) == 2
-    assert "--rolls is for HABA dice" in capsys.readouterr()[1]
-
-
 def test_read_says_why_a_die_is_to_check(capsys, tmp_path, monkeypatch) -> None:
     """A die the reader doubts is marked in the table with the reason, in words; the JSON
     carries the reason's code."""

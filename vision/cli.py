@@ -76,10 +76,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     read.add_argument("--tray", metavar="X1,Y1,...,X4,Y4",
                       help="read only the dice in this tray: its four corners in pixels, in "
                            "order around it (they also tell how the camera looks at it)")
-    read.add_argument("--rolls", action="store_true",
-                      help="HABA dice: the images are one tray's rolls in turn, each read "
-                           "with the one before (what changed since tells a thrown die from "
-                           "one printed on a card, as the assistant reads the tray)")
     read.set_defaults(handler=_read)
     cal = subparsers.add_parser("calibrate", help="measure the dice colours from a photo")
     cal.add_argument("image", metavar="IMAGE", nargs="?",
@@ -127,7 +123,6 @@ def _box_palette(args: argparse.Namespace) -> Any:  # -> Palette
 
 def _read(args: argparse.Namespace) -> int:
     from vision.annotate import annotate
-    from vision.lastroll import last_roll
     from vision.reader import read_dice
     from vision.reading import reading_order
     from vision.tray import Tray, read_in_tray
@@ -136,11 +131,7 @@ def _read(args: argparse.Namespace) -> int:
         raise UsageError("count_for_standard", "--{flag} is for HABA dice: ordinary dice are "
                          "read as many as lie in view", flag="thrown" if args.thrown
                          else "at-most")
-    if args.dice == "standard" and args.rolls:
-        raise UsageError("rolls_for_standard", "--rolls is for HABA dice: ordinary dice are "
-                         "read one picture at a time")
     palette = _palette(args.palette, args) if args.dice == "haba" else None
-    last: Any = None  # the roll before, with --rolls (a vision.lastroll.LastRoll)
     corners: str | None = args.tray
     at_most = args.at_most or (args.haba_dice_of()[0] if args.dice == "haba" and not args.thrown
                                else None)
@@ -159,17 +150,14 @@ def _read(args: argparse.Namespace) -> int:
             status = 2
             continue
         try:
-            def read(picture: Any, nadir: Any = None, holds: Any = None, before: Any = last
-                     ) -> list[Any]:
+            def read(picture: Any, nadir: Any = None, holds: Any = None) -> list[Any]:
                 return read_dice(picture, args.dice, palette, args.thrown, at_most, nadir=nadir,
-                                 holds=holds, last=before)
+                                 holds=holds)
 
             readings = reading_order(read(frame) if corners is None else read_in_tray(
                 read, frame, Tray.parse(corners, frame.shape[1], frame.shape[0])))
         except OSError as err:  # the reader's own files are missing: a broken install
             raise UsageError("reader", "{why}", why=str(err)) from None
-        if args.rolls:
-            last = last_roll(frame, readings)
         unseen = max(args.thrown - len(readings), 0) if args.thrown else 0
         if args.json:
             out_json: dict[str, Any] = {"image": path, "dice": [r.to_json() for r in readings]}
