@@ -235,8 +235,9 @@ class RollDetector:
         self.last_throw: tuple[DieReading, ...] = ()
         self.last_frame: np.ndarray | None = None
         self._throw_frame: np.ndarray | None = None
-        self._last_roll: tuple[LastRoll, np.ndarray] | None = None
-        """The last roll's picture and dice, with its small picture (:func:`_small`)."""
+        self._throw_small: np.ndarray | None = None
+        """The :func:`_small` copy of the last roll's picture (None: no roll yet, or the
+        camera was away since)."""
 
     def request_reread(self) -> None:
         """Read the dice lying in the tray again (the re-read button)."""
@@ -248,7 +249,7 @@ class RollDetector:
         and the last roll's picture is not compared with the camera's new ones."""
         self._previous = None
         self._agreeing, self._anchor = [], None
-        self._last_roll = None
+        self._throw_small = None
 
     def feed(self, frame: np.ndarray, now: float) -> Throw | None:
         """Look at one frame taken at ``now`` (seconds); a Throw once a throw has settled.
@@ -319,10 +320,10 @@ class RollDetector:
         """The last roll's picture and dice for reading a frame (``small``: its
         :func:`_small` copy), unless the camera was away since or the picture differs from
         it too widely (:data:`MOVED_CAMERA`)."""
-        if self._last_roll is None:
+        if (self._throw_frame is None or self._throw_small is None
+                or camera_moved(self._throw_small, small)):
             return None
-        last, then = self._last_roll
-        return None if camera_moved(then, small) else last
+        return last_roll(self._throw_frame, self.last_throw)
 
     def _settled(self, readings: list[DieReading], frame: np.ndarray) -> Throw | None:
         """The agreeing readings of a settled tray: a Throw, unless nothing was thrown."""
@@ -342,9 +343,7 @@ class RollDetector:
         roll = to_roll(readings)
         ordered = reading_order(readings)
         self.last_throw = tuple(ordered) + (() if aside is None else tuple(split.aside))
-        self._throw_frame = frame
-        self._last_roll = (last_roll(frame, self.last_throw),
-                           _small(frame, self.tray() if self.tray is not None else None))
+        self._throw_frame, self._throw_small = frame, self._anchor  # the small copy read
         unsure = tuple(i + 1 for i, r in enumerate(ordered)
                        if not r.confident or r in doubtful)
         why = tuple((i + 1, w) for i, r in enumerate(ordered)
