@@ -39,6 +39,7 @@ import numpy as np
 
 from rules.dice import Color, Roll
 from vision.lastroll import LastRoll, last_roll
+from vision.reader import kept_since
 from vision.reading import DieReading, Why, reading_order, to_roll
 from vision.strip import AsideStrip
 from vision.tray import Tray
@@ -153,46 +154,25 @@ def _unmoved(before: Sequence[DieReading], now: Sequence[DieReading]) -> bool:
     return True
 
 
-KEPT_SHIFT = 0.2
-"""A kept die lies within this many die sizes of where it lay."""
-KEPT_LEVEL = 10.0
-"""...and its picture differs from before by less than this many grey levels on average."""
-
-
-def _patch(frame: np.ndarray, r: DieReading) -> np.ndarray | None:
-    half = 0.6 * r.size
-    x0, y0 = round(r.center[0] - half), round(r.center[1] - half)
-    x1, y1 = round(r.center[0] + half), round(r.center[1] + half)
-    h, w = frame.shape[:2]
-    if x0 < 0 or y0 < 0 or x1 > w or y1 > h or x1 <= x0 or y1 <= y0:
-        return None
-    return frame[y0:y1, x0:x1].astype(np.int16)
-
-
 def keep_kept(readings: Sequence[DieReading], frame: np.ndarray,
-              before: Sequence[DieReading], before_frame: np.ndarray | None
-              ) -> list[DieReading]:
+              before: Sequence[DieReading], last: LastRoll | None) -> list[DieReading]:
     """``readings`` with the box's physics applied to the kept dice.
 
-    A die is kept when it lies within :data:`KEPT_SHIFT` die sizes of a die of the last roll
-    and the picture around it is unchanged: it was not picked up, so it shows what it
-    showed. Read the same, it is as sure as the surer of the two readings; read otherwise,
-    one of the two readings is wrong and the die is marked unsure (confidence 0).
+    A die is kept when it lies where a die of the last roll (``before``, whose picture and
+    places ``last`` holds) lay and its place is unchanged (:func:`vision.reader.kept_since`):
+    it was not picked up, so it shows what it showed. Read the same, it is as sure as the
+    surer of the two readings; read otherwise, one of the two readings is wrong and the die
+    is marked unsure (confidence 0). Nothing is kept without the last roll's picture.
     """
-    if before_frame is None or before_frame.shape != frame.shape or not before:
+    if last is None or not before:
         return list(readings)
     out = []
-    for r in readings:
-        prev = min(before, key=lambda b: np.hypot(b.center[0] - r.center[0],
-                                                  b.center[1] - r.center[1]))
-        near = np.hypot(prev.center[0] - r.center[0], prev.center[1] - r.center[1]) \
-            < KEPT_SHIFT * prev.size
-        if near and abs(r.size / max(prev.size, 1e-6) - 1) < 0.25:
-            a, b = _patch(frame, prev), _patch(before_frame, prev)
-            if a is not None and b is not None and float(np.abs(a - b).mean()) < KEPT_LEVEL:
-                same = (r.value, r.color) == (prev.value, prev.color)
-                r = (replace(r, confidence=max(r.confidence, prev.confidence)) if same
-                     else replace(r, confidence=0.0, why="kept"))
+    for r, k in zip(readings, kept_since(frame, last, readings), strict=True):
+        if k is not None:
+            prev = before[k]
+            same = (r.value, r.color) == (prev.value, prev.color)
+            r = (replace(r, confidence=max(r.confidence, prev.confidence)) if same
+                 else replace(r, confidence=0.0, why="kept"))
         out.append(r)
     return out
 
@@ -297,9 +277,10 @@ class RollDetector:
         game needs)."""
         wanted = self.dice() if callable(self.dice) else self.dice
         read = self.read_doubtful if self._reread and self.read_doubtful else self.read
-        readings = list(read(frame, wanted, self._last(small)))
+        last = self._last(small)
+        readings = list(read(frame, wanted, last))
         if not self._reread:  # asked to read again: the dice as they look now, nothing kept
-            readings = keep_kept(readings, frame, self.last_throw, self._throw_frame)
+            readings = keep_kept(readings, frame, self.last_throw, last)
         self.last_readings = tuple(readings)
         n = len(readings)
         if n == 0 or (wanted is not None and n != wanted):

@@ -18,7 +18,7 @@ from rules.dice import Roll
 from rules.games import game_pack
 from rules.store import EventStore
 from rules.table import Table
-from vision.lastroll import LastRoll
+from vision.lastroll import LastRoll, last_roll
 from vision.reader import read_dice
 from vision.reading import DieReading
 from vision.strip import AsideStrip
@@ -217,13 +217,14 @@ def test_a_kept_die_read_otherwise_is_marked_for_the_table() -> None:
     x, y = round(dice[4].center[0]), round(dice[4].center[1])
     now[y - 20:y + 20, x - 20:x + 20] = 0  # die 5 was picked up and thrown again
     later = [replace(d, value=6, confidence=0.8) if d.value in (2, 5) else d for d in dice]
-    got = keep_kept(later, now, dice, before)
+    got = keep_kept(later, now, dice, last_roll(before, dice))
     assert [g.value for g in got] == [1, 6, 3, 4, 6, 6]
     assert [g.confident for g in got] == [True, False, True, True, True, True]
     assert got[1].why == "kept" and got[0].confidence == 0.9 and got[4].confidence == 0.8
-    assert keep_kept(later, now, [], before) == later  # no roll before: nothing is kept
+    assert keep_kept(later, now, [], None) == later  # no roll before: nothing is kept
     moved = rng.integers(0, 255, before.shape, dtype=np.uint8)
-    assert [g.confident for g in keep_kept(later, moved, dice, before)] == [True] * 6
+    assert [g.confident for g in keep_kept(later, moved, dice, last_roll(before, dice))
+            ] == [True] * 6
     detector = RollDetector(lambda _f, _n, _l: dice, settle_seconds=0.2, stable_reads=1)
     detector.feed(before, 0.0)
     detector.feed(now, 0.1)

@@ -12,7 +12,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from rules.dice import Color
-from vision.lastroll import LastRoll, change, exposure, kept_at, last_roll, since
+from vision.lastroll import LastRoll, change, exposure, kept_at, kept_dice, last_roll, lay_at, since
 from vision.reading import DieReading
 
 PAINTS = {"red": (40, 40, 190), "green": (50, 140, 40), "blue": (160, 80, 30)}
@@ -95,6 +95,27 @@ def test_a_die_of_the_last_roll_lay_where_its_reading_was_within_half_a_side() -
     assert not kept_at((125.0, 100.0), 40.0, dice)
     assert kept_at((125.0, 100.0), 60.0, dice)  # half the larger of the two
     assert not kept_at((100.0, 100.0), 40.0, ())
+    two = ((100.0, 100.0, 40.0), (130.0, 100.0, 40.0))
+    assert lay_at((112.0, 100.0), 40.0, two) == 0 and lay_at((118.0, 100.0), 40.0, two) == 1
+
+
+def test_a_die_is_kept_where_a_die_lay_and_its_place_did_not_change() -> None:
+    """Of three dice of the last roll, one stayed, one was thrown and landed where another
+    lay (the same place, another face), one was thrown elsewhere: only the first is kept,
+    and it is that die of the last roll; the camera's noise does not make a die thrown."""
+    rng = np.random.default_rng(4)
+    bare = _table(5, (70, 110, 150))
+    before = _camera(_die(_die(bare, 60, 60, 40, PAINTS["red"]), 160, 60, 40,
+                          PAINTS["green"]), rng, 2.0, 1.0)
+    now = _camera(_die(_die(_die(bare, 60, 60, 40, PAINTS["red"]), 160, 60, 40,
+                             PAINTS["blue"]), 240, 180, 40, PAINTS["green"]), rng, 2.0, 1.02)
+    read = [DieReading(v, c, xy, (), 0.9, 40.0) for v, c, xy in (
+        (5, Color.RED, (60.0, 60.0)), (5, Color.BLUE, (160.0, 60.0)),
+        (5, Color.GREEN, (240.0, 180.0)))]
+    last = last_roll(before, [DieReading(5, Color.RED, (61.0, 59.0), (), 0.9, 40.0),
+                              DieReading(5, Color.GREEN, (160.0, 60.0), (), 0.9, 40.0)])
+    assert kept_dice(now, last, read, 5.0) == [0, None, None]
+    assert kept_dice(cv2.resize(now, (160, 120)), last, read, 5.0) == [None] * 3
 
 
 def test_each_face_is_told_its_place_s_change_and_whether_a_die_lay_there() -> None:

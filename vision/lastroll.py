@@ -7,7 +7,8 @@ roll's reading says a die was there. So each candidate face carries how much its
 changed since the last roll's picture (:attr:`vision.faces.Face.change`) and whether a die
 of the last roll lay there (:attr:`vision.faces.Face.kept`); the choice weighs both
 (:mod:`vision.choose`'s ``moved`` and ``still`` terms, from what change a place counts as
-changed fitted with them).
+changed fitted with them). The roll detector asks the same of each die read, at the same
+level (:func:`kept_dice`): a kept die was not picked up, so it shows what it showed.
 
 The change of a place is the median colour distance (CIE Lab, each picture lightly blurred)
 between the two pictures over the face's square: a die that moved in changes most of it, a
@@ -74,10 +75,37 @@ def exposure(frame: np.ndarray, before: np.ndarray) -> tuple[float, float, float
     return b, g, r
 
 
+def lay_at(center: tuple[float, float], side: float,
+           dice: Sequence[tuple[float, float, float]]) -> int | None:
+    """Which die of the last roll lay at a face's place (within half the larger side; the
+    nearest), or None."""
+    near = [(math.dist(center, (x, y)), k) for k, (x, y, size) in enumerate(dice)
+            if math.dist(center, (x, y)) < 0.5 * max(side, size)]
+    return min(near)[1] if near else None
+
+
 def kept_at(center: tuple[float, float], side: float,
             dice: Sequence[tuple[float, float, float]]) -> bool:
-    """Whether a die of the last roll lay at a face's place (within half a side)."""
-    return any(math.dist(center, (x, y)) < 0.5 * max(side, size) for x, y, size in dice)
+    """Whether a die of the last roll lay at a face's place (:func:`lay_at`)."""
+    return lay_at(center, side, dice) is not None
+
+
+def kept_dice(frame: np.ndarray, last: LastRoll, dice: Sequence[DieReading],
+              level: float) -> list[int | None]:
+    """For each reading of ``frame``, the die of the last roll it is (its place in
+    ``last.dice``) when it was kept: that die lay at its place (:func:`lay_at`) and the place
+    did not change since (:func:`change` below ``level``, the level from which the reader
+    counts a place as changed). A kept die was not picked up, so it shows what it showed. None
+    for a die thrown, and for every die when the picture is another size."""
+    if last.frame.shape != frame.shape:
+        return [None] * len(dice)
+    gain = exposure(frame, last.frame)
+    out: list[int | None] = []
+    for d in dice:
+        k = lay_at(d.center, d.size, last.dice)
+        out.append(k if k is not None
+                   and change(frame, last.frame, d.center, d.size, gain) < level else None)
+    return out
 
 
 def since(seen: Seen, frame: np.ndarray, last: LastRoll | None) -> Seen:
@@ -99,4 +127,5 @@ def last_roll(frame: np.ndarray, dice: Sequence[DieReading]) -> LastRoll:
                                  for d in dice))
 
 
-__all__ = ["LastRoll", "change", "exposure", "kept_at", "last_roll", "since"]
+__all__ = ["LastRoll", "change", "exposure", "kept_at", "kept_dice", "last_roll", "lay_at",
+           "since"]

@@ -19,6 +19,7 @@ the pips disagrees (:attr:`vision.dicenet.FoundDie.confidence`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
@@ -29,7 +30,7 @@ from vision.dicenet import default_net as default_standard_net
 from vision.doubt import Reading, decide, default_model
 from vision.faces import Seen, see
 from vision.habanet import default_net as default_haba_net
-from vision.lastroll import LastRoll, since
+from vision.lastroll import LastRoll, kept_dice, since
 from vision.pairnet import PairNet, default_pair_net
 from vision.palette import Palette
 from vision.reading import DieReading, Holds
@@ -107,5 +108,13 @@ def read_haba(frame: np.ndarray, palette: Palette | None = None, thrown: int | N
     return seen, decide(seen, weighed, model, palette, leave_out=not doubtful)
 
 
+def kept_since(frame: np.ndarray, last: LastRoll, dice: Sequence[DieReading]
+               ) -> list[int | None]:
+    """For each die read in ``frame``, the die of the last roll it is when it was kept (lies
+    where that die lay, its place unchanged from the level the fitted model counts as
+    changed): :func:`vision.lastroll.kept_dice`."""
+    return kept_dice(frame, last, dice, default_model().shape.changed_from)
+
+
 # the reader's networks too: the benchmarks swap them for others
-__all__ = ["default_haba_net", "default_standard_net", "read_dice", "read_haba"]
+__all__ = ["default_haba_net", "default_standard_net", "kept_since", "read_dice", "read_haba"]
