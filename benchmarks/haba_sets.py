@@ -163,8 +163,10 @@ def last_roll(set_name: str, i: int) -> LastRoll | None:
     exposure (±5%) and a tremble (0.3 pixels) between the two pictures. The last roll's dice
     are its whole tops in view. None where the roll detector would not hand that picture to
     the reader (:func:`pi.detector.pictures_apart`: here, a hand so big that moving it changes
-    half the picture, or a renderer whose random numbers then drew the table anew). Kept in
-    ``.cache/haba-sets`` beside the frames (not for the simulated tray's sets)."""
+    half the picture, or a renderer whose random numbers then drew the table anew). For the
+    simulated tray's sets, the same tray as the throw before left it (every die laid out
+    anew, as ``make run`` throws: :func:`pi.simtray.haba_landing`). Kept in
+    ``.cache/haba-sets`` beside the frames."""
     png = CACHE / f"{set_name}-last" / f"{i:05d}.png"
     meta = png.with_suffix(".pickle")
     if png.exists() and meta.exists():
@@ -174,10 +176,27 @@ def last_roll(set_name: str, i: int) -> LastRoll | None:
             return None
         if img is not None:
             return LastRoll(img, kept)
-    if set_name in SIMTRAY:
-        raise ValueError(f"{set_name}: the simulated tray's landings have no last roll")
-    now, rng = _scene(set_name, i)
     other = np.random.default_rng([SETS[set_name][0] + i, 1])
+    if set_name in SIMTRAY:  # the same tray thrown before: its dice laid out anew
+        img, _, truth = haba_landing(other, WIDTH, HEIGHT, on=scene(set_name, i))
+    else:
+        img, truth = _moved(set_name, i, other)
+    places = tuple((t.center[0], t.center[1], t.size) for t in truth if t.visible)
+    apart = pictures_apart(img, frame(set_name, i)[0])
+    png.parent.mkdir(parents=True, exist_ok=True)
+    part = png.with_name(f"{png.stem}-{os.getpid()}")
+    cv2.imwrite(str(part.with_suffix(".png")), img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    part.with_suffix(".pickle").write_bytes(pickle.dumps(None if apart else places))
+    os.replace(part.with_suffix(".pickle"), meta)
+    os.replace(part.with_suffix(".png"), png)
+    return None if apart else LastRoll(img, places)
+
+
+def _moved(set_name: str, i: int, other: np.random.Generator
+           ) -> tuple[np.ndarray, list[TruthDie]]:
+    """Frame ``i``'s table as the last roll left it (:func:`last_roll`), drawn with ``other``'s
+    random numbers for what moved: the picture and its dice."""
+    now, rng = _scene(set_name, i)
     dice = []
     for d in now.dice:
         if other.random() < KEPT:
@@ -205,16 +224,7 @@ def last_roll(set_name: str, i: int) -> LastRoll | None:
     img = cv2.warpAffine(img, shift, (img.shape[1], img.shape[0]),
                          borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     img = img * other.uniform(0.95, 1.05) + other.normal(0, NOISE, img.shape)
-    img = np.clip(img, 0, 255).astype(np.uint8)
-    places = tuple((t.center[0], t.center[1], t.size) for t in truth if t.visible)
-    apart = pictures_apart(img, frame(set_name, i)[0])
-    png.parent.mkdir(parents=True, exist_ok=True)
-    part = png.with_name(f"{png.stem}-{os.getpid()}")
-    cv2.imwrite(str(part.with_suffix(".png")), img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
-    part.with_suffix(".pickle").write_bytes(pickle.dumps(None if apart else places))
-    os.replace(part.with_suffix(".pickle"), meta)
-    os.replace(part.with_suffix(".png"), png)
-    return None if apart else LastRoll(img, places)
+    return np.clip(img, 0, 255).astype(np.uint8), truth
 
 
 def _last_roll(args: tuple[str, int]) -> None:

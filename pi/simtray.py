@@ -30,7 +30,7 @@ import numpy as np
 from pi.frames import CameraError
 from rules.dice import Die, Roll, haba_pair, haba_roll_problem
 from vision import render_standard
-from vision.render import TrayScene, TruthDie, random_scene, render_motion, render_tray
+from vision.render import TrayScene, TruthDie, random_scene, relaid, render_motion, render_tray
 from vision.strip import AsideStrip
 
 WIDTH, HEIGHT = 960, 720
@@ -40,6 +40,8 @@ MOTION_PICTURES = 3
 """Pictures of dice in motion kept for the tumbling frames (one more rendered per throw)."""
 SETTLE_TRIES = 8
 """Dice are laid out again (up to this many times) until every one lies whole in view."""
+TOUCHING = 0.2
+"""The share of throws whose dice come to lie touching."""
 
 
 class SimulatedTray:
@@ -174,7 +176,7 @@ class SimulatedTray:
         ordinary = self.ordinary() if self.ordinary is not None else None
         if ordinary is not None:
             return self._settle_ordinary(ordinary, dice, rng)
-        frame, scene, _ = haba_landing(rng, self.width, self.height, dice)
+        frame, scene, _ = haba_landing(rng, self.width, self.height, dice, self._scene)
         return _Landed(frame, scene)
 
     def _settle_ordinary(self, throw: OrdinaryThrow, dice: Sequence[Die] | None,
@@ -226,13 +228,20 @@ class SimulatedTray:
 
 
 def haba_landing(rng: np.random.Generator, width: int, height: int,
-                 dice: Sequence[Die] | None = None
+                 dice: Sequence[Die] | None = None, on: TrayScene | None = None
                  ) -> tuple[np.ndarray, TrayScene, list[TruthDie]]:
     """Six HABA dice lying still on the simulated tray (``dice``, or random ones), every one
-    whole in view: the picture, its scene and the dice as they lie."""
-    for _ in range(SETTLE_TRIES):  # the tray's walls keep every die whole in view
-        scene = random_scene(rng, n_dice=6, width=width, height=height, level="clean",
-                             touching=0.2, distractors=0)
+    whole in view: the picture, its scene and the dice as they lie. ``on``: the tray as the
+    last throw left it, whose table, light and camera stay (a new tray when its dice find no
+    room there)."""
+    for tries in range(SETTLE_TRIES):  # the tray's walls keep every die whole in view
+        if on is not None and tries < SETTLE_TRIES - 1:
+            scene = relaid(rng, on, "touching" if rng.random() < TOUCHING else "apart")
+            if len(scene.dice) < len(on.dice):
+                continue
+        else:
+            scene = random_scene(rng, n_dice=6, width=width, height=height, level="clean",
+                                 touching=TOUCHING, distractors=0)
         specs = []
         for i, spec in enumerate(scene.dice):
             if dice is not None and i < len(dice):

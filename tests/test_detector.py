@@ -11,7 +11,7 @@ from conftest import play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pi.detector import RollDetector, Throw, keep_kept
+from pi.detector import RollDetector, Throw, keep_kept, pictures_apart
 from pi.eye import Eye
 from pi.simtray import SimulatedTray
 from rules.dice import Roll
@@ -409,3 +409,30 @@ def test_the_reader_is_handed_the_last_roll_s_picture_unless_the_camera_moved() 
     handed.clear()
     throw(2, level=200)  # the same tray under another light, or another camera
     assert handed and all(h is None for h in handed)
+
+
+def test_the_simulated_tray_keeps_its_table_so_a_throw_is_read_against_the_last() -> None:
+    """Like a tray under a fixed camera, the simulated tray keeps its table, light and camera
+    from throw to throw and only the dice land elsewhere: from the second throw on the
+    reader is handed the last roll's picture, and reads the thrown dice."""
+    clock = Clock()
+    tray = SimulatedTray(seed=6, clock=clock)
+    tray.open()
+    handed: list[LastRoll | None] = []
+
+    def read(frame: np.ndarray, n: int | None, last: LastRoll | None) -> list[DieReading]:
+        handed.append(last)
+        return read_dice(frame, thrown=n, last=last)
+
+    detector = RollDetector(read, settle_seconds=0.5, stable_reads=2)
+    run_frames(tray, detector, clock, 0.5)
+    pictures = []
+    for dice in ("4r 4g 4b 1r 2g 5r", "1r 1g 1b 2r 2g 3g"):
+        handed.clear()
+        tray.throw(dice)
+        throws = run_frames(tray, detector, clock, 3.0)
+        assert [Counter(t.roll) for _, t in throws] == [Counter(Roll.parse(dice))]
+        pictures.append(tray.read())
+    assert handed and all(isinstance(h, LastRoll) for h in handed)
+    assert not pictures_apart(pictures[0], pictures[1])
+    assert np.abs(pictures[0].astype(int) - pictures[1]).mean() > 1  # the dice moved

@@ -13,6 +13,7 @@ from vision.render.generate import (
     Conditions,
     random_conditions,
     random_scene,
+    relaid,
     render_motion,
     scene_for,
 )
@@ -30,4 +31,5 @@ from vision.render.textures import PIP_SPOTS
 
 __all__ = ["AXES", "PIP_SPOTS", "TRAINING_ONLY", "Camera", "Conditions", "DieLook", "DieSpec",
            "Distractor", "Light", "Table", "TrayScene", "TruthDie", "kelvin_bgr",
-           "random_conditions", "random_scene", "render_motion", "render_tray", "scene_for"]
+           "random_conditions", "random_scene", "relaid", "render_motion", "render_tray",
+           "scene_for"]

@@ -10,6 +10,7 @@ never saw (:func:`random_conditions` with ``exclude``), and keep a table per fam
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -284,6 +285,12 @@ def _in_frame(die: DieSpec, s: float, proj: Projector, width: int, height: int) 
     return bool(np.all((pts >= 2) & (pts < [width - 2, height - 2])))
 
 
+def _blocked(objs: Sequence[Distractor], s: float) -> list[tuple[float, float, float]]:
+    """Where no die may lie (x, y, radius): beside the objects dice do not go under."""
+    return [(o.x, o.y, (6.5 * o.scale if o.kind == "pencil" else 1.4 * o.scale) * s)
+            for o in objs if o.kind not in ("card", "hand")]
+
+
 def _place(rng: np.random.Generator, spacing: str, n_dice: int, s: float, proj: Projector,
            width: int, height: int, inside: tuple[float, float, float, float] | None,
            blocked: list[tuple[float, float, float]], steep: bool = False) -> list[DieSpec]:
@@ -428,9 +435,8 @@ def scene_for(rng: np.random.Generator, cond: Conditions, n_dice: int = 6, width
         table = replace(table, tray=inside)
     count = int(rng.integers(0, 4)) if distractors is None else distractors
     objs = _distractors(rng, count, s, proj, width, height, bool(rng.random() < hand))
-    blocked = [(o.x, o.y, (6.5 * o.scale if o.kind == "pencil" else 1.4 * o.scale) * s)
-               for o in objs if o.kind not in ("card", "hand")]
-    dice = _place(rng, cond.spacing, n_dice, s, proj, width, height, inside, blocked, steep)
+    dice = _place(rng, cond.spacing, n_dice, s, proj, width, height, inside,
+                  _blocked(objs, s), steep)
     return replace(scene, dice=tuple(dice), table=table, distractors=objs,
                    family=cond.families())
 
@@ -464,6 +470,16 @@ def random_scene(rng: np.random.Generator, n_dice: int = 6, width: int = 1280,
             tilt=max(scene.camera.tilt, 10.0), jpeg_quality=int(rng.integers(40, 70))),
             light=replace(scene.light, hotspot=max(scene.light.hotspot, 0.3)))
     return scene
+
+
+def relaid(rng: np.random.Generator, scene: TrayScene, spacing: str = "apart") -> TrayScene:
+    """``scene`` with its dice thrown again: as many dice laid out anew (``spacing``, as
+    :data:`AXES` names it) on the same table, under the same light and camera, clear of what
+    lies beside them; their values drawn anew. Fewer when the table has no room for them."""
+    dice = _place(rng, spacing, len(scene.dice), scene.die_size, Projector(scene),
+                  scene.width, scene.height, scene.table.tray,
+                  _blocked(scene.distractors, scene.die_size))
+    return replace(scene, dice=tuple(dice))
 
 
 def render_motion(rng: np.random.Generator, width: int = 1280, height: int = 960
