@@ -15,6 +15,9 @@ of reading, die by die. ``--tray-around``: each frame read as the assistant read
 (``vision.tray.read_in_tray``), the tray marked tight around the frame's dice (their places on
 the table, half an edge out, as the frame's own camera sees them; ``tools/render_pbr.py``
 plans the frame again from its seed); frames that do not show that tray whole are left out.
+``--last-roll``: the reader is also handed each frame's last roll (``frame-SSSSSS-last.png``,
+rendered with ``--last-roll``), as the roll detector hands it (none where the two pictures
+lie apart, :func:`pi.detector.pictures_apart`); frames without one are left out.
 """
 
 from __future__ import annotations
@@ -39,8 +42,10 @@ sys.path.insert(0, str(ROOT / "tools"))
 from bench_haba import HEADER, Tally  # noqa: E402
 from haba_sets import around, shown_tray  # noqa: E402
 
+from pi.detector import pictures_apart  # noqa: E402
 from rules.dice import Color  # noqa: E402
 from rules.kotd.cards import load_box  # noqa: E402
+from vision.lastroll import LastRoll  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.reading import DieReading, Holds  # noqa: E402
 from vision.render.scene import TruthDie  # noqa: E402
@@ -74,6 +79,18 @@ def tray_around(data: dict[str, Any]) -> Tray | None:
     table = around([d["world_cm"][0] for d in data["dice"]],
                    [d["world_cm"][1] for d in data["dice"]], EDGE / 2)
     return shown_tray(project(table, camera.to_world(), camera.fov_x), WIDTH, HEIGHT)
+
+
+def last_roll(img: np.ndarray, path: Path) -> LastRoll | None:
+    """The last roll (``path``: its truth) of a frame ``img``, as the roll detector hands it:
+    its picture and where its dice lay (their tops in view), None where the two pictures lie
+    apart."""
+    before = cv2.imread(str(path.with_suffix(".png")), cv2.IMREAD_COLOR)
+    if before is None or pictures_apart(before, img):
+        return None
+    return LastRoll(before, tuple((t.center[0], t.center[1], t.size)
+                                  for t in truth_dice(json.loads(path.read_text()))
+                                  if t.visible))
 
 
 def describe(seed: int, data: dict[str, Any], truth: Sequence[TruthDie],
@@ -119,8 +136,11 @@ def main() -> None:
     parser.add_argument("--tray-around", action="store_true",
                         help="read each frame within a tray marked tight around its dice "
                              "(frames not showing it whole left out)")
+    parser.add_argument("--last-roll", action="store_true",
+                        help="hand the reader each frame's last roll (rendered with "
+                             "--last-roll; frames without one left out)")
     args = parser.parse_args()
-    files = sorted(args.dir.glob("frame-*.json"))
+    files = sorted(f for f in args.dir.glob("frame-*.json") if not f.stem.endswith("-last"))
     files = [f for f in files if int(f.stem.split("-")[1]) >= args.start]
     if args.frames:
         files = files[:args.frames]
@@ -140,7 +160,7 @@ def main() -> None:
     cpu: dict[str, list[float]] = {m: [] for m in modes}
     wrong: dict[str, list[int]] = {m: [] for m in modes}
     asking: dict[str, list[int]] = {m: [] for m in modes}
-    no_tray = 0
+    no_tray = no_last = 0
     for path in files:
         data = json.loads(path.read_text())
         seed = int(data["seed"])
@@ -153,13 +173,19 @@ def main() -> None:
         if args.tray_around and tray is None:
             no_tray += 1
             continue
+        before = path.with_name(f"{path.stem}-last.json")
+        if args.last_roll and not before.exists():
+            no_last += 1
+            continue
+        last = last_roll(img, before) if args.last_roll else None
         for m in modes:
             thrown, at_most = (len(truth), None) if m == "told" else (None, box_dice)
 
             def read(f: np.ndarray, nadir: Point | None = None, holds: Holds | None = None,
-                     thrown: int | None = thrown, at_most: int | None = at_most
-                     ) -> list[DieReading]:
-                return read_dice(f, thrown=thrown, at_most=at_most, nadir=nadir, holds=holds)
+                     thrown: int | None = thrown, at_most: int | None = at_most,
+                     last: LastRoll | None = last) -> list[DieReading]:
+                return read_dice(f, thrown=thrown, at_most=at_most, nadir=nadir, holds=holds,
+                                 last=last)
 
             c = time.thread_time()
             readings = read(img) if tray is None else read_in_tray(read, img, tray)
@@ -189,7 +215,9 @@ def main() -> None:
               f"{files[-1].stem[6:]}); read CPU time median "
               f"{1000 * cpu[m][len(cpu[m]) // 2]:.0f} ms per 1280x960 frame"
               + (f"; within a tray marked tight around the dice ({no_tray} frames not "
-                 "showing it whole left out)" if args.tray_around else ""))
+                 "showing it whole left out)" if args.tray_around else "")
+              + (f"; handed the last roll ({no_last} frames without one left out)"
+                 if args.last_roll else ""))
         print(f"dice right (value and colour): {min(t.value, t.color)} of {t.dice} "
               f"({100 * min(t.value, t.color) / max(t.dice, 1):.2f}%); readings on no die: "
               f"{t.false} ({100 * t.false / max(t.dice, 1):.2f}%); frames right {t.right} of "

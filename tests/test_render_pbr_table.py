@@ -19,6 +19,9 @@ from render_pbr import (
     HALF,
     citizen_card,
     citizen_row,
+    die_gap,
+    in_frame,
+    last_roll,
     plan_frame,
 )
 
@@ -71,3 +74,22 @@ def test_a_citizen_card_carries_printed_dice_in_the_dice_paint() -> None:
     paints = np.array(list(frame.look.paint.values()))
     near = np.min(np.linalg.norm(printed[:, None, :] - paints[None], axis=2), axis=1)
     assert (near < 1e-3).sum() > 500  # at least one die's worth of its paint
+
+
+@settings(max_examples=25, deadline=None)
+@given(SEEDS)
+def test_a_frame_s_last_roll_is_the_same_table_with_its_dice_elsewhere(seed: int) -> None:
+    """The last roll keeps the frame's camera, family and dice look; its six dice lie whole in
+    view, none inside another; a die it kept lies exactly as in the frame, the others moved."""
+    frame = plan_frame(seed, at_table=True)
+    last = last_roll(frame)
+    assert last.camera is frame.camera and last.family == frame.family
+    assert last.look is frame.look and len(last.dice) == 6
+    assert all(in_frame(d, last.camera) for d in last.dice)
+    assert all(die_gap(a, b, frame.look.radius) >= -1e-6
+               for k, a in enumerate(last.dice) for b in last.dice[k + 1:])
+    for before, now in zip(last.dice, frame.dice, strict=True):
+        assert before is now or np.linalg.norm(before.centre - now.centre) > 0.1
+    again = last_roll(frame)  # the seed makes it
+    assert all(np.array_equal(a.centre, b.centre) and np.array_equal(a.rot, b.rot)
+               for a, b in zip(again.dice, last.dice, strict=True))

@@ -24,6 +24,10 @@ and ``frame-SSSSSS.json``, 1280x960):
 * ``--at-table``: a real table instead (:data:`AT_TABLE`): the five face-up citizen cards in a
   row beside the dice, each with 1-5 dice printed on it in the dice's own paint (never dice),
   a desk-arm camera tilted 28-35 degrees, a warm lamp. No hands (nothing here models one).
+* ``--last-roll``: each frame's last roll too (``frame-SSSSSS-last.png`` and ``.json``): the
+  same table, cards, clutter, light and camera, the dice of the roll before lying elsewhere (a
+  quarter of them where they lie now, kept), drawn with the same random numbers but for the
+  dice; the reader is handed it as the roll detector hands the last roll's picture.
 * one or two area lights (rectangles or spheres) of 2700-6500 K and a dim constant sky; a
   perspective camera 35-100 cm above the table, tilted 0-20 degrees, sometimes a thin lens a
   little out of focus; then auto exposure, part white balance, vignetting, sensor noise,
@@ -42,7 +46,7 @@ import json
 import math
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +61,8 @@ from rules.dice import HABA_LAYOUTS, HABA_LOOK, Color  # noqa: E402
 WIDTH, HEIGHT = 1280, 960
 EDGE = 1.6  # cm: everything is in centimetres
 HALF = EDGE / 2
+KEPT = 0.25
+"""The share of a last roll's dice kept where they lie (:func:`last_roll`)."""
 SPP = 16
 MAX_DEPTH = 4
 FACE_RES = 256
@@ -1039,10 +1045,14 @@ def light_setup(rng: np.random.Generator, family: dict[str, str], centre: np.nda
     return lights, white, {"lights": notes, "irradiance": irradiance_total}
 
 
-def build_scene(mi: Any, frame: Frame, rng: np.random.Generator, tray_margin: float
+def build_scene(mi: Any, frame: Frame, rng: np.random.Generator, tray_margin: float,
+                laid_by: list[DiePose] | None = None
                 ) -> tuple[Any, list[list[Any]], dict[str, Any], np.ndarray]:
-    """The Mitsuba scene of ``frame``; the face meshes per die; notes; the lights' white."""
+    """The Mitsuba scene of ``frame``; the face meshes per die; notes; the lights' white.
+    ``laid_by``: the dice the tray, the clutter and the cards were laid out around (default:
+    the frame's own), so that the last roll's picture shows the same table."""
     fam = frame.family
+    around = frame.dice if laid_by is None else laid_by
     look = frame.look
     cam = frame.camera
     scene: dict[str, Any] = {"type": "scene",
@@ -1071,7 +1081,7 @@ def build_scene(mi: Any, frame: Frame, rng: np.random.Generator, tray_margin: fl
     table_bsdf = (varnish(mi, tex, settings["alpha"], settings["specular"])
                   if settings["varnish"] else {"type": "diffuse", "reflectance": bitmap(mi, tex)})
     if fam["table"] == "tray":
-        pts = np.concatenate([d.box_corners(HALF)[:, :2] for d in frame.dice])
+        pts = np.concatenate([d.box_corners(HALF)[:, :2] for d in around])
         lo, hi = pts.min(0) - tray_margin, pts.max(0) + tray_margin
         wall_h = rng.uniform(2.0, 4.0)
         thick = rng.uniform(0.8, 1.3)
@@ -1108,7 +1118,7 @@ def build_scene(mi: Any, frame: Frame, rng: np.random.Generator, tray_margin: fl
                           "bsdf": table_bsdf}
 
     # clutter beside the dice
-    hulls = [d.box_corners(HALF)[:, :2] for d in frame.dice]
+    hulls = [d.box_corners(HALF)[:, :2] for d in around]
 
     def clear(pt: np.ndarray, reach: float) -> bool:
         return all(np.min(np.linalg.norm(h - pt, axis=1)) > reach + 0.4 and
@@ -1131,7 +1141,7 @@ def build_scene(mi: Any, frame: Frame, rng: np.random.Generator, tray_margin: fl
                 notes["card"] = [round(float(v), 1) for v in c]
                 break
     elif fam["clutter"] == "citizens":
-        cards = citizen_row(rng, frame.dice)
+        cards = citizen_row(rng, around)
         half = np.array([CARD_CM[0] / 2, CARD_CM[1] / 2])
         for k, (c, ang) in enumerate(cards):
             turn = rot_z(ang + math.radians(rng.uniform(-2, 2)))
@@ -1245,15 +1255,36 @@ def finish(rng: np.random.Generator, hdr: np.ndarray, white: np.ndarray, irradia
                  "iso": round(iso, 2), "jpeg_quality": quality, "vignette": round(vig, 2)}
 
 
-def render_frame(seed: int, spp: int = SPP, at_table: bool = False
+def last_roll(frame: Frame) -> Frame:
+    """``frame`` as the roll before it left the table: the dice thrown before lay elsewhere
+    (laid out anew, apart), each with a chance of :data:`KEPT` lying where it lies now
+    (kept from that roll) when it stays clear of the others."""
+    rng = np.random.default_rng([frame.seed, 4])
+    for _ in range(40):
+        dice = place_dice(rng, "apart", frame.camera, frame.look.radius)
+        if dice is not None:
+            break
+    else:
+        raise RuntimeError(f"frame {frame.seed}: no placement found for its last roll")
+    for k, die in enumerate(frame.dice):
+        others = dice[:k] + dice[k + 1:]
+        if rng.random() < KEPT and all(die_gap(die, o, frame.look.radius) >= 0.25 * EDGE
+                                       for o in others):
+            dice[k] = die
+    return replace(frame, dice=dice)
+
+
+def render_frame(seed: int, spp: int = SPP, at_table: bool = False, last: bool = False
                  ) -> tuple[np.ndarray, dict[str, Any]]:
+    """Frame ``seed``'s picture and truth; ``last``: its last roll's (:func:`last_roll`)."""
     mi = _mi()
-    frame = plan_frame(seed, at_table)
+    now = plan_frame(seed, at_table)
+    frame = last_roll(now) if last else now
     t0 = time.perf_counter()
     tray_margin = float(np.random.default_rng([seed, 1]).uniform(1.0, 4.0))
     for _attempt in range(5):
         rng = np.random.default_rng([seed, 2])
-        scene, _meshes, notes, white = build_scene(mi, frame, rng, tray_margin)
+        scene, _meshes, notes, white = build_scene(mi, frame, rng, tray_margin, now.dice)
         hidden = [covered(mi, scene, frame.camera.origin, d.top_points(frame.look.radius))
                   for d in frame.dice]
         # a flat die hidden by the tray's wall: move the walls out (the dice stay)
@@ -1331,6 +1362,9 @@ def main() -> None:
     parser.add_argument("--at-table", action="store_true",
                         help="a real table: citizen cards beside the dice, a desk-arm camera, "
                              "a warm lamp (AT_TABLE)")
+    parser.add_argument("--last-roll", action="store_true",
+                        help="also each frame's last roll (frame-SSSSSS-last.png/.json): the "
+                             "same table, the dice thrown before lying elsewhere, some kept")
     parser.add_argument("--outlines", action="store_true",
                         help="also write each frame with its truth drawn on it (outlines/)")
     args = parser.parse_args()
@@ -1343,13 +1377,15 @@ def main() -> None:
             if plan_frame(seed, args.at_table).family["table"] == args.table:
                 seeds.append(seed)
             seed += 1
-    for seed in seeds:
-        png = args.out / f"frame-{seed:06d}.png"
-        js = args.out / f"frame-{seed:06d}.json"
+    todo = [(seed, False) for seed in seeds] + [(seed, True) for seed in seeds
+                                                 if args.last_roll]
+    for seed, last in todo:
+        png = args.out / f"frame-{seed:06d}{'-last' if last else ''}.png"
+        js = png.with_suffix(".json")
         if png.exists() and js.exists() and not args.force:
             continue
         t = time.perf_counter()
-        bgr, truth = render_frame(seed, args.spp, args.at_table)
+        bgr, truth = render_frame(seed, args.spp, args.at_table, last)
         truth["render"]["total_seconds"] = round(time.perf_counter() - t, 1)
         cv2.imwrite(str(png), bgr)
         js.write_text(json.dumps(truth, indent=1))
