@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from vision.choose import pool
 from vision.faces import Seen
 from vision.reading import DieReading
 
@@ -56,7 +57,9 @@ def change(frame: np.ndarray, before: np.ndarray, center: tuple[float, float],
 
 
 def _lab(patch: np.ndarray, gain: Sequence[float]) -> np.ndarray:
-    blurred = cv2.GaussianBlur(patch, (3, 3), 0).astype(np.float32) * (
+    """The patch lightly blurred, every second pixel of it (the blur has averaged each with
+    its neighbours), its channels scaled by ``gain``, in Lab."""
+    blurred = cv2.GaussianBlur(patch, (3, 3), 0)[::2, ::2].astype(np.float32) * (
         np.asarray(gain, np.float32) / np.float32(255.0))
     out: np.ndarray = cv2.cvtColor(np.clip(blurred, 0.0, 1.0), cv2.COLOR_BGR2Lab)
     return out
@@ -65,9 +68,9 @@ def _lab(patch: np.ndarray, gain: Sequence[float]) -> np.ndarray:
 def exposure(frame: np.ndarray, before: np.ndarray) -> tuple[float, float, float]:
     """The gains (blue, green, red) that take ``before``'s colours to ``frame``'s: the camera's
     exposure and white balance may drift a little between two rolls. Each is the median
-    ratio over every eighth pixel lit in both pictures (neither dark nor white), so the dice
-    that moved, a small part of the picture, do not sway it."""
-    now, then = (img[::8, ::8].reshape(-1, 3).astype(np.float32) for img in (frame, before))
+    ratio over every sixteenth pixel (in each direction) lit in both pictures (neither dark
+    nor white), so the dice that moved, a small part of the picture, do not sway it."""
+    now, then = (img[::16, ::16].reshape(-1, 3).astype(np.float32) for img in (frame, before))
     lit = ((now > 16) & (now < 240) & (then > 16) & (then < 240)).all(axis=1)
     if not lit.any():
         return 1.0, 1.0, 1.0
@@ -115,10 +118,12 @@ def since(seen: Seen, frame: np.ndarray, last: LastRoll | None) -> Seen:
     if last is None or last.frame.shape != frame.shape:
         return seen
     gain = exposure(frame, last.frame)
+    chosen_among = set(pool(seen))  # no other face is chosen: its change is never weighed
     return replace(seen, faces=tuple(
-        replace(f, change=change(frame, last.frame, f.found.center, f.found.side, gain),
+        replace(f, change=change(frame, last.frame, f.found.center, f.found.side, gain)
+                if k in chosen_among else None,
                 kept=kept_at(f.found.center, f.found.side, last.dice))
-        for f in seen.faces))
+        for k, f in enumerate(seen.faces)))
 
 
 def last_roll(frame: np.ndarray, dice: Sequence[DieReading]) -> LastRoll:
