@@ -13,10 +13,11 @@ no reading of a frame before the last motion is used. Hands
 in the tray, a die still wobbling, or dice missing give no roll: the ``sight`` says what
 the camera sees instead.
 
-From the second throw on, the reader is also handed the picture the last roll was read from
-and where its dice lay: a die that was thrown lies where that picture showed something else,
-a die printed on a citizen card lies where it lay (:mod:`vision.lastroll`). Not after the
-camera was away, nor when the picture changed over half of it (the camera was moved).
+The reader is also handed the picture the last roll was read from and where its dice lay: a
+die that was thrown lies where that picture showed something else, a die printed on a citizen
+card lies where it lay (:mod:`vision.lastroll`). Before the first roll (and after the camera
+was away) the last still picture before the throw stands in for it, read once. Not when the
+picture changed over half of it (the camera was moved).
 
 Dice already lying still when the detector starts are not a roll: a throw needs motion.
 Nor is a hand passing over the tray: when every die shows the same face in the same place
@@ -218,6 +219,11 @@ class RollDetector:
         self._throw_small: np.ndarray | None = None
         """The :func:`_small` copy of the last roll's picture (None: no roll yet, or the
         camera was away since)."""
+        self._still: tuple[np.ndarray, np.ndarray] | None = None
+        """The last still picture before the throw (and its :func:`_small` copy), while no
+        roll's picture is there to compare with."""
+        self._before: tuple[LastRoll, tuple[DieReading, ...]] | None = None
+        """That picture and its readings, once a throw needs them."""
 
     def request_reread(self) -> None:
         """Read the dice lying in the tray again (the re-read button)."""
@@ -230,6 +236,7 @@ class RollDetector:
         self._previous = None
         self._agreeing, self._anchor = [], None
         self._throw_small = None
+        self._still = self._before = None
 
     def feed(self, frame: np.ndarray, now: float) -> Throw | None:
         """Look at one frame taken at ``now`` (seconds); a Throw once a throw has settled.
@@ -253,6 +260,8 @@ class RollDetector:
             self.sight = Sight("moving", "dice rolling or a hand in the tray")
             return None
         if not (self._armed or self._reread):
+            if self._throw_small is None:  # the tray before the throw, kept to compare with
+                self._still, self._before = (frame, small), None
             if self.sight.seeing == "moving":
                 self.sight = Sight("waiting", "waiting for a throw")
             return None
@@ -277,10 +286,10 @@ class RollDetector:
         game needs)."""
         wanted = self.dice() if callable(self.dice) else self.dice
         read = self.read_doubtful if self._reread and self.read_doubtful else self.read
-        last = self._last(small)
+        last, before = self._last(small) or (None, ())
         readings = list(read(frame, wanted, last))
         if not self._reread:  # asked to read again: the dice as they look now, nothing kept
-            readings = keep_kept(readings, frame, self.last_throw, last)
+            readings = keep_kept(readings, frame, before, last)
         self.last_readings = tuple(readings)
         n = len(readings)
         if n == 0 or (wanted is not None and n != wanted):
@@ -297,14 +306,22 @@ class RollDetector:
         self.sight = Sight("settling", "reading the dice", n)
         return readings
 
-    def _last(self, small: np.ndarray) -> LastRoll | None:
-        """The last roll's picture and dice for reading a frame (``small``: its
-        :func:`_small` copy), unless the camera was away since or the picture differs from
-        it too widely (:data:`MOVED_CAMERA`)."""
-        if (self._throw_frame is None or self._throw_small is None
-                or camera_moved(self._throw_small, small)):
+    def _last(self, small: np.ndarray) -> tuple[LastRoll, tuple[DieReading, ...]] | None:
+        """The last roll's picture and where its dice lay, and its readings, for reading a
+        frame (``small``: its :func:`_small` copy); before the first roll or after the camera
+        was away, the tray's last still picture before the throw, read once; None when the
+        picture differs from it too widely (:data:`MOVED_CAMERA`)."""
+        if self._throw_frame is not None and self._throw_small is not None:
+            if camera_moved(self._throw_small, small):
+                return None
+            return last_roll(self._throw_frame, self.last_throw), self.last_throw
+        if self._still is None or camera_moved(self._still[1], small):
             return None
-        return last_roll(self._throw_frame, self.last_throw)
+        if self._before is None:  # the tray before the first throw: read once
+            picture = self._still[0]
+            seen = tuple(self.read(picture, None, None))
+            self._before = last_roll(picture, seen), seen
+        return self._before
 
     def _settled(self, readings: list[DieReading], frame: np.ndarray) -> Throw | None:
         """The agreeing readings of a settled tray: a Throw, unless nothing was thrown."""

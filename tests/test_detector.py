@@ -436,3 +436,49 @@ def test_the_simulated_tray_keeps_its_table_so_a_throw_is_read_against_the_last(
     assert handed and all(isinstance(h, LastRoll) for h in handed)
     assert not pictures_apart(pictures[0], pictures[1])
     assert np.abs(pictures[0].astype(int) - pictures[1]).mean() > 1  # the dice moved
+
+
+def test_before_the_first_roll_the_tray_s_still_picture_stands_in_for_the_last_roll() -> None:
+    """With no roll yet (or after the camera was away), the reader is handed the last still
+    picture of the tray before the throw, read once, with the dice it showed; not when the
+    throw's picture differs from it over half of it."""
+    calls: list[tuple[int, int | None, LastRoll | None]] = []
+
+    def tray(where: int, level: int = 90) -> np.ndarray:
+        img = np.full((120, 160, 3), level, np.uint8)
+        img[20:40, 10 + 30 * where:30 + 30 * where] = 230
+        return img
+
+    pictures = [tray(0), tray(3), tray(1)]
+
+    def read(frame: np.ndarray, n: int | None, last: LastRoll | None) -> list[DieReading]:
+        k = next(k for k, p in enumerate(pictures) if np.array_equal(p, frame))
+        calls.append((k, n, last))
+        return [DieReading(v, None, (10.0 + 20.0 * v, 30.0 + 20.0 * k), (), 0.9, 15.0)
+                for v in (1, 2, 3, 4, 5, 6)]
+
+    detector = RollDetector(read, settle_seconds=0.2, stable_reads=1)
+    t = 0.0
+    for k in (0, 0, 1, 1, 1, 1):  # the tray still, then the dice land elsewhere
+        t += 0.1
+        detector.feed(pictures[k], t)
+    before = [c for c in calls if c[0] == 0]
+    assert [c[1:] for c in before] == [(None, None)]  # the still tray, read once
+    handed = [c[2] for c in calls if c[0] == 1]
+    assert handed and all(h is handed[0] for h in handed)
+    assert handed[0] is not None and handed[0].frame is pictures[0]
+    assert handed[0].dice == tuple((10.0 + 20.0 * v, 30.0, 15.0) for v in range(1, 7))
+    calls.clear()
+    detector.reset()  # the camera was away: the tray's still picture stands in again
+    for k in (1, 1, 2, 2, 2, 2):
+        t += 0.1
+        detector.feed(pictures[k], t)
+    assert [c[:2] for c in calls if c[2] is None and c[0] == 1] == [(1, None)]
+    assert all(c[2] is not None and c[2].frame is pictures[1] for c in calls if c[0] == 2)
+    calls.clear()
+    detector.reset()
+    for k, level in ((2, 90), (2, 90), (0, 200), (0, 200)):  # another light: not compared
+        pictures[0] = tray(0, level)
+        t += 0.1
+        detector.feed(pictures[k] if k == 2 else pictures[0], t)
+    assert calls and all(c[2] is None for c in calls)

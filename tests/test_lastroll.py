@@ -27,13 +27,13 @@ def _table(seed: int, bgr: tuple[int, int, int], height: int = 240, width: int =
     return np.clip(np.array(bgr, np.float32) + mottle[..., None], 0, 255).astype(np.uint8)
 
 
-def _die(img: np.ndarray, x: int, y: int, side: int, paint: tuple[int, int, int]
-         ) -> np.ndarray:
-    """``img`` with a die's top of ``paint`` and five light pips at (x, y)."""
+def _die(img: np.ndarray, x: int, y: int, side: int, paint: tuple[int, int, int],
+         pips: int = 5) -> np.ndarray:
+    """``img`` with a die's top of ``paint`` and five light pips (or one) at (x, y)."""
     out = img.copy()
     h = side // 2
     cv2.rectangle(out, (x - h, y - h), (x + h, y + h), paint, -1)
-    for dx, dy in ((0, 0), (-1, -1), (1, 1), (-1, 1), (1, -1)):
+    for dx, dy in ((0, 0), (-1, -1), (1, 1), (-1, 1), (1, -1))[:pips]:
         cv2.circle(out, (x + dx * side // 4, y + dy * side // 4), max(side // 10, 2),
                    (200, 225, 235), -1)
     return out
@@ -100,22 +100,26 @@ def test_a_die_of_the_last_roll_lay_where_its_reading_was_within_half_a_side() -
 
 
 def test_a_die_is_kept_where_a_die_lay_and_its_place_did_not_change() -> None:
-    """Of three dice of the last roll, one stayed, one was thrown and landed where another
-    lay (the same place, another face), one was thrown elsewhere: only the first is kept,
-    and it is that die of the last roll; the camera's noise does not make a die thrown."""
+    """Of four dice of the last roll, one stayed, two were thrown and landed where another
+    lay (the same place: another colour, or the same colour and another value), one was
+    thrown elsewhere: only the first is kept, and it is that die of the last roll; the
+    camera's noise does not make a die thrown."""
     rng = np.random.default_rng(4)
     bare = _table(5, (70, 110, 150))
-    before = _camera(_die(_die(bare, 60, 60, 40, PAINTS["red"]), 160, 60, 40,
-                          PAINTS["green"]), rng, 2.0, 1.0)
-    now = _camera(_die(_die(_die(bare, 60, 60, 40, PAINTS["red"]), 160, 60, 40,
-                             PAINTS["blue"]), 240, 180, 40, PAINTS["green"]), rng, 2.0, 1.02)
+    before = _camera(_die(_die(_die(bare, 60, 60, 40, PAINTS["red"]), 160, 60, 40,
+                               PAINTS["green"]), 160, 180, 40, PAINTS["blue"], pips=1),
+                     rng, 2.0, 1.0)
+    now = _camera(_die(_die(_die(_die(bare, 60, 60, 40, PAINTS["red"]), 160, 60, 40,
+                                  PAINTS["blue"]), 160, 180, 40, PAINTS["blue"]),
+                       270, 180, 40, PAINTS["green"]), rng, 2.0, 1.02)
     read = [DieReading(v, c, xy, (), 0.9, 40.0) for v, c, xy in (
         (5, Color.RED, (60.0, 60.0)), (5, Color.BLUE, (160.0, 60.0)),
-        (5, Color.GREEN, (240.0, 180.0)))]
+        (5, Color.BLUE, (160.0, 180.0)), (5, Color.GREEN, (270.0, 180.0)))]
     last = last_roll(before, [DieReading(5, Color.RED, (61.0, 59.0), (), 0.9, 40.0),
-                              DieReading(5, Color.GREEN, (160.0, 60.0), (), 0.9, 40.0)])
-    assert kept_dice(now, last, read, 5.0) == [0, None, None]
-    assert kept_dice(cv2.resize(now, (160, 120)), last, read, 5.0) == [None] * 3
+                              DieReading(5, Color.GREEN, (160.0, 60.0), (), 0.9, 40.0),
+                              DieReading(1, Color.BLUE, (160.0, 180.0), (), 0.9, 40.0)])
+    assert kept_dice(now, last, read, 5.0) == [0, None, None, None]
+    assert kept_dice(cv2.resize(now, (160, 120)), last, read, 5.0) == [None] * 4
 
 
 def test_each_face_is_told_its_place_s_change_and_whether_a_die_lay_there() -> None:

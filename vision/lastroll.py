@@ -42,18 +42,27 @@ class LastRoll:
 def change(frame: np.ndarray, before: np.ndarray, center: tuple[float, float],
            side: float, gain: Sequence[float] = (1.0, 1.0, 1.0)) -> float:
     """How much the square of ``side`` pixels at ``center`` changed from ``before`` to
-    ``frame`` (the median Lab colour distance, ``before``'s channels scaled by ``gain``
-    first); 0 where the square lies outside the picture."""
+    ``frame``: the median Lab colour distance over it (:func:`distances`); 0 where the square
+    lies outside the picture."""
+    d = distances(frame, before, center, side, gain)
+    return float(np.median(d)) if d.size else 0.0
+
+
+def distances(frame: np.ndarray, before: np.ndarray, center: tuple[float, float],
+              side: float, gain: Sequence[float] = (1.0, 1.0, 1.0)) -> np.ndarray:
+    """The Lab colour distances between ``before`` (its channels scaled by ``gain``) and
+    ``frame`` over the square of ``side`` pixels at ``center`` (:func:`_lab`'s pixels); none
+    where the square lies outside the picture."""
     h = max(round(side / 2), 1)
     x, y = round(center[0]), round(center[1])
     height, width = frame.shape[:2]
     x0, x1, y0, y1 = max(x - h, 0), min(x + h + 1, width), max(y - h, 0), min(y + h + 1, height)
     if x1 - x0 < 2 or y1 - y0 < 2:
-        return 0.0
+        return np.zeros(0, np.float32)
     now, then = (_lab(img[y0:y1, x0:x1], g) for img, g in ((frame, (1.0, 1.0, 1.0)),
                                                              (before, gain)))
-    distance = np.sqrt(((now - then) ** 2).sum(axis=2))
-    return float(np.median(distance))
+    out: np.ndarray = np.sqrt(((now - then) ** 2).sum(axis=2))
+    return out
 
 
 def _lab(patch: np.ndarray, gain: Sequence[float]) -> np.ndarray:
@@ -96,18 +105,22 @@ def kept_at(center: tuple[float, float], side: float,
 def kept_dice(frame: np.ndarray, last: LastRoll, dice: Sequence[DieReading],
               level: float) -> list[int | None]:
     """For each reading of ``frame``, the die of the last roll it is (its place in
-    ``last.dice``) when it was kept: that die lay at its place (:func:`lay_at`) and the place
-    did not change since (:func:`change` below ``level``, the level from which the reader
-    counts a place as changed). A kept die was not picked up, so it shows what it showed. None
-    for a die thrown, and for every die when the picture is another size."""
+    ``last.dice``) when it was kept: that die lay at its place (:func:`lay_at`) and no part
+    of its square changed since: the *mean* colour distance over it (:func:`distances`) is
+    below ``level``, the level from which the reader counts a place as changed. (A die thrown
+    onto the place of a die of its colour changes only the pips, which the median of the
+    square misses.) A kept die was not picked up, so it shows what it showed. None for a die
+    thrown, and for every die when the picture is another size."""
     if last.frame.shape != frame.shape:
         return [None] * len(dice)
     gain = exposure(frame, last.frame)
     out: list[int | None] = []
     for d in dice:
         k = lay_at(d.center, d.size, last.dice)
-        out.append(k if k is not None
-                   and change(frame, last.frame, d.center, d.size, gain) < level else None)
+        if k is not None:
+            square = distances(frame, last.frame, d.center, d.size, gain)
+            k = k if square.size and float(square.mean()) < level else None
+        out.append(k)
     return out
 
 
@@ -132,5 +145,5 @@ def last_roll(frame: np.ndarray, dice: Sequence[DieReading]) -> LastRoll:
                                  for d in dice))
 
 
-__all__ = ["LastRoll", "change", "exposure", "kept_at", "kept_dice", "last_roll", "lay_at",
-           "since"]
+__all__ = ["LastRoll", "change", "distances", "exposure", "kept_at", "kept_dice", "last_roll",
+           "lay_at", "since"]
