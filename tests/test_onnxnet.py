@@ -76,7 +76,7 @@ def test_both_runtimes_read_haba_frames_alike() -> None:
     fast, slow = HabaNet(use="onnxruntime"), HabaNet(use="opencv")
     assert (fast.runtime, slow.runtime) == ("onnxruntime", "opencv")
     dice = 0
-    for i in range(4000, 4012):
+    for i in range(4000, 4008):
         img, _, _ = frame("tune", i)
         a, b = fast.find(img), slow.find(img)
         assert len(a) == len(b)
@@ -85,4 +85,4 @@ def test_both_runtimes_read_haba_frames_alike() -> None:
         crops = [face_crop(img, f.center, f.side, f.angle) for f in a]
         assert np.abs(fast.read(crops) - slow.read(crops)).max() < 1e-4
         dice += len(a)
-    assert dice >= 60
+    assert dice >= 40  # 45 dice in the eight frames

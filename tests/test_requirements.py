@@ -1,16 +1,20 @@
 """The requirement engine against brute-force oracles over every roll.
 
-Value requirements are checked on all 6^6 value combinations, colour requirements on all
-4^6 colour combinations (red, green, blue, none). The oracles are written independently
-of the engine: they state each rule the slow, obvious way. ``missing`` is checked against
-a breadth-first search over the Hamming graph of rolls (the true fewest dice to change).
+Value requirements are checked on each of the 462 multisets of six values (a roll in
+sorted order), colour requirements on all 4^6 colour combinations (red, green, blue,
+none). The oracles are written independently of the engine: they state each rule the slow,
+obvious way. ``missing`` is checked against a breadth-first search over the Hamming graph of
+all 6^6 ordered rolls (the true fewest dice to change). That the order of the dice changes no
+verdict is checked on every ordering of every multiset for one requirement of each kind (the
+one whose verdicts vary most), and for every requirement on random rolls in random orders.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from itertools import permutations, product
+from functools import cache
+from itertools import combinations_with_replacement, permutations, product
 
 import numpy as np
 import pytest
@@ -25,6 +29,7 @@ from rules.kotd.requirements import (
     Colors,
     Groups,
     Parity,
+    Requirement,
     RequirementError,
     Run,
     SameColor,
@@ -34,15 +39,26 @@ from rules.kotd.requirements import (
     from_dict,
 )
 
-ALL_VALUES = list(product(range(1, 7), repeat=6))
+ALL_VALUES = np.array(list(product(range(1, 7), repeat=6)))
+"""Every ordered roll of six values (46,656), row ``i`` the roll whose base-6 digits are ``i``."""
+MULTISETS = list(combinations_with_replacement(range(1, 7), 6))
+"""Every multiset of six values (462), each as its roll in sorted order."""
+_PLACES = 6 ** np.arange(5, -1, -1)
+MULTISET_OF = np.searchsorted([int(np.dot(np.array(m) - 1, _PLACES)) for m in MULTISETS],
+                              (np.sort(ALL_VALUES, axis=1) - 1) @ _PLACES)
+"""For each ordered roll, the index of its multiset in :data:`MULTISETS`."""
 COLOR_CHOICES = [Color.RED, Color.GREEN, Color.BLUE, None]
 ALL_COLORS = list(product(COLOR_CHOICES, repeat=6))
-# built once for the whole module (46,656 and 4,096 rolls), shared by every case
-# (dice are immutable: the rolls share one Die per face)
+# dice are immutable: the rolls share one Die per face
 _DIE = {(v, c): Die(v, c) for v in range(1, 7) for c in COLOR_CHOICES}
-VALUE_ROLLS = [Roll(tuple(_DIE[v, None] for v in values)) for values in ALL_VALUES]
-MULTISETS = [tuple(sorted(values)) for values in ALL_VALUES]
+MULTISET_ROLLS = [Roll(tuple(_DIE[v, None] for v in values)) for values in MULTISETS]
 COLOR_ROLLS = [Roll(tuple(_DIE[1 + i, c] for i, c in enumerate(colors))) for colors in ALL_COLORS]
+
+
+@cache
+def value_rolls() -> list[Roll]:
+    """Every ordered roll of :data:`ALL_VALUES` as a :class:`Roll` (built where it is used)."""
+    return [Roll(tuple(_DIE[v, None] for v in values)) for values in ALL_VALUES.tolist()]
 
 
 @dataclass(frozen=True)
@@ -54,16 +70,16 @@ class Counts:
     total: np.ndarray
 
     @classmethod
-    def of(cls, rolls: list[Roll]) -> Counts:
-        values = np.array([[d.value for d in r] for r in rolls])
-        colors = np.array([[COLOR_INDEX.get(d.color, 3) if d.color else 3 for d in r]
-                           for r in rolls])
+    def of(cls, values: np.ndarray, colors: np.ndarray) -> Counts:
+        """From a table of values and one of colour indices (3: none), a roll a row."""
         return cls(tuple((values == v).sum(axis=1) for v in range(1, 7)),
                    tuple((colors == c).sum(axis=1) for c in range(3)), values.sum(axis=1))
 
 
-VALUE_COUNTS = Counts.of(VALUE_ROLLS)
-COLOR_COUNTS = Counts.of(COLOR_ROLLS)
+VALUE_COUNTS = Counts.of(ALL_VALUES, np.full(ALL_VALUES.shape, 3))
+COLOR_COUNTS = Counts.of(np.tile(np.arange(1, 7), (len(ALL_COLORS), 1)),
+                         np.array([[COLOR_INDEX.get(c, 3) if c else 3 for c in colors]
+                                   for colors in ALL_COLORS]))
 
 
 def oracle(req, values, colors) -> bool:
@@ -125,27 +141,44 @@ COLOR_REQS = sorted(
 
 
 @pytest.mark.parametrize("req", VALUE_REQS, ids=repr)
-def test_value_requirement_matches_oracle_on_every_roll(req) -> None:
-    rolls = VALUE_ROLLS
-    verdicts = [req.evaluate(r) for r in rolls]
-    # the rule depends on the values shown, not their order: judge each multiset once
-    by_multiset: dict[tuple[int, ...], bool] = {}
-    for values, key in zip(ALL_VALUES, MULTISETS, strict=True):
-        if key not in by_multiset:
-            by_multiset[key] = oracle(req, values, (None,) * 6)
-    expected = np.array([by_multiset[key] for key in MULTISETS])
+def test_value_requirement_matches_oracle_on_every_multiset(req) -> None:
+    verdicts = [req.evaluate(r) for r in MULTISET_ROLLS]
+    by_multiset = np.array([oracle(req, values, (None,) * 6) for values in MULTISETS])
     got = np.array([v.satisfied for v in verdicts])
-    assert (got == expected).all(), [ALL_VALUES[i] for i in np.flatnonzero(got != expected)[:5]]
-    fast = req.meets(VALUE_COUNTS)  # the advisor's form of the same rule
+    wrong = np.flatnonzero(got != by_multiset)
+    assert wrong.size == 0, [MULTISETS[i] for i in wrong[:5]]
+    expected = by_multiset[MULTISET_OF]  # every ordered roll: its multiset's verdict
+    fast = req.meets(VALUE_COUNTS)  # the advisor's form of the same rule, on every roll
     assert (fast == expected).all(), [ALL_VALUES[i] for i in np.flatnonzero(fast != expected)[:5]]
     assert expected.any(), "the requirement should be satisfiable"
-    distances = hamming_distance_to(expected, 6)
+    distances = hamming_distance_to(expected, 6)[_PLACES @ (np.array(MULTISETS) - 1).T]
     missing = np.array([v.missing for v in verdicts])
     bad = np.flatnonzero(missing != distances)
-    assert bad.size == 0, [(ALL_VALUES[i], missing[i], distances[i]) for i in bad[:5]]
-    for roll, verdict in zip(rolls[::97], verdicts[::97], strict=True):
+    assert bad.size == 0, [(MULTISETS[i], missing[i], distances[i]) for i in bad[:5]]
+    for roll, verdict in zip(MULTISET_ROLLS, verdicts, strict=True):
         if verdict.satisfied:
             assert req.evaluate(roll.subset(verdict.witness)).satisfied
+
+
+def most_varied(kind: type[Requirement]) -> Requirement:
+    """The requirement of ``kind`` whose verdicts over the multisets vary most (the entropy of
+    ``missing``): where an order of the dice could change a verdict, it has most to change."""
+    def entropy(req: Requirement) -> float:
+        counts = np.unique([req.evaluate(r).missing for r in MULTISET_ROLLS],
+                           return_counts=True)[1] / len(MULTISET_ROLLS)
+        return float(-(counts * np.log(counts)).sum())
+    return max((r for r in VALUE_REQS if type(r) is kind), key=entropy)
+
+
+@pytest.mark.parametrize("kind", VALUE_KINDS, ids=lambda kind: kind.__name__)
+def test_no_order_of_the_dice_changes_a_verdict(kind) -> None:
+    """Every ordering of every multiset (all 6^6 rolls) gets its sorted roll's verdict."""
+    req = most_varied(kind)
+    sorted_verdicts = [req.evaluate(r) for r in MULTISET_ROLLS]
+    want = np.array([(v.satisfied, v.missing) for v in sorted_verdicts])[MULTISET_OF]
+    got = np.array([(v.satisfied, v.missing) for v in map(req.evaluate, value_rolls())])
+    bad = np.flatnonzero((got != want).any(axis=1))
+    assert bad.size == 0, (req, [(ALL_VALUES[i], got[i], want[i]) for i in bad[:5]])
 
 
 @pytest.mark.parametrize("req", COLOR_REQS, ids=repr)
@@ -191,11 +224,12 @@ def _dice_asked(req) -> int:
     return getattr(req, "count", getattr(req, "length", 0))
 
 
-@given(roll_strategy, any_requirement)
-def test_order_of_dice_does_not_change_the_verdict(roll, req) -> None:
-    reversed_roll = Roll(tuple(reversed(roll.dice)))
-    a, b = req.evaluate(roll), req.evaluate(reversed_roll)
-    assert (a.satisfied, a.missing) == (b.satisfied, b.missing)
+@given(roll_strategy, st.permutations(range(6)))
+def test_order_of_dice_does_not_change_any_verdict(roll, order) -> None:
+    shuffled = Roll(tuple(roll.dice[i] for i in order))
+    for req in VALUE_REQS + COLOR_REQS:
+        a, b = req.evaluate(roll), req.evaluate(shuffled)
+        assert (a.satisfied, a.missing) == (b.satisfied, b.missing), req
 
 
 @pytest.mark.parametrize("req", VALUE_REQS + COLOR_REQS, ids=repr)

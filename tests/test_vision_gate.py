@@ -17,10 +17,12 @@ from habakit import frame, last_roll
 from vision.reader import read_dice
 from vision.render.score import score_frame
 
-GATE = {"tune": range(4000, 4012), "table-tune": range(4000, 4012)}
-"""The frozen sets: frames of tuning families that no fit uses (fits take frames 0-3999)."""
-MOST_ASKING = {"tune": 2, "table-tune": 6}
-"""Frames that may ask, told the count (two more not told): at a real table a die under a
+GATE = {"tune": range(4000, 4008), "table-tune": range(4000, 4008)}
+"""The frozen sets: frames of tuning families that no fit uses (fits take frames 0-3999).
+Eight of each: drawing them (and the real table's last rolls) is most of the gate's time, in
+every fresh clone; the bounds below are for eight."""
+MOST_ASKING = {"tune": 1, "table-tune": 4}
+"""Frames that may ask, told the count (one more not told): at a real table a die under a
 hand or out of the picture asks, about a third of the frames."""
 MOST_SURE_WRONG = {"tune": 0, "table-tune": 1}
 """Sure readings that are wrong in frames that ask anyway: at a real table, about one frame in
@@ -50,7 +52,7 @@ def test_the_reader_is_never_silently_wrong_and_seldom_asks(
     right = sum(min(s.value, s.color) for s in scores)
     assert sum(s.silent for s in scores) == 0
     assert sum(s.wrong_sure for s in scores) <= MOST_SURE_WRONG[where]
-    assert sum(s.asks for s in scores) <= MOST_ASKING[where] + (0 if told else 2)
+    assert sum(s.asks for s in scores) <= MOST_ASKING[where] + (0 if told else 1)
     assert right >= LEAST_DICE_RIGHT * dice
 
 
