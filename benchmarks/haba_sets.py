@@ -79,7 +79,8 @@ AT_TABLE = frozenset({"table-tune", "table", "lens-tune", "lens"})
 SIMTRAY = frozenset({"simtray"})
 """The sets of the simulated tray's landings (:func:`pi.simtray.haba_landing`, 960×720: what
 ``make run`` shows; a neutral table in daylight, never a held-out family). The cache is the
-renderer's: after a change to ``haba_landing`` alone, remove ``.cache/haba-sets/*/simtray``."""
+renderer's: after a change to ``haba_landing`` alone, remove ``.cache/haba-sets/*/simtray*``
+(its last rolls too)."""
 ROOT = Path(__file__).resolve().parents[1]
 _SOURCES = sorted(p for p in (ROOT / "vision" / "render").glob("*.py") if p.name != "score.py")
 RENDERER = hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES)).hexdigest()[:10]
