@@ -13,17 +13,16 @@ at every threshold). Reads the ``tune`` part of every photo source
    (:class:`vision.dicedecision.Turning`), each choice's mistakes a person at the table
    would count, each source apart: dice not read right plus readings on no die, over the
    labelled dice (the readings on no die against the targets, :data:`NO_DIE` and
-   :data:`NO_DIE_TRAYS` for the gamer trays, are printed for each). The **reference** is
-   the (wider, keep) with the fewest mistakes, every source weighing the same, when every
-   unsure die is read in all four turns (``Turning()``, the reader before turning was
-   fitted); of the choices with no source's mistakes above the reference's, the one that
-   has the pip reader read the fewest crops of the tune photos (the pip reader's time is
-   linear in its crops: a tray's time; ties to fewer mistakes) whose decision, fitted as in
-   2 and 3, leaves no source more often silently wrong, asks about no more of any
-   source's right readings, flags no smaller share of any source's wrong readings, and
-   lets no more dice or trays of any family of rendered trays (:func:`rendered_trays`:
-   the bench's kinds, other seeds) through wrong and confident than the reference's
-   decision does: reading faster may not cost the table accuracy, silence or questions;
+   :data:`NO_DIE_TRAYS` for the gamer trays, are printed for each). Each is fitted as in 2
+   and 3 and also tried at the shift of the **decision shipped now** and :data:`NEAR` steps
+   around it; kept is the one with the fewest pip crops of the tune photos (the pip
+   reader's time is linear in its crops: a tray's time), then the fewest right readings
+   asked about, among those **no worse than the shipped decision** on any guard: per
+   source no more mistakes, silently wrong frames or right readings asked about, no smaller
+   share of the wrong readings flagged, and per family of rendered trays
+   (:func:`rendered_trays`: the bench's kinds, other seeds) no more dice or trays wrong and
+   confident (:func:`choose`). Where none is, the shipped decision stays as it is: reading
+   faster may not cost the table accuracy, silence or questions;
 2. **weights**: a logistic regression, on every reading kept, of "the reading is right"
    (a labelled die, its value) on the reading's evidence (:func:`vision.dicedecision.evidence`);
 3. **shift**: the least shift of that function (in logits, steps of 0.25) with at most
@@ -299,46 +298,92 @@ def fit(choice: Choice, fitted_by: str) -> Decision:
     return replace(base, shift=shift)
 
 
-def choose(tried: list[Choice], fit_one: Callable[[Choice], Decision],
+NEAR = 2
+"""The steps of 0.25 either side of the shipped shift tried for each way (:func:`shifts`)."""
+
+
+def in_use(tried: list[Choice], shipped: Decision) -> Choice:
+    """The way tried that reads as ``shipped`` does (its keep, wider look and turning)."""
+    for c in tried:
+        if (c.keep, c.wider, c.turning) == (shipped.keep, shipped.wider, shipped.turning):
+            return c
+    raise ValueError(f"no way tried reads as the shipped decision ({shipped.fitted_by})")
+
+
+def shifts(own: float, held: float) -> list[float]:
+    """The shifts tried for a way: its own least shift (:func:`fit`) and the shipped shift
+    ``held`` with :data:`NEAR` steps either side, none below its own, ascending."""
+    near = (held + 0.25 * k for k in range(-NEAR, NEAR + 1))
+    return sorted({own, *(s for s in near if s > own)})
+
+
+def asked(choice: Choice, decision: Decision) -> float:
+    """The share of right readings ``decision`` asks about, every source weighing the same."""
+    return float(np.mean([flagged_share(choice.frames, decision, s) for s in PHOTO_SOURCES]))
+
+
+def no_worse_on_photos(choice: Choice, decision: Decision, old: Choice, shipped: Decision
+                       ) -> bool:
+    """Per tune source, ``decision`` (reading as ``choice``) has no more mistakes, silently
+    wrong frames or right readings asked about, and flags no smaller share of the wrong
+    readings, than the ``shipped`` decision (reading as ``old``)."""
+    return all(m <= r for m, r in zip(choice.mistakes, old.mistakes, strict=True)) and all(
+        silent_share(choice.frames, decision, s) <= silent_share(old.frames, shipped, s)
+        and flagged_share(choice.frames, decision, s) <= flagged_share(old.frames, shipped, s)
+        and caught_share(choice.frames, decision, s) >= caught_share(old.frames, shipped, s)
+        for s in PHOTO_SOURCES)
+
+
+def no_worse_on_renders(mine: dict[str, float], shipped: dict[str, float]) -> bool:
+    """No family of rendered dice or trays wrong and confident more often than shipped."""
+    return all(mine[k] <= v for k, v in shipped.items())
+
+
+def choose(tried: list[Choice], fit_one: Callable[[Choice], Decision], shipped: Decision,
            say: Callable[[str], None] = lambda _: None,
            rendered: Callable[[Decision], dict[str, float]] = lambda _: {},
            ) -> tuple[Choice, Choice, Decision]:
-    """The reference, the choice kept and its decision (``fit_one``) among ``tried``, as
-    the module notes say: the reference is the fewest mistakes with ``Turning()``; the
-    choice kept the fewest pip crops with no source's mistakes, silent frames or right
-    readings asked about above the reference's, no source's share of wrong readings flagged
-    below it, and no family's share wrong and confident on the rendered trays
-    (``rendered``, by decision: :func:`rendered_silence`) above it."""
-    reference = min((c for c in tried if c.turning == Turning()), key=Choice.cost)
-    ref = fit_one(reference)
-    say(f"reference: {describe(reference, ref)}")
-    ref_rendered: dict[str, float] | None = None
-    no_worse = sorted((c for c in tried if all(m <= r for m, r in zip(
-        c.mistakes, reference.mistakes, strict=True))), key=lambda c: (c.crops, c.cost()))
-    for chosen in no_worse:  # the cheapest first; the reference itself is among them
-        decision = ref if chosen is reference else fit_one(chosen)
-        if chosen is reference:
-            break
-        if not all(silent_share(chosen.frames, decision, s)
-                   <= silent_share(reference.frames, ref, s)
-                   and flagged_share(chosen.frames, decision, s)
-                   <= flagged_share(reference.frames, ref, s)
-                   and caught_share(chosen.frames, decision, s)
-                   >= caught_share(reference.frames, ref, s) for s in PHOTO_SOURCES):
-            say(f"not taken (asks, is silent or flags less): {describe(chosen, decision)}")
-            continue
-        ref_rendered = rendered(ref) if ref_rendered is None else ref_rendered
-        mine = rendered(decision)
-        if all(mine[k] <= v for k, v in ref_rendered.items()):
-            break
-        say(f"not taken (rendered trays wrong and confident more): "
-            f"{describe(chosen, decision)}; rendered " + _percent(mine)
-            + " against the reference's " + _percent(ref_rendered))
-    say(f"chosen: {describe(chosen, decision)}")
-    if ref_rendered is not None:
-        say(f"rendered trays, wrong and confident: reference {_percent(ref_rendered)}, "
-            f"chosen {_percent(rendered(decision))}")
-    return reference, chosen, decision
+    """The way the ``shipped`` decision reads, the way kept and its decision, among
+    ``tried`` (each fitted by ``fit_one``, at the :func:`shifts` around its own and the
+    shipped one): of the decisions no worse than ``shipped`` on any guard
+    (:func:`no_worse_on_photos`, :func:`no_worse_on_renders` with ``rendered``:
+    :func:`rendered_silence`), the fewest pip crops, then the fewest right readings asked
+    about; ``shipped`` itself where no other is."""
+    old = in_use(tried, shipped)
+    say(f"shipped: {describe(old, shipped)}")
+    cache: dict[int, tuple[Decision, dict[str, float]]] = {}  # the decision kept: its id stays
+
+    def renders(d: Decision) -> dict[str, float]:
+        if id(d) not in cache:
+            cache[id(d)] = d, rendered(d)
+        return cache[id(d)][1]
+
+    by_crops = sorted((c for c in tried if all(m <= r for m, r in zip(
+        c.mistakes, old.mistakes, strict=True))), key=lambda c: (c.crops, c.cost()))
+    for crops in sorted({c.crops for c in by_crops}):
+        kept = [(old, shipped)] if crops == old.crops else []
+        for chosen in (c for c in by_crops if c.crops == crops):
+            kept += passing(chosen, fit_one(chosen), old, shipped, renders, say)
+        if kept:
+            chosen, decision = min(kept, key=lambda cd: asked(*cd))
+            say(f"chosen: {describe(chosen, decision)}; rendered trays wrong and confident: "
+                f"{_percent(renders(decision))} (shipped {_percent(renders(shipped))})")
+            return old, chosen, decision
+    return old, old, shipped  # not reached: the shipped decision is kept at its own crops
+
+
+def passing(choice: Choice, fitted_one: Decision, old: Choice, shipped: Decision,
+            renders: Callable[[Decision], dict[str, float]], say: Callable[[str], None]
+            ) -> list[tuple[Choice, Decision]]:
+    """``choice`` with ``fitted_one`` at the least of its :func:`shifts` no worse than the
+    ``shipped`` decision on any guard, or nothing."""
+    for shift in shifts(fitted_one.shift, shipped.shift):
+        decision = replace(fitted_one, shift=shift)
+        if (no_worse_on_photos(choice, decision, old, shipped)
+                and no_worse_on_renders(renders(decision), renders(shipped))):
+            return [(choice, decision)]
+    say(f"not taken (worse than shipped at every shift tried): {describe(choice, fitted_one)}")
+    return []
 
 
 def _percent(shares: dict[str, float]) -> str:
@@ -367,6 +412,7 @@ def main() -> None:
     args = parser.parse_args()
     fitted_by = f"{COMMAND}{' --as-labelled' if args.as_labelled else ''}"
     cv2.setNumThreads(1)
+    shipped = Decision.from_json(json.loads(DECISION_JSON.read_text()))
     net = Remembering()
     photos = {s: load_part(s, "tune", args.shared) for s in PHOTO_SOURCES}
     limit = {s: NO_DIE_TRAYS if s == "rune55-trays" else NO_DIE for s in PHOTO_SOURCES}
@@ -389,7 +435,7 @@ def main() -> None:
                       + ", ".join(f"{s} {100 * v:.1f}%{'' if v <= limit[s] else ' (over)'}"
                                   for s, v in shares.items()), flush=True)
     trays = rendered_trays()
-    _, chosen, decision = choose(tried, lambda c: fit(c, fitted_by), print,
+    _, chosen, decision = choose(tried, lambda c: fit(c, fitted_by), shipped, print,
                                  lambda d: rendered_silence(net, trays, d, net.count))
     frames = chosen.frames
     less = replace(decision, shift=max(decision.shift - 0.25, 0.0))
