@@ -440,9 +440,9 @@ def main() -> None:
     frames = chosen.frames
     less = replace(decision, shift=max(decision.shift - 0.25, 0.0))
     binding = [f for f in frames if silent(f, less) and not silent(f, decision)]
-    print("frames the last step of the shift flags: " + ", ".join(
+    print("frames the last step of the shift flags: " + (", ".join(
         f"{f.source} {f.name} ({f.missed} missed, {f.right.count(False)} wrong)"
-        for f in binding))
+        for f in binding) or "none (the shift held above its own least)"))
     print(f"weights {np.round(decision.weights, 3).tolist()}, bias {decision.bias:.3f}")
     y = np.array([r for f in frames for r in f.right], np.float64)
     conf = np.array([decision.confidence(d.evidence) for f in frames for d in f.found])
