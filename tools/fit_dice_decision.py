@@ -13,15 +13,16 @@ at every threshold). Reads the ``tune`` part of every photo source
    (:class:`vision.dicedecision.Turning`), each choice's mistakes a person at the table
    would count, each source apart: dice not read right plus readings on no die, over the
    labelled dice (the readings on no die against the targets, :data:`NO_DIE` and
-   :data:`NO_DIE_TRAYS` for the gamer trays, are printed for each). The **reference** is
-   the (wider, keep) with the fewest mistakes, every source weighing the same, when every
-   unsure die is read in all four turns (``Turning()``, the reader before turning was
-   fitted); of the choices with no source's mistakes above the reference's, the one that
-   has the pip reader read the fewest crops of the tune photos (the pip reader's time is
-   linear in its crops: a tray's time; ties to fewer mistakes) whose decision, fitted as in
-   2 and 3, leaves no source more often silently wrong and asks about no more of any
-   source's right readings than the reference's decision does: reading faster may not
-   cost the table accuracy, silence or questions on the tune photos;
+   :data:`NO_DIE_TRAYS` for the gamer trays, are printed for each). Each is fitted as in 2
+   and 3 and also tried at the shift of the **decision shipped now** and :data:`NEAR` steps
+   around it; kept is the one with the fewest pip crops of the tune photos (the pip
+   reader's time is linear in its crops: a tray's time), then the fewest right readings
+   asked about, among those **no worse than the shipped decision** on any guard: per
+   source no more mistakes, silently wrong frames or right readings asked about, no smaller
+   share of the wrong readings flagged, and per family of rendered trays
+   (:func:`rendered_trays`: the bench's kinds, other seeds) no more dice or trays wrong and
+   confident (:func:`choose`). Where none is, the shipped decision stays as it is: reading
+   faster may not cost the table accuracy, silence or questions;
 2. **weights**: a logistic regression, on every reading kept, of "the reading is right"
    (a labelled die, its value) on the reading's evidence (:func:`vision.dicedecision.evidence`);
 3. **shift**: the least shift of that function (in logits, steps of 0.25) with at most
@@ -30,6 +31,10 @@ at every threshold). Reads the ``tune`` part of every photo source
    too small for 1% of it alone: 8 gamer trays), or as few as any shift gives where the
    frames with no reading at all (nothing to ask about) are more. Each source's share is
    printed.
+
+A reading is right when it matches the label **as the photo shows it**: the labels of
+:data:`dice_data.ERRATA` (looked at by eye) corrected, so that a known label error does not
+drive the fit (``--as-labelled``: the labels as the shared data has them).
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ from vision.dicedecision import DECISION_JSON, Decision, Turning
 from vision.dicenet import DiceNet, FoundDie, Look, kept_dice
 from vision.pipcount import count_pips
 from vision.reading import CONFIDENT
+from vision.render_standard import OrdinaryTruth, ordinary_tray
 
 WIDERS = (None, 1.2, 1.25, 1.3, 1.4)
 KEEPS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8)
@@ -58,6 +64,9 @@ TURNINGS = (Turning(), *(
 """The ways of turning tried, the reader's own (every unsure die in all four turns) first."""
 NO_DIE, NO_DIE_TRAYS = 0.01, 0.03
 SILENT = 0.01
+RENDER_SEED, RENDER_TRAYS = 90000, 60
+"""The rendered trays a faster way may not let through more silently (:func:`rendered_trays`):
+seeds apart from the bench's (70000+) and its speed trays' (50000+)."""
 COMMAND = "tools/fit_dice_decision.py"
 
 
@@ -118,11 +127,11 @@ def looks(net: DiceNet, photos: dict[str, list[Photo]], wider: float | None,
 
 
 def read_frames(photos: dict[str, list[Photo]], seen: dict[str, list[list[Look]]], keep: float,
-                as_read: bool = False,
+                as_read: bool = True,
                 count: Callable[[np.ndarray], int | None] = count_pips) -> list[Frame]:
     """The tune ``photos``, ``seen`` by the networks, read with ``keep``; a reading is right
-    when it matches the label, or (``as_read``) the value a person reads there where the
-    label says otherwise (:data:`dice_data.ERRATA`)."""
+    when it matches the value a person reads on the die (``as_read``: the label, or
+    :data:`dice_data.ERRATA` where that says otherwise), or the label as it stands."""
     errata = ERRATA if as_read else {}
     out = []
     for source, part in photos.items():
@@ -206,6 +215,70 @@ def flagged_share(frames: list[Frame], decision: Decision, source: str) -> float
     return float(np.mean(np.array(conf) < CONFIDENT)) if conf else 0.0
 
 
+def caught_share(frames: list[Frame], decision: Decision, source: str) -> float:
+    """The share of ``source``'s wrong readings (a wrong value, or no die there) that
+    ``decision`` asks the table about (1 where there are none)."""
+    conf = [d.confidence_by(decision) for f in frames if f.source == source
+            for d, r in zip(f.found, f.right, strict=True) if not r]
+    return float(np.mean(np.array(conf) < CONFIDENT)) if conf else 1.0
+
+
+@dataclass
+class RenderedTray:
+    """A rendered tray, the truth of its dice, and its family: ``mixed`` (flat dice and dice
+    leaning on another) or ``smoky`` (small dark dice)."""
+
+    frame: np.ndarray
+    truth: list[OrdinaryTruth]
+    kind: str
+
+
+def rendered_trays(trays: int = RENDER_TRAYS, seed: int = RENDER_SEED) -> list[RenderedTray]:
+    """The bench's rendered trays (``benchmarks/bench_ordinary.py::rendered``, the same
+    recipe) at other seeds: ``trays`` trays of 6-12 dice, 1280 x 960, three in ten dice
+    leaning, and half as many of small smoky dice, 640 x 480."""
+    out = []
+    for i in range(trays):
+        rng = np.random.default_rng(seed + i)
+        out.append(RenderedTray(*ordinary_tray(rng, int(rng.integers(6, 13)), 1280, 960,
+                                               die_size=float(rng.uniform(60, 110)),
+                                               tilted=0.3), "mixed"))
+    for i in range(trays // 2):
+        rng = np.random.default_rng(seed + 1000 + i)
+        out.append(RenderedTray(*ordinary_tray(rng, int(rng.integers(6, 13)), 640, 480,
+                                               die_size=float(rng.uniform(28, 45)),
+                                               tilted=0.0, smoky=1.0), "smoky"))
+    return out
+
+
+def rendered_silence(net: DiceNet, trays: list[RenderedTray], decision: Decision,
+                     count: Callable[[np.ndarray], int | None] = count_pips
+                     ) -> dict[str, float]:
+    """How often ``decision`` (its wider look, turning and keep) is wrong and confident on
+    the rendered ``trays``, as the bench counts (each die's nearest reading, inside its box):
+    per family of dice (``flat``, ``leaning``, ``smoky``) the share of dice read wrong and
+    confident, and per family of trays (``mixed trays``, ``smoky trays``) the share silently
+    wrong (a die wrong or missed, every reading confident)."""
+    dice: dict[str, list[bool]] = {"flat": [], "leaning": [], "smoky": []}
+    silent_trays: dict[str, list[bool]] = {"mixed trays": [], "smoky trays": []}
+    for tray in trays:
+        found = kept_dice(net.look(tray.frame, decision.wider, decision.turning),
+                          decision.keep, count=count)
+        sure = [d.confidence_by(decision) >= CONFIDENT for d in found]
+        wrong = False
+        for t in tray.truth:
+            i = min(range(len(found)), default=None, key=lambda i: np.hypot(
+                found[i].center[0] - t.center[0], found[i].center[1] - t.center[1]))
+            inside = i is not None and (t.box[0] <= found[i].center[0] <= t.box[2]
+                                        and t.box[1] <= found[i].center[1] <= t.box[3])
+            right = i is not None and inside and found[i].value == t.value
+            wrong |= not right
+            family = "smoky" if tray.kind == "smoky" else "leaning" if t.tilted else "flat"
+            dice[family].append(not right and i is not None and inside and sure[i])
+        silent_trays[f"{tray.kind} trays"].append(wrong and all(sure))
+    return {k: float(np.mean(v)) if v else 0.0 for k, v in (dice | silent_trays).items()}
+
+
 def fit(choice: Choice, fitted_by: str) -> Decision:
     """The decision of ``choice`` (its keep, wider look and turning): the weights of the
     logistic regression on its readings and the least shift with at most :data:`SILENT` of
@@ -225,26 +298,96 @@ def fit(choice: Choice, fitted_by: str) -> Decision:
     return replace(base, shift=shift)
 
 
-def choose(tried: list[Choice], fit_one: Callable[[Choice], Decision],
-           say: Callable[[str], None] = lambda _: None) -> tuple[Choice, Choice, Decision]:
-    """The reference, the choice kept and its decision (``fit_one``) among ``tried``, as
-    the module notes say: the reference is the fewest mistakes with ``Turning()``; the
-    choice kept the fewest pip crops with no source's mistakes, silent frames or right
-    readings asked about above the reference's."""
-    reference = min((c for c in tried if c.turning == Turning()), key=Choice.cost)
-    ref = fit_one(reference)
-    say(f"reference: {describe(reference, ref)}")
-    no_worse = sorted((c for c in tried if all(m <= r for m, r in zip(
-        c.mistakes, reference.mistakes, strict=True))), key=lambda c: (c.crops, c.cost()))
-    for chosen in no_worse:  # the cheapest first; the reference itself is among them
-        decision = ref if chosen is reference else fit_one(chosen)
-        if all(silent_share(chosen.frames, decision, s) <= silent_share(reference.frames, ref, s)
-               and flagged_share(chosen.frames, decision, s)
-               <= flagged_share(reference.frames, ref, s) for s in PHOTO_SOURCES):
-            break
-        say(f"not taken (asks or is silent more): {describe(chosen, decision)}")
-    say(f"chosen: {describe(chosen, decision)}")
-    return reference, chosen, decision
+NEAR = 2
+"""The steps of 0.25 either side of the shipped shift tried for each way (:func:`shifts`)."""
+
+
+def in_use(tried: list[Choice], shipped: Decision) -> Choice:
+    """The way tried that reads as ``shipped`` does (its keep, wider look and turning)."""
+    for c in tried:
+        if (c.keep, c.wider, c.turning) == (shipped.keep, shipped.wider, shipped.turning):
+            return c
+    raise ValueError(f"no way tried reads as the shipped decision ({shipped.fitted_by})")
+
+
+def shifts(own: float, held: float) -> list[float]:
+    """The shifts tried for a way: its own least shift (:func:`fit`) and the shipped shift
+    ``held`` with :data:`NEAR` steps either side, none below its own, ascending."""
+    near = (held + 0.25 * k for k in range(-NEAR, NEAR + 1))
+    return sorted({own, *(s for s in near if s > own)})
+
+
+def asked(choice: Choice, decision: Decision) -> float:
+    """The share of right readings ``decision`` asks about, every source weighing the same."""
+    return float(np.mean([flagged_share(choice.frames, decision, s) for s in PHOTO_SOURCES]))
+
+
+def no_worse_on_photos(choice: Choice, decision: Decision, old: Choice, shipped: Decision
+                       ) -> bool:
+    """Per tune source, ``decision`` (reading as ``choice``) has no more mistakes, silently
+    wrong frames or right readings asked about, and flags no smaller share of the wrong
+    readings, than the ``shipped`` decision (reading as ``old``)."""
+    return all(m <= r for m, r in zip(choice.mistakes, old.mistakes, strict=True)) and all(
+        silent_share(choice.frames, decision, s) <= silent_share(old.frames, shipped, s)
+        and flagged_share(choice.frames, decision, s) <= flagged_share(old.frames, shipped, s)
+        and caught_share(choice.frames, decision, s) >= caught_share(old.frames, shipped, s)
+        for s in PHOTO_SOURCES)
+
+
+def no_worse_on_renders(mine: dict[str, float], shipped: dict[str, float]) -> bool:
+    """No family of rendered dice or trays wrong and confident more often than shipped."""
+    return all(mine[k] <= v for k, v in shipped.items())
+
+
+def choose(tried: list[Choice], fit_one: Callable[[Choice], Decision], shipped: Decision,
+           say: Callable[[str], None] = lambda _: None,
+           rendered: Callable[[Decision], dict[str, float]] = lambda _: {},
+           ) -> tuple[Choice, Choice, Decision]:
+    """The way the ``shipped`` decision reads, the way kept and its decision, among
+    ``tried`` (each fitted by ``fit_one``, at the :func:`shifts` around its own and the
+    shipped one): of the decisions no worse than ``shipped`` on any guard
+    (:func:`no_worse_on_photos`, :func:`no_worse_on_renders` with ``rendered``:
+    :func:`rendered_silence`), the fewest pip crops, then the fewest right readings asked
+    about; ``shipped`` itself where no other is."""
+    old = in_use(tried, shipped)
+    say(f"shipped: {describe(old, shipped)}")
+    cache: dict[int, tuple[Decision, dict[str, float]]] = {}  # the decision kept: its id stays
+
+    def renders(d: Decision) -> dict[str, float]:
+        if id(d) not in cache:
+            cache[id(d)] = d, rendered(d)
+        return cache[id(d)][1]
+
+    by_crops = sorted((c for c in tried if all(m <= r for m, r in zip(
+        c.mistakes, old.mistakes, strict=True))), key=lambda c: (c.crops, c.cost()))
+    for crops in sorted({c.crops for c in by_crops}):
+        kept = [(old, shipped)] if crops == old.crops else []
+        for chosen in (c for c in by_crops if c.crops == crops):
+            kept += passing(chosen, fit_one(chosen), old, shipped, renders, say)
+        if kept:
+            chosen, decision = min(kept, key=lambda cd: asked(*cd))
+            say(f"chosen: {describe(chosen, decision)}; rendered trays wrong and confident: "
+                f"{_percent(renders(decision))} (shipped {_percent(renders(shipped))})")
+            return old, chosen, decision
+    return old, old, shipped  # not reached: the shipped decision is kept at its own crops
+
+
+def passing(choice: Choice, fitted_one: Decision, old: Choice, shipped: Decision,
+            renders: Callable[[Decision], dict[str, float]], say: Callable[[str], None]
+            ) -> list[tuple[Choice, Decision]]:
+    """``choice`` with ``fitted_one`` at the least of its :func:`shifts` no worse than the
+    ``shipped`` decision on any guard, or nothing."""
+    for shift in shifts(fitted_one.shift, shipped.shift):
+        decision = replace(fitted_one, shift=shift)
+        if (no_worse_on_photos(choice, decision, old, shipped)
+                and no_worse_on_renders(renders(decision), renders(shipped))):
+            return [(choice, decision)]
+    say(f"not taken (worse than shipped at every shift tried): {describe(choice, fitted_one)}")
+    return []
+
+
+def _percent(shares: dict[str, float]) -> str:
+    return ", ".join(f"{k} {100 * v:.1f}%" for k, v in shares.items())
 
 
 def describe(choice: Choice, decision: Decision) -> str:
@@ -255,17 +398,21 @@ def describe(choice: Choice, decision: Decision) -> str:
                 f"{100 * silent_share(choice.frames, decision, s):.1f}" for s in PHOTO_SOURCES)
             + "%, right readings asked about " + "/".join(
                 f"{100 * flagged_share(choice.frames, decision, s):.1f}" for s in PHOTO_SOURCES)
+            + "%, wrong readings flagged " + "/".join(
+                f"{100 * caught_share(choice.frames, decision, s):.1f}" for s in PHOTO_SOURCES)
             + "%")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=SHARED)
-    parser.add_argument("--as-read", action="store_true",
-                        help="fit on the labels as a person reads them (dice_data.ERRATA)")
+    parser.add_argument("--as-labelled", action="store_true",
+                        help="fit on the labels as the shared data has them, not with "
+                             "dice_data.ERRATA corrected (the default)")
     args = parser.parse_args()
-    fitted_by = f"{COMMAND}{' --as-read' if args.as_read else ''}"
+    fitted_by = f"{COMMAND}{' --as-labelled' if args.as_labelled else ''}"
     cv2.setNumThreads(1)
+    shipped = Decision.from_json(json.loads(DECISION_JSON.read_text()))
     net = Remembering()
     photos = {s: load_part(s, "tune", args.shared) for s in PHOTO_SOURCES}
     limit = {s: NO_DIE_TRAYS if s == "rune55-trays" else NO_DIE for s in PHOTO_SOURCES}
@@ -276,7 +423,7 @@ def main() -> None:
             seen = looks(net, photos, wider, turning)
             crops = net.crops
             for keep in KEEPS:
-                frames = read_frames(photos, seen, keep, args.as_read, net.count)
+                frames = read_frames(photos, seen, keep, not args.as_labelled, net.count)
                 shares = {s: no_die_share(frames, s) for s in PHOTO_SOURCES}
                 tried.append(Choice(keep, wider, turning, crops,
                                     tuple(mistakes(frames, s) for s in PHOTO_SOURCES), frames))
@@ -287,13 +434,15 @@ def main() -> None:
                       + "; readings on no die "
                       + ", ".join(f"{s} {100 * v:.1f}%{'' if v <= limit[s] else ' (over)'}"
                                   for s, v in shares.items()), flush=True)
-    _, chosen, decision = choose(tried, lambda c: fit(c, fitted_by), print)
+    trays = rendered_trays()
+    _, chosen, decision = choose(tried, lambda c: fit(c, fitted_by), shipped, print,
+                                 lambda d: rendered_silence(net, trays, d, net.count))
     frames = chosen.frames
     less = replace(decision, shift=max(decision.shift - 0.25, 0.0))
     binding = [f for f in frames if silent(f, less) and not silent(f, decision)]
-    print("frames the last step of the shift flags: " + ", ".join(
+    print("frames the last step of the shift flags: " + (", ".join(
         f"{f.source} {f.name} ({f.missed} missed, {f.right.count(False)} wrong)"
-        for f in binding))
+        for f in binding) or "none (the shift held above its own least)"))
     print(f"weights {np.round(decision.weights, 3).tolist()}, bias {decision.bias:.3f}")
     y = np.array([r for f in frames for r in f.right], np.float64)
     conf = np.array([decision.confidence(d.evidence) for f in frames for d in f.found])

@@ -8,14 +8,16 @@ Both are fitted on the photos' ``tune`` parts (never on a ``judge`` part) by
   confidence times the pip reader's chance of "a die", :attr:`FoundDie.sure`) is at least
   :attr:`Decision.keep` (labels, keys and carpet below it are no die);
 * how a die the pip reader is unsure of is read again turned (:class:`Turning`): the
-  fastest way tried that costs the tune parts no accuracy, silence or questions against
-  every unsure die in all four turns (a file without it: all four turns);
+  fastest way tried that costs the tune parts no accuracy, silence, questions or flagged
+  wrong readings, and rendered trays no silence, against the decision shipped before it
+  (a file without it: every unsure die in all four turns);
 * its confidence is a logistic function of what the reader knows of it
   (:func:`evidence`): the finder's and the pip reader's confidences, whether the classical
   pip count agrees, and how far its size is from the frame's other dice. The function is
   fitted to say how often such a reading is right, then shifted (:attr:`Decision.shift`)
   so that on every tune part at most :attr:`Decision.silent` of the frames are wrong with
-  every reading confident: the reader asks about the die it is unsure of rather than guess.
+  every reading confident (or further, to the shipped shift or near it, where that keeps
+  the guards above): the reader asks about the die it is unsure of rather than guess.
 """
 
 from __future__ import annotations
