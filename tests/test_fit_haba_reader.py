@@ -176,3 +176,19 @@ def test_the_corners_are_trusted_for_the_focal_length_where_they_tell_it_better(
     tilt = fit_telling_tilt([("table-tune", i) for i in range(len(scenes))])
     assert tilt in TILTS
     assert (tilt <= 20.0) == trusted
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0.0, 30.0), max_size=20), st.lists(st.floats(0.0, 30.0), max_size=20))
+def test_the_kept_level_takes_no_thrown_die_for_kept_and_is_the_highest_that_does(
+        kept: list[float], thrown: list[float]) -> None:
+    """Below the fitted level no die thrown onto a die's place counts as kept, and the next
+    level tried would let one through (or none is higher)."""
+    from fit_haba_reader import KEPT_LEVELS, kept_level
+
+    level = kept_level(kept, thrown)
+    assert all(c >= level for c in thrown)
+    assert level in (0.0, *KEPT_LEVELS)
+    higher = [k for k in KEPT_LEVELS if k > level]
+    assert not higher or any(c < higher[0] for c in thrown)
+    assert kept_level(kept, []) == max(KEPT_LEVELS)  # nothing thrown there: the highest

@@ -377,7 +377,8 @@ def test_apart_keeps_the_surer_of_two_finds_in_one_place() -> None:
 def test_the_model_file_reads_back_what_it_wrote_and_names_its_fit() -> None:
     model = replace(MODEL, fitted_by="tools/fit_haba_reader.py tune:0-9", date="2026-11-28",
                     side_doubt=0.7, outside=0.45, telling_tilt=12.5,
-                    tray_fitted_by="tools/fit_haba_reader.py tune:0-9 --tray-only")
+                    tray_fitted_by="tools/fit_haba_reader.py tune:0-9 --tray-only",
+                    kept_below=8.0, kept_fitted_by="tools/fit_haba_reader.py tune:0-9 --kept-only")
     back = ReaderModel.from_toml(model.to_toml())
     assert np.allclose(back.weights, model.weights) and back.threshold == model.threshold
     assert back.side_doubt == model.side_doubt and back.temperature == model.temperature
@@ -385,8 +386,9 @@ def test_the_model_file_reads_back_what_it_wrote_and_names_its_fit() -> None:
     assert back.shape == model.shape
     assert back.outside == model.outside and back.tray_fitted_by == model.tray_fitted_by
     assert back.telling_tilt == model.telling_tilt
+    assert back.kept_below == model.kept_below and back.kept_fitted_by == model.kept_fitted_by
     shipped = default_model()
-    for fit in (shipped.fitted_by, shipped.tray_fitted_by):
+    for fit in (shipped.fitted_by, shipped.tray_fitted_by, shipped.kept_fitted_by):
         assert fit.startswith("tools/fit_haba_reader.py ") and shipped.date
         assert "stress:" not in fit and "table:" not in fit and "lens:" not in fit
     assert 0 < shipped.threshold <= 1 and shipped.side_doubt >= 0
@@ -403,7 +405,12 @@ def test_the_model_file_reads_back_what_it_wrote_and_names_its_fit() -> None:
     without_tray = whole[:whole.index("[tray]")]
     with pytest.raises(ValueError, match=r"tray\.outside"):
         ReaderModel.from_toml(without_tray)
-    assert ReaderModel.from_toml(without_tray, tray=False).outside == math.inf
+    assert ReaderModel.from_toml(without_tray, tray=False, kept=False).outside == math.inf
+    without_kept = whole[:whole.index("[kept]")]
+    with pytest.raises(ValueError, match=r"kept\.below"):
+        ReaderModel.from_toml(without_kept)
+    assert ReaderModel.from_toml(without_kept, kept=False).kept_below == 0  # none kept
+    assert 0 < shipped.kept_below < 20
     with pytest.raises(ValueError, match=r"tray\.telling_tilt"):
         ReaderModel.from_toml(whole.replace("telling_tilt", "#"))
 

@@ -24,7 +24,10 @@ and each reading weighed twice: with the picture of the frame's last roll
    (:attr:`vision.doubt.ReaderModel.telling_tilt`, :func:`fit_telling_tilt`) and how far
    outside it a reading may stand and be kept (:attr:`vision.doubt.ReaderModel.outside`,
    :func:`fit_outside`); ``--tray-only`` fits only these, keeping the rest of the shipped
-   model.
+   model;
+6. below what change a die lying where a die of its last roll lay is that die, kept
+   (:attr:`vision.doubt.ReaderModel.kept_below`, :func:`fit_kept`); ``--kept-only`` fits
+   only this.
 
 It prints the tuning frames' figures at the chosen threshold (and, with ``--check``, those
 of tuning frames the fit does not use) and writes the data file with the command and the
@@ -72,7 +75,7 @@ from vision.consistency import Belief  # noqa: E402
 from vision.doubt import MODEL_TOML, SHAPE, ReaderModel, a_top, decide  # noqa: E402
 from vision.faces import Seen, asked_again, see  # noqa: E402
 from vision.habanet import FINDER_ONNX, MODELS, PIPS_ONNX, default_net  # noqa: E402
-from vision.lastroll import LastRoll, since  # noqa: E402
+from vision.lastroll import LastRoll, distances, exposure, lay_at, since  # noqa: E402
 from vision.pairnet import PAIR_ONNX, default_pair_net  # noqa: E402
 from vision.palette import Palette  # noqa: E402
 from vision.render.camera import Projector  # noqa: E402
@@ -333,6 +336,52 @@ TILTS = tuple(float(t) for t in np.arange(0.0, 30.01, 2.5))
 """The tilts tried as :attr:`vision.doubt.ReaderModel.telling_tilt`."""
 
 
+KEPT_LEVELS = (2.0, 3.0, 5.0, 8.0, 12.0, 18.0)
+"""The levels tried for :attr:`vision.doubt.ReaderModel.kept_below`."""
+
+
+def kept_changes(frames: list[tuple[str, int]]) -> tuple[list[float], list[float]]:
+    """Of the dice of ``frames`` that lie where a die of their last roll lay
+    (:func:`vision.lastroll.lay_at`; the truth's places), the mean colour distance over each
+    one's square since: of the dice kept (lying just where that die lay) and of those thrown
+    onto that place."""
+    kept: list[float] = []
+    thrown: list[float] = []
+    for name, i in frames:
+        last = last_roll(name, i)
+        if last is None:
+            continue
+        img, truth, _ = frame(name, i)
+        gain = exposure(img, last.frame)
+        for t in (t for t in truth if t.visible):
+            k = lay_at(t.center, t.size, last.dice)
+            if k is None:
+                continue
+            d = distances(img, last.frame, t.center, t.size, gain)
+            was = last.dice[k]
+            (kept if math.dist(t.center, was[:2]) < 0.05 * t.size else thrown).append(
+                float(d.mean()) if d.size else math.inf)
+    return kept, thrown
+
+
+def kept_level(kept: Sequence[float], thrown: Sequence[float]) -> float:
+    """The highest of :data:`KEPT_LEVELS` below which no die thrown onto a die's place counts
+    as kept (0 when even the lowest lets one through): a die taken for kept that reads
+    otherwise is asked about, so a level too high costs questions; one too low only keeps
+    fewer kept dice sure."""
+    fit = [level for level in KEPT_LEVELS if all(c >= level for c in thrown)]
+    return max(fit, default=0.0)
+
+
+def fit_kept(frames: list[tuple[str, int]]) -> float:
+    """:attr:`vision.doubt.ReaderModel.kept_below`, fitted on ``frames`` (:func:`kept_level`)."""
+    kept, thrown = kept_changes(frames)
+    level = kept_level(kept, thrown)
+    print(f"kept: below {level:g}, {sum(c < level for c in kept)} of {len(kept)} kept dice "
+          f"found; none of {len(thrown)} dice thrown onto a die's place taken for kept")
+    return level
+
+
 def fit_telling_tilt(frames: list[tuple[str, int]]) -> float:
     """:attr:`vision.doubt.ReaderModel.telling_tilt`: the one of :data:`TILTS` (the smallest on
     a tie) from which trusting the marked tray's corners for the focal length (else the
@@ -435,13 +484,24 @@ def main() -> None:
     parser.add_argument("--tray-only", action="store_true",
                         help="keep the shipped model and fit only the marked tray's numbers "
                              "(its [tray] section: the margin and the telling tilt)")
+    parser.add_argument("--kept-only", action="store_true",
+                        help="keep the shipped model and fit only its [kept] section (below "
+                             "what change a die lying where one lay is that die, kept)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     palette = Palette.default()
-    cases = with_last_rolls(collect(tuning_frames(args.frames), load_box().dice))
     command = "tools/fit_haba_reader.py " + " ".join(args.frames)
+    if args.kept_only:
+        shipped = ReaderModel.from_toml(MODEL_TOML.read_text(encoding="utf-8"), kept=False)
+        model = replace(shipped, kept_below=fit_kept(tuning_frames(args.frames)),
+                        kept_fitted_by=command + " --kept-only")
+        args.out.write_text(model.to_toml(), encoding="utf-8")
+        print(f"wrote {args.out}")
+        return
+    cases = with_last_rolls(collect(tuning_frames(args.frames), load_box().dice))
     if args.tray_only:
-        shipped = ReaderModel.from_toml(MODEL_TOML.read_text(encoding="utf-8"), tray=False)
+        shipped = ReaderModel.from_toml(MODEL_TOML.read_text(encoding="utf-8"), tray=False,
+                                        kept=False)
         cases = [replace(c, seen=tempered(c.seen, shipped.temperature)) for c in cases]
         shipped = replace(shipped, telling_tilt=fit_telling_tilt(tuning_frames(args.frames)))
         outside = fit_outside(cases, weighed_at(cases, shipped.shape, palette.colors),
@@ -464,6 +524,8 @@ def main() -> None:
     model = replace(model, telling_tilt=fit_telling_tilt(tuning_frames(args.frames)))
     model = replace(model, outside=fit_outside(cases, weighed, model, palette),
                     tray_fitted_by=command)
+    model = replace(model, kept_below=fit_kept(tuning_frames(args.frames)),
+                    kept_fitted_by=command)
     print(f"temperature {temperature:.3f}; weights "
           + ", ".join(f"{t} {w:.3f}" for t, w in zip(TERMS, weights, strict=True))
           + f"; {shape}; side doubt {side_doubt:.2f}; threshold {threshold:.4f}; true choice among "

@@ -75,11 +75,18 @@ class ReaderModel:
     from which, on the tuning frames' simulated taps, the camera's nadir lies in the truest
     direction from the dice."""
     tray_fitted_by: str = ""
+    kept_below: float = 0.0
+    """A die lying where a die of the last roll lay is that die, kept, while the mean colour
+    distance over its square since then is below this (:func:`vision.lastroll.kept_dice`;
+    0: none is): the highest level at which no die thrown onto such a place of the tuning
+    frames counts as kept. Fitted on its own (``kept_fitted_by``)."""
+    kept_fitted_by: str = ""
 
     @classmethod
-    def from_toml(cls, text: str, tray: bool = True) -> ReaderModel:
-        """The model a data file holds; without ``tray``, one whose ``[tray]`` section is not
-        fitted yet may be read (``tools/fit_haba_reader.py --tray-only`` fits it)."""
+    def from_toml(cls, text: str, tray: bool = True, kept: bool = True) -> ReaderModel:
+        """The model a data file holds; without ``tray`` (``kept``), one whose ``[tray]``
+        (``[kept]``) section is not fitted yet may be read (``tools/fit_haba_reader.py
+        --tray-only`` and ``--kept-only`` fit them)."""
         data = tomllib.loads(text)
         weights, shape = data.get("weights", {}), data.get("shape", {})
         missing = [t for t in TERMS if t not in weights]
@@ -88,6 +95,9 @@ class ReaderModel:
         unfitted = {"outside": math.inf, "telling_tilt": math.inf, "fitted_by": ""}
         section = data.get("tray", {}) if tray else {**unfitted, **data.get("tray", {})}
         missing += [f"tray.{k}" for k in unfitted if k not in section]
+        unkept = {"below": 0.0, "fitted_by": ""}
+        keeping = data.get("kept", {}) if kept else {**unkept, **data.get("kept", {})}
+        missing += [f"kept.{k}" for k in unkept if k not in keeping]
         if missing:
             raise ValueError(f"haba_reader.toml lacks {', '.join(missing)}: "
                              "fit it again with tools/fit_haba_reader.py")
@@ -96,7 +106,8 @@ class ReaderModel:
                    float(data["temperature"]), float(data["side_doubt"]),
                    str(data.get("fitted_by", "")), str(data.get("date", "")),
                    float(section["outside"]), float(section["telling_tilt"]),
-                   str(section["fitted_by"]))
+                   str(section["fitted_by"]), float(keeping["below"]),
+                   str(keeping["fitted_by"]))
 
     def to_toml(self) -> str:
         lines = ["# Written by tools/fit_haba_reader.py; fit again, do not edit by hand.",
@@ -109,6 +120,8 @@ class ReaderModel:
         lines += [f"{k} = {getattr(self.shape, k):.4f}" for k in SHAPE]
         lines += ["", "[tray]", f"fitted_by = {self.tray_fitted_by!r}".replace("'", '"'),
                   f"outside = {self.outside:.2f}", f"telling_tilt = {self.telling_tilt:.1f}"]
+        lines += ["", "[kept]", f"fitted_by = {self.kept_fitted_by!r}".replace("'", '"'),
+                  f"below = {self.kept_below:.1f}"]
         return "\n".join(lines) + "\n"
 
 

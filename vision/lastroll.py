@@ -7,8 +7,9 @@ roll's reading says a die was there. So each candidate face carries how much its
 changed since the last roll's picture (:attr:`vision.faces.Face.change`) and whether a die
 of the last roll lay there (:attr:`vision.faces.Face.kept`); the choice weighs both
 (:mod:`vision.choose`'s ``moved`` and ``still`` terms, from what change a place counts as
-changed fitted with them). The roll detector asks the same of each die read, at the same
-level (:func:`kept_dice`): a kept die was not picked up, so it shows what it showed.
+changed fitted with them). The roll detector asks the same of each die read, whether its
+whole square is unchanged (:func:`kept_dice`): a kept die was not picked up, so it shows
+what it showed.
 
 The change of a place is the median colour distance (CIE Lab, each picture lightly blurred)
 between the two pictures over the face's square: a die that moved in changes most of it, a
@@ -107,10 +108,10 @@ def kept_dice(frame: np.ndarray, last: LastRoll, dice: Sequence[DieReading],
     """For each reading of ``frame``, the die of the last roll it is (its place in
     ``last.dice``) when it was kept: that die lay at its place (:func:`lay_at`) and no part
     of its square changed since: the *mean* colour distance over it (:func:`distances`) is
-    below ``level``, the level from which the reader counts a place as changed. (A die thrown
-    onto the place of a die of its colour changes only the pips, which the median of the
-    square misses.) A kept die was not picked up, so it shows what it showed. None for a die
-    thrown, and for every die when the picture is another size."""
+    below ``level`` (fitted: :attr:`vision.doubt.ReaderModel.kept_below`). (A die thrown onto
+    the place of a die of its colour changes only the pips, which the median of the square
+    misses.) A kept die was not picked up, so it shows what it showed. None for a die thrown,
+    and for every die when the picture is another size."""
     if last.frame.shape != frame.shape:
         return [None] * len(dice)
     gain = exposure(frame, last.frame)

@@ -111,9 +111,9 @@ def read_haba(frame: np.ndarray, palette: Palette | None = None, thrown: int | N
 def kept_since(frame: np.ndarray, last: LastRoll, dice: Sequence[DieReading]
                ) -> list[int | None]:
     """For each die read in ``frame``, the die of the last roll it is when it was kept (lies
-    where that die lay, its place unchanged from the level the fitted model counts as
-    changed): :func:`vision.lastroll.kept_dice`."""
-    return kept_dice(frame, last, dice, default_model().shape.changed_from)
+    where that die lay, its square unchanged below the fitted model's level):
+    :func:`vision.lastroll.kept_dice`."""
+    return kept_dice(frame, last, dice, default_model().kept_below)
 
 
 # the reader's networks too: the benchmarks swap them for others
