@@ -80,7 +80,8 @@ def test_a_citizen_card_carries_printed_dice_in_the_dice_paint() -> None:
 @given(SEEDS)
 def test_a_frame_s_last_roll_is_the_same_table_with_its_dice_elsewhere(seed: int) -> None:
     """The last roll keeps the frame's camera, family and dice look; its six dice lie whole in
-    view, none inside another; a die it kept lies exactly as in the frame, the others moved."""
+    view, none inside another; at least one die was thrown (laid out anew), the others kept
+    lie exactly as in the frame."""
     frame = plan_frame(seed, at_table=True)
     last = last_roll(frame)
     assert last.camera is frame.camera and last.family == frame.family
@@ -88,8 +89,7 @@ def test_a_frame_s_last_roll_is_the_same_table_with_its_dice_elsewhere(seed: int
     assert all(in_frame(d, last.camera) for d in last.dice)
     assert all(die_gap(a, b, frame.look.radius) >= -1e-6
                for k, a in enumerate(last.dice) for b in last.dice[k + 1:])
-    for before, now in zip(last.dice, frame.dice, strict=True):
-        assert before is now or np.linalg.norm(before.centre - now.centre) > 0.1
+    assert any(before is not now for before, now in zip(last.dice, frame.dice, strict=True))
     again = last_roll(frame)  # the seed makes it
     assert all(np.array_equal(a.centre, b.centre) and np.array_equal(a.rot, b.rot)
                for a, b in zip(again.dice, last.dice, strict=True))

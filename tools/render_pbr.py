@@ -1258,19 +1258,22 @@ def finish(rng: np.random.Generator, hdr: np.ndarray, white: np.ndarray, irradia
 def last_roll(frame: Frame) -> Frame:
     """``frame`` as the roll before it left the table: the dice thrown before lay elsewhere
     (laid out anew, apart), each with a chance of :data:`KEPT` lying where it lies now
-    (kept from that roll) when it stays clear of the others."""
+    (kept from that roll) when it stays clear of the others; at least one was thrown."""
     rng = np.random.default_rng([frame.seed, 4])
     for _ in range(40):
-        dice = place_dice(rng, "apart", frame.camera, frame.look.radius)
-        if dice is not None:
+        placed = place_dice(rng, "apart", frame.camera, frame.look.radius)
+        if placed is not None:
             break
     else:
         raise RuntimeError(f"frame {frame.seed}: no placement found for its last roll")
+    dice = list(placed)
     for k, die in enumerate(frame.dice):
         others = dice[:k] + dice[k + 1:]
         if rng.random() < KEPT and all(die_gap(die, o, frame.look.radius) >= 0.25 * EDGE
                                        for o in others):
             dice[k] = die
+    if all(d is f for d, f in zip(dice, frame.dice, strict=True)):
+        dice[-1] = placed[-1]  # a roll throws at least one die
     return replace(frame, dice=dice)
 
 
