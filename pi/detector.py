@@ -215,15 +215,15 @@ class RollDetector:
         self.last_readings: tuple[DieReading, ...] = ()
         self.last_throw: tuple[DieReading, ...] = ()
         self.last_frame: np.ndarray | None = None
-        self._throw_frame: np.ndarray | None = None
-        self._throw_small: np.ndarray | None = None
-        """The :func:`_small` copy of the last roll's picture (None: no roll yet, or the
-        camera was away since)."""
-        self._still: tuple[np.ndarray, np.ndarray] | None = None
-        """The last still picture before the throw (and its :func:`_small` copy), while no
-        roll's picture is there to compare with."""
-        self._before: tuple[LastRoll, tuple[DieReading, ...]] | None = None
-        """That picture and its readings, once a throw needs them."""
+        self._picture: tuple[np.ndarray, np.ndarray] | None = None
+        """The picture a throw is compared with, and its :func:`_small` copy: the last roll's,
+        or while there is none since the camera came, the tray's last still picture."""
+        self._handed: tuple[LastRoll, tuple[DieReading, ...]] | None = None
+        """That picture as the reader is handed it, with its readings (the still tray's read
+        once a throw needs them)."""
+        self._rolled = False
+        """A roll's picture is kept (since the camera came): the still tray no longer stands
+        in for it."""
 
     def request_reread(self) -> None:
         """Read the dice lying in the tray again (the re-read button)."""
@@ -235,8 +235,8 @@ class RollDetector:
         and the last roll's picture is not compared with the camera's new ones."""
         self._previous = None
         self._agreeing, self._anchor = [], None
-        self._throw_small = None
-        self._still = self._before = None
+        self._picture = self._handed = None
+        self._rolled = False
 
     def feed(self, frame: np.ndarray, now: float) -> Throw | None:
         """Look at one frame taken at ``now`` (seconds); a Throw once a throw has settled.
@@ -260,8 +260,8 @@ class RollDetector:
             self.sight = Sight("moving", "dice rolling or a hand in the tray")
             return None
         if not (self._armed or self._reread):
-            if self._throw_small is None:  # the tray before the throw, kept to compare with
-                self._still, self._before = (frame, small), None
+            if not self._rolled:  # the tray before the throw, kept to compare with
+                self._picture, self._handed = (frame, small), None
             if self.sight.seeing == "moving":
                 self.sight = Sight("waiting", "waiting for a throw")
             return None
@@ -311,17 +311,13 @@ class RollDetector:
         frame (``small``: its :func:`_small` copy); before the first roll or after the camera
         was away, the tray's last still picture before the throw, read once; None when the
         picture differs from it too widely (:data:`MOVED_CAMERA`)."""
-        if self._throw_frame is not None and self._throw_small is not None:
-            if camera_moved(self._throw_small, small):
-                return None
-            return last_roll(self._throw_frame, self.last_throw), self.last_throw
-        if self._still is None or camera_moved(self._still[1], small):
+        if self._picture is None or camera_moved(self._picture[1], small):
             return None
-        if self._before is None:  # the tray before the first throw: read once
-            picture = self._still[0]
+        if self._handed is None:  # the tray before the first throw: read once
+            picture = self._picture[0]
             seen = tuple(self.read(picture, None, None))
-            self._before = last_roll(picture, seen), seen
-        return self._before
+            self._handed = last_roll(picture, seen), seen
+        return self._handed
 
     def _settled(self, readings: list[DieReading], frame: np.ndarray) -> Throw | None:
         """The agreeing readings of a settled tray: a Throw, unless nothing was thrown."""
@@ -341,7 +337,9 @@ class RollDetector:
         roll = to_roll(readings)
         ordered = reading_order(readings)
         self.last_throw = tuple(ordered) + (() if aside is None else tuple(split.aside))
-        self._throw_frame, self._throw_small = frame, self._anchor  # the small copy read
+        if self._anchor is not None:  # the small copy read
+            self._picture, self._rolled = (frame, self._anchor), True
+            self._handed = last_roll(frame, self.last_throw), self.last_throw
         unsure = tuple(i + 1 for i, r in enumerate(ordered)
                        if not r.confident or r in doubtful)
         why = tuple((i + 1, w) for i, r in enumerate(ordered)
