@@ -92,8 +92,8 @@ def lay_at(center: tuple[float, float], side: float,
            dice: Sequence[tuple[float, float, float]]) -> int | None:
     """Which die of the last roll lay at a face's place (within half the larger side; the
     nearest), or None."""
-    near = [(math.dist(center, (x, y)), k) for k, (x, y, size) in enumerate(dice)
-            if math.dist(center, (x, y)) < 0.5 * max(side, size)]
+    near = [(far, k) for k, (x, y, size) in enumerate(dice)
+            if (far := math.dist(center, (x, y))) < 0.5 * max(side, size)]
     return min(near)[1] if near else None
 
 
