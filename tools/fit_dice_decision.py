@@ -4,8 +4,9 @@ Run: ``.venv/bin/python tools/fit_dice_decision.py`` (no PyTorch; a few minutes 
 core: each photo is seen by the networks once, what they say of each input remembered
 (:class:`Remembering`), then looked at with every margin and way of turning and decided on
 at every threshold). Reads the ``tune`` part of every photo source
-(:func:`dice_data.part_of`; never a ``judge`` part) with the shipped networks and writes
-``vision/models/dice_decision.json``:
+(:func:`dice_data.part_of`; never a ``judge`` part) with the shipped networks as the reader
+runs them (under ONNX Runtime the pip reader's eight-bit copy, ``tools/quantize_dice_nets.py``;
+``KOTD_INT8=0``: the float one) and writes ``vision/models/dice_decision.json``:
 
 1. **keep**, **wider** and **turning**: of the thresholds :data:`KEEPS` on a find's chance of
    being a die, the margins :data:`WIDERS` of a second look at an unsure die (or none), and

@@ -5,7 +5,9 @@ Run: ``.venv/bin/python tools/train_dice_net.py [--shared PATH]`` after
 ``nice``: the finder and the pip reader take about 40 minutes on two cores). Writes
 ``vision/models/dice_finder.onnx`` and ``vision/models/dice_pips.onnx``; the reader runs
 them with OpenCV's DNN module, so the assistant itself never needs PyTorch (this tool lives
-outside the product package for that reason).
+outside the product package for that reason). After a new pip reader, run
+``tools/quantize_dice_nets.py`` (its eight-bit copy, which ONNX Runtime runs; a test fails
+until it is made again) and then ``tools/fit_dice_decision.py``.
 
 * The **finder** is a small fully convolutional network (CenterNet-style): for a frame
   scaled to its size (``dice_nets.toml``) it gives, on a grid of stride 4, the chance

@@ -40,6 +40,8 @@ class OnnxNet:
 
     def __init__(self, path: Path, use: str | None = None) -> None:
         self.runtime = use or runtime()
+        self.path = path
+        """The ONNX file run."""
         self._session: Any = None
         self._net: Any = None
         if self.runtime == "onnxruntime":
