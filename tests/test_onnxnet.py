@@ -1,8 +1,9 @@
 """ONNX Runtime and OpenCV's DNN module run the networks alike (vision/onnxnet.py): the
 ordinary-dice networks give the same maps, probabilities and readings on real photos, the
-HABA networks on rendered frames. ONNX Runtime runs the eight-bit copy of an ordinary-dice
-network where one is shipped (tools/quantize_dice_nets.py): made from the shipped float
-network, credited, and reading nearly as it does."""
+HABA networks on rendered frames. ONNX Runtime runs the eight-bit copy of a network where one
+is shipped (tools/quantize_dice_nets.py, tools/quantize_haba_nets.py): made from the shipped
+float network, credited, and reading nearly as it does; a copy of another network is not
+run."""
 
 from __future__ import annotations
 
@@ -14,7 +15,11 @@ import pytest
 from conftest import SHARED
 
 from vision import onnxnet
-from vision.dicenet import FINDER_ONNX, PIPS_ONNX, DiceNet, crop_for_pips, int8_of
+from vision.dicenet import FINDER_ONNX, PIPS_ONNX, DiceNet, crop_for_pips
+from vision.habanet import FINDER_ONNX as HABA_FINDER
+from vision.habanet import PIPS_ONNX as HABA_PIPS
+from vision.onnxnet import int8_of
+from vision.pairnet import PAIR_ONNX
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "tools")]
 BYLER = SHARED / "data" / "byler-dev"
@@ -66,12 +71,16 @@ def test_both_runtimes_read_real_photos_alike() -> None:
     assert alike >= dice - 2  # a turn read by one runtime only is rare
 
 
-SHIPPED_INT8 = [p for p in (FINDER_ONNX, PIPS_ONNX) if int8_of(p).is_file()]
+SHIPPED_INT8 = [p for p in (FINDER_ONNX, PIPS_ONNX, HABA_FINDER, HABA_PIPS, PAIR_ONNX)
+                if int8_of(p).is_file()]
 
 
-def test_the_pip_reader_has_an_eight_bit_copy() -> None:
+def test_the_pip_readers_and_the_pair_network_have_eight_bit_copies() -> None:
+    """The ordinary and HABA pip readers and the pair network run as eight-bit copies; the
+    HABA finder does not (its copy let more frames be silently wrong)."""
     assert int8_of(PIPS_ONNX) == PIPS_ONNX.with_name("dice_pips.int8.onnx")
-    assert PIPS_ONNX in SHIPPED_INT8
+    assert {PIPS_ONNX, HABA_PIPS, PAIR_ONNX} <= set(SHIPPED_INT8)
+    assert HABA_FINDER not in SHIPPED_INT8
 
 
 @needs_ort
@@ -107,9 +116,10 @@ def test_onnxruntime_runs_the_eight_bit_copies_opencv_the_float_networks(
 @needs_ort
 @pytest.mark.parametrize("float_net", SHIPPED_INT8, ids=lambda p: p.stem)
 def test_each_eight_bit_copy_is_of_the_shipped_network_and_credited(float_net: Path) -> None:
-    """A copy records the SHA-256 of the float network it was made from: a newly trained
-    float network fails this until ``tools/quantize_dice_nets.py`` is run again. It carries
-    the photos' attribution (rune55-trays is CC BY 4.0) and the command that made it."""
+    """A copy records the SHA-256 of the float network it was made from, and runs: a newly
+    trained float network fails this until its ``tools/quantize_*_nets.py`` is run again. It
+    carries the command that made it and, made from the photos, their attribution
+    (rune55-trays is CC BY 4.0)."""
     import hashlib
 
     import onnxruntime
@@ -119,8 +129,30 @@ def test_each_eight_bit_copy_is_of_the_shipped_network_and_credited(float_net: P
     ).get_modelmeta().custom_metadata_map
     digest = hashlib.sha256(float_net.read_bytes()).hexdigest()
     assert meta["quantized_from"] == f"{float_net.name} sha256 {digest}"
-    assert meta["made_by"].startswith("tools/quantize_dice_nets.py")
-    assert "Rune55" in meta["training_data"] and "CC BY 4.0" in meta["training_data"]
+    assert onnxnet.OnnxNet(float_net, "onnxruntime").path == int8_of(float_net)
+    if float_net.name.startswith("dice_"):  # trained on the real photos
+        assert meta["made_by"].startswith("tools/quantize_dice_nets.py")
+        assert "Rune55" in meta["training_data"] and "CC BY 4.0" in meta["training_data"]
+    else:
+        assert meta["made_by"].startswith("tools/quantize_haba_nets.py")
+
+
+@needs_ort
+def test_a_copy_made_from_another_network_is_not_run(tmp_path: Path,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """A copy beside a float file it was not made from (the network trained again since) is
+    not run: the float file is, and the log says which copy to make again."""
+    import shutil
+
+    retrained = tmp_path / "haba_pips.onnx"
+    shutil.copy(HABA_FINDER, retrained)  # another network under the pip reader's name
+    shutil.copy(int8_of(HABA_PIPS), int8_of(retrained))
+    with caplog.at_level("WARNING", logger="vision.onnxnet"):
+        net = onnxnet.OnnxNet(retrained, "onnxruntime")
+    assert net.path == retrained
+    assert "haba_pips.int8.onnx was made from another haba_pips.onnx" in caplog.text
+    shutil.copy(HABA_PIPS, retrained)  # the very network again
+    assert onnxnet.OnnxNet(retrained, "onnxruntime").path == int8_of(retrained)
 
 
 @needs_ort
@@ -161,7 +193,7 @@ def test_both_runtimes_read_haba_frames_alike() -> None:
 
     from vision.habanet import HabaNet, face_crop
 
-    fast, slow = HabaNet(use="onnxruntime"), HabaNet(use="opencv")
+    fast, slow = HabaNet(use="onnxruntime", int8=False), HabaNet(use="opencv")
     assert (fast.runtime, slow.runtime) == ("onnxruntime", "opencv")
     dice = 0
     for i in range(4000, 4008):
@@ -174,3 +206,38 @@ def test_both_runtimes_read_haba_frames_alike() -> None:
         assert np.abs(fast.read(crops) - slow.read(crops)).max() < 1e-4
         dice += len(a)
     assert dice >= 40  # 45 dice in the eight frames
+
+
+@needs_ort
+def test_the_haba_copies_read_frames_as_the_float_networks(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The gate's tuning frames read whole with the eight-bit pip reader and pair network
+    and with the float ones: every die found by both, nearly every one read the same, the
+    readings' confidences close: thousandths (a copy calibrated on noise is off by a hundredth
+    and more)."""
+    from habakit import frame
+
+    import vision.reader
+    from vision.habanet import HabaNet
+    from vision.pairnet import PairNet
+
+    def read(int8: bool) -> list[list[tuple[float, float, int, str, float]]]:
+        net = HabaNet(use="onnxruntime", int8=int8)
+        monkeypatch.setattr(vision.reader, "default_haba_net", lambda: net)
+        pair = PairNet(use="onnxruntime", int8=int8)
+        return [[(*r.center, r.value, r.color.value, r.confidence) for r in
+                 vision.reader.read_dice(img, thrown=len(truth), pair_net=pair)]
+                for img, truth, _ in (frame("tune", i) for i in range(4000, 4008))]
+
+    dice = same = 0
+    gaps: list[float] = []
+    for a, b in zip(read(False), read(True), strict=True):
+        for x, y, value, color, sure in a:
+            near = [r for r in b if np.hypot(r[0] - x, r[1] - y) < 5]
+            assert near, "a die the float networks read is missing"
+            dice += 1
+            same += near[0][2:4] == (value, color)
+            gaps.append(abs(near[0][4] - sure))
+    assert dice >= 40  # 45 dice in the eight frames
+    assert same >= dice - 1
+    assert float(np.median(gaps)) < 0.001 and max(gaps) < 0.02

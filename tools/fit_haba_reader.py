@@ -76,6 +76,7 @@ from vision.doubt import MODEL_TOML, SHAPE, ReaderModel, a_top, decide  # noqa: 
 from vision.faces import Seen, asked_again, see  # noqa: E402
 from vision.habanet import FINDER_ONNX, MODELS, PIPS_ONNX, default_net  # noqa: E402
 from vision.lastroll import LastRoll, distances, exposure, lay_at, since  # noqa: E402
+from vision.onnxnet import int8_of  # noqa: E402
 from vision.pairnet import PAIR_ONNX, default_pair_net  # noqa: E402
 from vision.palette import Palette  # noqa: E402
 from vision.render.camera import Projector  # noqa: E402
@@ -92,12 +93,14 @@ def _evidence(files: list[Path], sections: list[str]) -> str:
     return hashlib.sha1(b"".join(parts)).hexdigest()[:10]
 
 
-FACES = _evidence([FINDER_ONNX, PIPS_ONNX] + [
+FACES = _evidence([p for net in (FINDER_ONNX, PIPS_ONNX) for p in (net, int8_of(net))
+                   if p.is_file()] + [
     ROOT / "vision" / f"{m}.py" for m in ("faces", "habanet", "facecolor", "palette",
                                            "netformat")], ["finder", "pips"])
 """The finder and pip reader, their formats and the code that make a frame's faces: a change
 of any reads every frame again."""
-PAIRS = _evidence([PAIR_ONNX, ROOT / "vision" / "pairnet.py"], ["pair"])
+PAIRS = _evidence([p for p in (PAIR_ONNX, int8_of(PAIR_ONNX)) if p.is_file()]
+                  + [ROOT / "vision" / "pairnet.py"], ["pair"])
 """The pair network and its format: after a change only its answers are asked again
 (:func:`vision.faces.asked_again`), the faces kept."""
 CACHE = ROOT / ".cache" / "haba-reader" / f"{RENDERER}-{FACES}"

@@ -24,6 +24,10 @@ training-only printed tables (``vision.render.TRAINING_ONLY``), the leaning dice
 a die on every frame: ``at-table-floral``, ``at-table-covering``). Rendered frames are kept
 in ``.cache/haba-train``.
 
+**After exporting** the pip reader, make its eight-bit copy again
+(``tools/quantize_haba_nets.py``: a copy made from an older network is not run) and fit the
+reader's model again (``tools/fit_haba_reader.py``).
+
 **Formats.** Each network's input format (:mod:`vision.netformat`) is written into the
 ``[finder]`` or ``[pips]`` section of ``haba_nets.toml`` beside the exported network, with
 the command that made it, the other sections kept. A new training takes its format from

@@ -10,7 +10,8 @@
 (the shipped network was trained afresh, then fine-tuned for the real table with the
 networks it works beside, as ``docs/log/2026-11-28-issue-44-table.md`` says; its pairs were
 collected before the reader's faces came from :func:`vision.faces.see`).
-Needs PyTorch (``pip install -e '.[train]'``).
+Needs PyTorch (``pip install -e '.[train]'``). After exporting, make its eight-bit copy
+again (``tools/quantize_haba_nets.py``) and fit the reader's model again.
 ``--tray`` reads each frame told the nadir of the tray a family would mark
 (``haba_sets.marked_tray``: the camera's angle from four tapped corners) instead of the
 frame's middle. ``--table`` collects at a real table

@@ -33,7 +33,6 @@ probabilities within about 0.1 of the float reader's; OpenCV runs the float one.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -45,7 +44,6 @@ import numpy as np
 from vision.dicedecision import EVIDENCE, Decision, Turning, evidence, fitted
 from vision.netformat import dice_formats
 from vision.onnxnet import OnnxNet
-from vision.onnxnet import runtime as onnx_runtime
 from vision.pipcount import count_pips
 from vision.reading import CONFIDENT
 from vision.turns import read_blob_in_turns
@@ -233,40 +231,22 @@ def _unnested(boxes: np.ndarray) -> list[int]:
     return kept
 
 
-def int8_of(path: Path) -> Path:
-    """Where the eight-bit copy of the network ``path`` lies (``x.onnx`` -> ``x.int8.onnx``;
-    ``tools/quantize_dice_nets.py`` makes them)."""
-    return path.with_suffix(".int8.onnx")
-
-
-def wants_int8() -> bool:
-    """Whether ONNX Runtime runs the networks' eight-bit copies where they exist: yes,
-    unless ``KOTD_INT8=0`` is set (the float networks, as OpenCV's DNN module runs them)."""
-    return os.environ.get("KOTD_INT8", "") != "0"
-
-
 class DiceNet:
     """The two networks, loaded once; safe to call from several threads. ``pips=None``
     loads the finder alone (training uses that to collect the finder's mistakes);
     ``runtime`` ("onnxruntime" or "opencv") chooses what runs them (:mod:`vision.onnxnet`:
     by default ONNX Runtime where it is installed).
 
-    ONNX Runtime runs each network's eight-bit copy (:func:`int8_of`) where there is one
-    and ``int8`` (by default :func:`wants_int8`): about 1.35 times as fast on one core, its
-    readings a little different (``tools/quantize_dice_nets.py``). OpenCV's DNN module
-    always runs the float networks."""
+    ONNX Runtime runs each network's eight-bit copy where one lies beside it and ``int8``
+    (default: unless ``KOTD_INT8=0``; :class:`vision.onnxnet.OnnxNet`): about 1.35 times
+    as fast on one core, its readings a little different (``tools/quantize_dice_nets.py``).
+    OpenCV's DNN module always runs the float networks."""
 
     def __init__(self, finder: Path = FINDER_ONNX, pips: Path | None = PIPS_ONNX,
                  runtime: str | None = None, int8: bool | None = None) -> None:
-        runtime = runtime or onnx_runtime()
-        if runtime == "onnxruntime" and (wants_int8() if int8 is None else int8):
-            if int8_of(finder).is_file():
-                finder = int8_of(finder)
-            if pips is not None and int8_of(pips).is_file():
-                pips = int8_of(pips)
-        self._finder = OnnxNet(finder, runtime)
-        self._pips = OnnxNet(pips, runtime) if pips is not None else None
-        self.runtime = runtime
+        self._finder = OnnxNet(finder, runtime, int8)
+        self._pips = OnnxNet(pips, runtime, int8) if pips is not None else None
+        self.runtime = self._finder.runtime
 
     def find(self, frame: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
         """(box, confidence) of every die the finder sees, in frame pixels (not yet merged).
@@ -453,5 +433,4 @@ def default_net() -> DiceNet | None:
     return None
 
 
-__all__ = ["DiceNet", "FoundDie", "Look", "crop_for_pips", "default_net", "int8_of", "kept_dice",
-           "wants_int8"]
+__all__ = ["DiceNet", "FoundDie", "Look", "crop_for_pips", "default_net", "kept_dice"]

@@ -280,11 +280,13 @@ class HabaNet:
     """The two networks, loaded once; safe to call from several threads."""
 
     def __init__(self, finder: Path = FINDER_ONNX, pips: Path = PIPS_ONNX,
-                 use: str | None = None) -> None:
-        """``use``: ``"onnxruntime"`` or ``"opencv"`` (default: :func:`vision.onnxnet.runtime`).
-        The networks' formats are ``haba_nets.toml``'s (:func:`vision.netformat.haba_formats`)."""
-        self._finder = OnnxNet(finder, use)
-        self._pips = OnnxNet(pips, use)
+                 use: str | None = None, int8: bool | None = None) -> None:
+        """``use``: ``"onnxruntime"`` or ``"opencv"`` (default: :func:`vision.onnxnet.runtime`);
+        ``int8``: each network's eight-bit copy where one lies beside it
+        (:class:`vision.onnxnet.OnnxNet`). The networks' formats are ``haba_nets.toml``'s
+        (:func:`vision.netformat.haba_formats`)."""
+        self._finder = OnnxNet(finder, use, int8)
+        self._pips = OnnxNet(pips, use, int8)
         self.runtime = self._finder.runtime
         """What runs the networks: ``"onnxruntime"`` or ``"opencv"``."""
 

@@ -137,8 +137,10 @@ def pair_input(frame: np.ndarray, a: FaceLook, b: FaceLook, middle: tuple[float,
 class PairNet:
     """The pair network in ``path``, loaded once."""
 
-    def __init__(self, path: Path = PAIR_ONNX, use: str | None = None) -> None:
-        self._net = OnnxNet(path, use)
+    def __init__(self, path: Path = PAIR_ONNX, use: str | None = None,
+                 int8: bool | None = None) -> None:
+        """``use``, ``int8``: what runs it (:class:`vision.onnxnet.OnnxNet`)."""
+        self._net = OnnxNet(path, use, int8)
 
     def chances(self, pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
         """For each pair (:func:`pair_input`), the chances of :data:`A_TOP`, :data:`B_TOP`
