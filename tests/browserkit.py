@@ -264,7 +264,31 @@ def overflows(page: Any) -> list[str]:
 
 SCREEN_KINDS = {"phone": PHONES, "screen": tuple(s for s in VIEWPORTS if s not in PHONES)}
 """The screens by the kept page that shows them (:class:`Screens`): a phone's page (touch,
-device scale 2) and a big screen's; a layout test checks each page at both its sizes."""
+device scale 2) and a big screen's; a layout test checks each page at both its sizes in
+German, at one of them in English (:func:`layout_sizes`)."""
+ENGLISH_SIZE = {"phone": "360x740", "screen": "800x480", "screen scores": "1280x800"}
+"""The one size of each kind of screen (and page) the English layout checks look at, where
+English fits worst. German's words are longer, the harder case: it is looked at every size.
+English has its own longer strings (49 of 254: the title, "Throw the dice", "Penalty
+cards", ...), so every page is still looked at in English: on the narrower phone (360 and
+390 wide take the same rules, ``max-width: 419px``), on the Pi's 7" screen (five cards of
+160 px at a 16 px font, where the laptop has 240 px at 19 px), and the scores on the laptop
+(its three columns of the scoreboard are narrower, in letters, than the Pi's two). Found by
+making every English word longer: what overflowed at 390×844 overflowed at 360×740 too, and
+on the big screens each page's first overflows were at the size named here. (The Pi's
+screen hides the dice that satisfy a card and the bonus hint: no string of theirs is longer
+in English; German looks at them on the laptop.)"""
+
+
+def layout_sizes(kind: str, lang: str, page: str = "table") -> tuple[str, ...]:
+    """The sizes of ``kind`` (a key of :data:`SCREEN_KINDS`) a layout test looks at
+    ``page`` ("table", "scores", ...) in ``lang``: every one in German, the one of
+    :data:`ENGLISH_SIZE` in English."""
+    if lang == "de":
+        return SCREEN_KINDS[kind]
+    return (ENGLISH_SIZE.get(f"{kind} {page}", ENGLISH_SIZE[kind]),)
+
+
 NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => done()))"
 
 

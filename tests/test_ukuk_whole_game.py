@@ -25,6 +25,7 @@ from browserkit import (
     SCREEN_KINDS,
     Screens,
     Served,
+    layout_sizes,
     look_at_each_size,
     need_browser,
     shot,
@@ -192,10 +193,11 @@ def test_a_whole_game_by_taps_with_held_throws(screens, served) -> None:
     assert page.errors == []
 
 
-# the page at every screen size, in both languages (one game per kind of screen, resized in
-# place to each size): a turn with the reach, a throw held for checking, the end; nothing
-# leaves its box and no word breaks inside itself (tests/overflows.js, as the King of the
-# Dice layout test uses it)
+# the page in both languages, at every screen size in German and at one size of each kind in
+# English, where it fits worst (browserkit.layout_sizes; one game per kind of screen and
+# language, resized in place to each size): a turn with the reach, a throw held for checking,
+# the end; nothing leaves its box and no word breaks inside itself (tests/overflows.js, as
+# the King of the Dice layout test uses it)
 MID_TURN = lines(GAME)[:lines(GAME).index("use wachmann")]  # Ann's King turn, dice aside
 
 
@@ -204,7 +206,7 @@ MID_TURN = lines(GAME)[:lines(GAME).index("use wachmann")]  # Ann's King turn, d
 def test_nothing_overflows_on_the_page_at_any_size(screens: Screens, served, kind: str,
                                                     lang: str) -> None:
     _site, table = served
-    sizes = SCREEN_KINDS[kind]
+    sizes = layout_sizes(kind, lang)
     table.act(table.parse("game ukuk"))
     for line in MID_TURN:
         table.act(table.parse(line))
@@ -228,6 +230,7 @@ def test_nothing_overflows_on_the_page_at_any_size(screens: Screens, served, kin
         look_at_each_size(page, sizes, f"table/ukuk-{{size}}-{lang}-over", problems)
         page.goto(_site.url + f"scores?lang={lang}")
         page.wait_for_selector("body[data-ready='1']")
-        look_at_each_size(page, sizes, f"table/ukuk-{{size}}-{lang}-scores", problems)
+        look_at_each_size(page, layout_sizes(kind, lang, "scores"),
+                          f"table/ukuk-{{size}}-{lang}-scores", problems)
     bad = {k: v for k, v in problems.items() if v}
     assert not bad, bad

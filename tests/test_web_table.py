@@ -2,11 +2,12 @@
 
 One server for the whole module; the test process's one browser and its kept pages (``screens``)
 
-* every page at 360×740, 390×844 (phones), 800×480 (the Pi's 7" screen) and 1280×800
-  (a laptop), English and German, in the states a game goes through, and each page's
+* every page in German at 360×740, 390×844 (phones), 800×480 (the Pi's 7" screen) and
+  1280×800 (a laptop), in English at one size of each kind, where it fits worst
+  (``browserkit.ENGLISH_SIZE``), in the states a game goes through, and each page's
   header at its widest ("reconnecting…", the QR button shown): nothing may overflow its
   box, stick out of its card or overlap its neighbour (one game per kind of screen and
-  language, the page resized in place to each of the kind's two sizes); screenshots with
+  language, the page resized in place to each of the kind's sizes); screenshots with
   ``make shots``;
 * axe-core (vendored from npm under tests/vendor, for the tests only) finds no serious or
   critical accessibility problem on any page, light and dark (on the pages the German
@@ -35,6 +36,7 @@ from browserkit import (
     PHONES,
     SCREEN_KINDS,
     Screens,
+    layout_sizes,
     look_at_each_size,
     need_browser,
     overflows,
@@ -251,11 +253,10 @@ def speaks(page: Any, lang: str) -> list[str]:
 def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, kind: str,
                                               lang: str) -> None:
     """Every page in each state a game goes through, and every page's header at its
-    widest (:func:`header_overflows`), at every screen size of :data:`VIEWPORTS`: nothing
-    leaves its box.
-
-    English stays: 49 of the 254 strings are longer in English than in German, the title in
-    every header and the throw button among them.
+    widest (:func:`header_overflows`): nothing leaves its box. German at every screen size
+    of :data:`VIEWPORTS`; English at the size of each kind where it fits worst
+    (:func:`browserkit.layout_sizes`): 49 of the 254 strings are longer in English than in
+    German, the title in every header and the throw button among them.
 
     In German, on the same pages, axe-core finds no serious or critical accessibility
     problem (:func:`axe_in_both_schemes`: light and dark): the table in each of
@@ -263,7 +264,7 @@ def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, 
     set-up and history pages on the laptop (1280×800). In either language every page says
     it (:func:`speaks`). The schemes differ in colours only, so the overflow checks find the
     same in either: they look in the light one."""
-    sizes = SCREEN_KINDS[kind]
+    sizes = layout_sizes(kind, lang)
     axed = lang == AXE_LANG
     problems: dict[str, list[str]] = {}
     found: dict[str, list[str]] = {}  # axe's findings
@@ -295,10 +296,11 @@ def test_nothing_overflows_at_any_screen_size(screens: Screens, served: Served, 
             page.wait_for_selector("body[data-ready='1']")
             page.wait_for_timeout(150)
             problems[f"{other}-speaks"] = speaks(page, lang)
-            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}", problems,
+            at = layout_sizes(kind, lang, other)
+            look_at_each_size(page, at, f"table/{{size}}-{lang}-{other}", problems,
                               also=axe_at(AXE_SCREEN, other, found)
                               if axed and kind == "screen" else None)
-            look_at_each_size(page, sizes, f"table/{{size}}-{lang}-{other}-header",
+            look_at_each_size(page, at, f"table/{{size}}-{lang}-{other}-header",
                               problems, header_overflows)
     assert sorted(found) == (sorted(("scores", "setup", "history") if kind == "screen"
                                     else [f"table-{s}" for s in AXE_STATES]) if axed else [])
