@@ -37,7 +37,9 @@ def test_a_table_plays_turns_on_two_phones(screens: Screens, served: Served) -> 
     assert "token=" not in host.url  # the secret leaves the address bar at once
     watcher = screens.phone(served.url, slot=1)
 
-    # -- the host sets up three players and the first row, by tapping ---------------------
+    # -- the host starts a game of three players by tapping (a third player added); the
+    # first row is laid as the table's stored actions (the picker's taps are
+    # test_web_table's whole game by taps) ---------------------------------------------------
     names = host.locator("#player-list input")
     names.nth(0).fill("Ann")
     names.nth(1).fill("Ben")
@@ -46,13 +48,13 @@ def test_a_table_plays_turns_on_two_phones(screens: Screens, served: Served) -> 
     host.click("#start-game")
     expect(host.locator("#picker-area")).to_be_visible()
     expect(watcher.locator("#go-setup")).to_have_count(0, timeout=LIVE)  # the watcher saw it
-    for card in ROW:
-        _pick(host, "#picker", card)
     shot(host, "setup-picker")
-    host.click("#picked-lay")
-    host.wait_for_url(served.url)
-    expect(host.locator("#whose-turn")).to_have_text("Ann's turn")
+    assert [p["name"] for p in served.state()["players"]] == ["Ann", "Ben", "Cem"]
+    assert served.post("row " + " ".join(ROW))[0] == 200
     expect(watcher.locator("#whose-turn")).to_have_text("Ann's turn", timeout=LIVE)
+    host.goto(served.url)
+    host.wait_for_selector("body[data-ready='1']")
+    expect(host.locator("#whose-turn")).to_have_text("Ann's turn")
 
     # -- the watcher has no token: it sees everything and can do nothing ---------------------
     expect(watcher.locator("#watching")).to_be_visible()
