@@ -47,6 +47,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# mypy's cache outside the clone, as uv keeps its wheels (~/.cache/uv): mypy checks a module
+# again only when its source's hash or a dependency changed, so a fresh clone of a commit
+# it has seen takes about 0.4 s of CPU where it took 14-18 s (an empty cache: the first
+# clone on a machine, as before). `make typecheck` keeps .mypy_cache in the clone.
+MYPY_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kotd-mypy
+
 # ruff first (a second); mypy beside the tests, niced, so it takes the moments the tests'
 # processes wait rather than a minute of its own before them; fails if either fails.
 # OpenCV and OpenBLAS work in one thread in the tests and the `kotd` they start: the
@@ -55,7 +61,7 @@ typecheck: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	./tools/ensure-chromium.sh
-	@nice -n 10 $(BIN)/mypy > $(VENV)/mypy.out 2>&1 & typing=$$!; \
+	@nice -n 10 $(BIN)/mypy --cache-dir "$(MYPY_CACHE)" > $(VENV)/mypy.out 2>&1 & typing=$$!; \
 	echo "$(BIN)/mypy (beside the tests; its output follows them)"; \
 	OPENCV_FOR_THREADS_NUM=1 OPENBLAS_NUM_THREADS=1 \
 	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadgroup; tests=$$?; \
