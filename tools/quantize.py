@@ -19,9 +19,8 @@ beside that very file does it run), the command that made it, and the float netw
 from __future__ import annotations
 
 import contextlib
-import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -43,17 +42,6 @@ class Recording:
     def __call__(self, blob: np.ndarray) -> np.ndarray:
         self.inputs.append(blob.copy())
         return self.net(blob)
-
-
-@contextlib.contextmanager
-def _in(folder: str) -> Iterator[None]:
-    """Within, ``folder`` is the working directory (the quantiser leaves files in it)."""
-    here = os.getcwd()
-    os.chdir(folder)
-    try:
-        yield
-    finally:
-        os.chdir(here)
 
 
 def quantized(src: Path, batches: list[np.ndarray], made_by: str) -> Path:
@@ -85,7 +73,7 @@ def quantized(src: Path, batches: list[np.ndarray], made_by: str) -> Path:
             return None if blob is None else {name: blob}
 
     dst = int8_of(src.resolve())  # the quantiser works in a folder of its own
-    with tempfile.TemporaryDirectory() as tmp, _in(tmp):
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
         onnx.save(model, "opset.onnx")
         quant_pre_process("opset.onnx", "ready.onnx", skip_symbolic_shape=True)
         quantize_static("ready.onnx", str(dst), Reader(), quant_format=QuantFormat.QDQ,

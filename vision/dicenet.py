@@ -237,10 +237,8 @@ class DiceNet:
     ``runtime`` ("onnxruntime" or "opencv") chooses what runs them (:mod:`vision.onnxnet`:
     by default ONNX Runtime where it is installed).
 
-    ONNX Runtime runs each network's eight-bit copy where one lies beside it and ``int8``
-    (default: unless ``KOTD_INT8=0``; :class:`vision.onnxnet.OnnxNet`): about 1.35 times
-    as fast on one core, its readings a little different (``tools/quantize_dice_nets.py``).
-    OpenCV's DNN module always runs the float networks."""
+    ``int8``: each network's eight-bit copy where one lies beside it (default: unless
+    ``KOTD_INT8=0``; :class:`vision.onnxnet.OnnxNet`)."""
 
     def __init__(self, finder: Path = FINDER_ONNX, pips: Path | None = PIPS_ONNX,
                  runtime: str | None = None, int8: bool | None = None) -> None:

@@ -18,10 +18,12 @@ them (it is named against references inside the frame, :mod:`vision.facecolor`).
 
 Both are ONNX files in ``vision/models/``, re-made by ``tools/train_haba_net.py``, and run
 by ONNX Runtime where it is installed, else by OpenCV's DNN module (:mod:`vision.onnxnet`:
-the same outputs either way). The format each was trained with (the finder's size and
-stride, the pip reader's crop and margin, the channels' offset) is the network's own: it
-lives in ``vision/models/haba_nets.toml`` (:mod:`vision.netformat`), which the training tool
-rewrites when it exports a network.
+the same outputs either way); ONNX Runtime runs the pip reader's eight-bit copy
+(``tools/quantize_haba_nets.py``: its answers within thousandths of the float one's; the
+finder's copy let more frames be silently wrong and is not shipped). The format each was
+trained with (the finder's size and stride, the pip reader's crop and margin, the channels'
+offset) is the network's own: it lives in ``vision/models/haba_nets.toml``
+(:mod:`vision.netformat`), which the training tool rewrites when it exports a network.
 """
 
 from __future__ import annotations

@@ -21,13 +21,13 @@ readings as well cost four times as much and read the tuning frames no better
 (the pair network's stop 36 in docs/log/2026-11-27-benchmarks-haba-reader.md).
 
 One ONNX file, ``vision/models/haba_pair.onnx``, re-made by ``tools/train_pair_net.py``; run
-by ONNX Runtime or OpenCV's DNN module like the reader's other networks
-(:mod:`vision.onnxnet`). The format it was trained with (the joint crop's size, a face's
-side in it, how many numbers and how they are scaled) is its own: the ``[pair]`` section of
-``vision/models/haba_nets.toml`` (:class:`vision.netformat.PairFormat`), which the training
-tool rewrites when it exports the network. Its one input has four channels: the crop's three
-and a fourth whose first row begins with the numbers (OpenCV 4.6, Raspberry Pi OS's, reads no
-network with two inputs).
+by ONNX Runtime (its eight-bit copy, ``tools/quantize_haba_nets.py``) or OpenCV's DNN module
+like the reader's other networks (:mod:`vision.onnxnet`). The format it was trained with
+(the joint crop's size, a face's side in it, how many numbers and how they are scaled) is
+its own: the ``[pair]`` section of ``vision/models/haba_nets.toml``
+(:class:`vision.netformat.PairFormat`), which the training tool rewrites when it exports the
+network. Its one input has four channels: the crop's three and a fourth whose first row
+begins with the numbers (OpenCV 4.6, Raspberry Pi OS's, reads no network with two inputs).
 """
 
 from __future__ import annotations
