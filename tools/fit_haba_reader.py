@@ -75,7 +75,7 @@ from vision.consistency import Belief  # noqa: E402
 from vision.doubt import MODEL_TOML, SHAPE, ReaderModel, a_top, decide  # noqa: E402
 from vision.faces import Seen, asked_again, see  # noqa: E402
 from vision.habanet import FINDER_ONNX, MODELS, PIPS_ONNX, default_net  # noqa: E402
-from vision.lastroll import LastRoll, distances, exposure, lay_at, since  # noqa: E402
+from vision.lastroll import LastRoll, exposure, lay_at, since, square_change  # noqa: E402
 from vision.onnxnet import int8_of  # noqa: E402
 from vision.pairnet import PAIR_ONNX, default_pair_net  # noqa: E402
 from vision.palette import Palette  # noqa: E402
@@ -345,9 +345,9 @@ KEPT_LEVELS = (2.0, 3.0, 5.0, 8.0, 12.0, 18.0)
 
 def kept_changes(frames: list[tuple[str, int]]) -> tuple[list[float], list[float]]:
     """Of the dice of ``frames`` that lie where a die of their last roll lay
-    (:func:`vision.lastroll.lay_at`; the truth's places), the mean colour distance over each
-    one's square since: of the dice kept (lying just where that die lay) and of those thrown
-    onto that place."""
+    (:func:`vision.lastroll.lay_at`; the truth's places), how much each one's square changed
+    since (:func:`vision.lastroll.square_change`): of the dice kept (lying just where that
+    die lay) and of those thrown onto that place."""
     kept: list[float] = []
     thrown: list[float] = []
     for name, i in frames:
@@ -360,10 +360,9 @@ def kept_changes(frames: list[tuple[str, int]]) -> tuple[list[float], list[float
             k = lay_at(t.center, t.size, last.dice)
             if k is None:
                 continue
-            d = distances(img, last.frame, t.center, t.size, gain)
             was = last.dice[k]
             (kept if math.dist(t.center, was[:2]) < 0.05 * t.size else thrown).append(
-                float(d.mean()) if d.size else math.inf)
+                square_change(img, last.frame, t.center, t.size, gain))
     return kept, thrown
 
 

@@ -66,6 +66,16 @@ def distances(frame: np.ndarray, before: np.ndarray, center: tuple[float, float]
     return out
 
 
+def square_change(frame: np.ndarray, before: np.ndarray, center: tuple[float, float],
+                  side: float, gain: Sequence[float] = (1.0, 1.0, 1.0)) -> float:
+    """How much any part of the square of ``side`` pixels at ``center`` changed from
+    ``before`` to ``frame``: the *mean* Lab colour distance over it (:func:`distances`), as
+    a kept die is told (:func:`kept_dice`); infinite where the square lies outside the
+    picture."""
+    d = distances(frame, before, center, side, gain)
+    return float(d.mean()) if d.size else math.inf
+
+
 def _lab(patch: np.ndarray, gain: Sequence[float]) -> np.ndarray:
     """The patch lightly blurred, every second pixel of it (the blur has averaged each with
     its neighbours), its channels scaled by ``gain``, in Lab."""
@@ -105,22 +115,21 @@ def kept_at(center: tuple[float, float], side: float,
 
 def kept_dice(frame: np.ndarray, last: LastRoll, dice: Sequence[DieReading],
               level: float) -> list[int | None]:
-    """For each reading of ``frame``, the die of the last roll it is (its place in
-    ``last.dice``) when it was kept: that die lay at its place (:func:`lay_at`) and no part
-    of its square changed since: the *mean* colour distance over it (:func:`distances`) is
-    below ``level`` (fitted: :attr:`vision.doubt.ReaderModel.kept_below`). (A die thrown onto
-    the place of a die of its colour changes only the pips, which the median of the square
-    misses.) A kept die was not picked up, so it shows what it showed. None for a die thrown,
-    and for every die when the picture is another size."""
+    """For each reading of ``frame``, the die of the last roll it is (its place in ``last.dice``)
+    when it was kept: that die lay at its place (:func:`lay_at`) and no part of its square
+    changed since: :func:`square_change` is below ``level`` (fitted:
+    :attr:`vision.doubt.ReaderModel.kept_below`). (A die thrown onto the place of a die of
+    its colour changes only the pips, which the median of the square misses.) A kept die was
+    not picked up, so it shows what it showed. None for a die thrown, and for every die when
+    the picture is another size."""
     if last.frame.shape != frame.shape:
         return [None] * len(dice)
     gain = exposure(frame, last.frame)
     out: list[int | None] = []
     for d in dice:
         k = lay_at(d.center, d.size, last.dice)
-        if k is not None:
-            square = distances(frame, last.frame, d.center, d.size, gain)
-            k = k if square.size and float(square.mean()) < level else None
+        if k is not None and square_change(frame, last.frame, d.center, d.size, gain) >= level:
+            k = None
         out.append(k)
     return out
 
@@ -147,4 +156,4 @@ def last_roll(frame: np.ndarray, dice: Sequence[DieReading]) -> LastRoll:
 
 
 __all__ = ["LastRoll", "change", "distances", "exposure", "kept_at", "kept_dice", "last_roll",
-           "lay_at", "since"]
+           "lay_at", "since", "square_change"]
