@@ -308,7 +308,10 @@ def test_no_roll_is_taken_from_moving_dice(steps: list[tuple[float, str]], settl
                                             stable: int) -> None:
     """Whatever the frames do, a roll comes only after ``settle_seconds`` without motion,
     from readings of the picture as it is now (within MOTION_LEVEL), never of one before
-    the last motion. The fake reader tells the frame it read by the confidence."""
+    the last motion. The fake reader tells the frame it read by the dice's size, a
+    thousandth of a pixel per grey level (not by their confidence: a die kept where it lay,
+    its picture unchanged but for the exposure, is as sure as the surer of its two
+    readings)."""
     from pi.detector import MOTION_LEVEL, SLACK
 
     level, now = 100, 0.0
@@ -316,8 +319,8 @@ def test_no_roll_is_taken_from_moving_dice(steps: list[tuple[float, str]], settl
 
     def read(frame: np.ndarray, _n: int | None, _l: object) -> list[DieReading]:
         g = int(frame[0, 0, 0])
-        return [DieReading(v, None, (30.0 * v + 12 * (g % 3), 50.0), (), g / 255, 20.0)
-                for v in (1, 2, 3, 4, 5, 6)]
+        return [DieReading(v, None, (30.0 * v + 12 * (g % 3), 50.0), (), g / 255,
+                           20.0 + g / 1000) for v in (1, 2, 3, 4, 5, 6)]
 
     detector = RollDetector(read, settle_seconds=settle, stable_reads=stable)
     detector.feed(np.full((120, 160, 3), level, np.uint8), now)
@@ -333,7 +336,7 @@ def test_no_roll_is_taken_from_moving_dice(steps: list[tuple[float, str]], settl
         throw = detector.feed(np.full((120, 160, 3), level, np.uint8), now)
         if throw is not None:
             assert now - last_jump >= settle - SLACK
-            seen = {round(r.confidence * 255) for r in throw.readings}
+            seen = {round((r.size - 20.0) * 1000) for r in throw.readings}
             assert len(seen) == 1 and abs(seen.pop() - level) <= MOTION_LEVEL
 
 
