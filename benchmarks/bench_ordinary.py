@@ -62,7 +62,7 @@ from vision.dicenet import FINDER_ONNX, PIPS_ONNX, DiceNet  # noqa: E402
 from vision.netformat import DiceFormats, write_section  # noqa: E402
 from vision.reader import read_dice  # noqa: E402
 from vision.reading import DieReading  # noqa: E402
-from vision.render_standard import OrdinaryTruth, ordinary_tray  # noqa: E402
+from vision.render_standard import OrdinaryTruth, judged_trays, ordinary_tray  # noqa: E402
 
 
 @dataclass
@@ -261,15 +261,8 @@ def rendered(trays: int = 60, seed: int = 70000
                 a[3] += r is not None and inside and r.confident
         silent[kind or "mixed"].append(wrong and all(r.confident for r in readings))
 
-    for i in range(trays):
-        rng = np.random.default_rng(seed + i)
-        tally(*ordinary_tray(rng, int(rng.integers(6, 13)), 1280, 960,
-                             die_size=float(rng.uniform(60, 110)), tilted=0.3), None)
-    for i in range(trays // 2):
-        rng = np.random.default_rng(seed + 1000 + i)
-        tally(*ordinary_tray(rng, int(rng.integers(6, 13)), 640, 480,
-                             die_size=float(rng.uniform(28, 45)), tilted=0.0, smoky=1.0),
-              "smoky")
+    for frame, truth, family in judged_trays(trays, seed):
+        tally(frame, truth, None if family == "mixed" else family)
     return ({k: (n, right / max(n, 1), flagged / max(right, 1), sure / max(n, 1))
              for k, (n, right, flagged, sure) in acc.items()},
             {k: float(np.mean(v)) for k, v in silent.items()})

@@ -55,7 +55,7 @@ from vision.dicedecision import DECISION_JSON, Decision, Turning
 from vision.dicenet import DiceNet, FoundDie, Look, kept_dice
 from vision.pipcount import count_pips
 from vision.reading import CONFIDENT
-from vision.render_standard import OrdinaryTruth, ordinary_tray
+from vision.render_standard import OrdinaryTruth, judged_trays
 
 WIDERS = (None, 1.2, 1.25, 1.3, 1.4)
 KEEPS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8)
@@ -235,21 +235,9 @@ class RenderedTray:
 
 
 def rendered_trays(trays: int = RENDER_TRAYS, seed: int = RENDER_SEED) -> list[RenderedTray]:
-    """The bench's rendered trays (``benchmarks/bench_ordinary.py::rendered``, the same
-    recipe) at other seeds: ``trays`` trays of 6-12 dice, 1280 x 960, three in ten dice
-    leaning, and half as many of small smoky dice, 640 x 480."""
-    out = []
-    for i in range(trays):
-        rng = np.random.default_rng(seed + i)
-        out.append(RenderedTray(*ordinary_tray(rng, int(rng.integers(6, 13)), 1280, 960,
-                                               die_size=float(rng.uniform(60, 110)),
-                                               tilted=0.3), "mixed"))
-    for i in range(trays // 2):
-        rng = np.random.default_rng(seed + 1000 + i)
-        out.append(RenderedTray(*ordinary_tray(rng, int(rng.integers(6, 13)), 640, 480,
-                                               die_size=float(rng.uniform(28, 45)),
-                                               tilted=0.0, smoky=1.0), "smoky"))
-    return out
+    """The bench's rendered trays (:func:`vision.render_standard.judged_trays`) at other
+    seeds."""
+    return [RenderedTray(*tray) for tray in judged_trays(trays, seed)]
 
 
 def rendered_silence(net: DiceNet, trays: list[RenderedTray], decision: Decision,

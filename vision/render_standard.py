@@ -23,7 +23,7 @@ the size and shrunk, so small dice keep round pips.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -474,6 +474,24 @@ def ordinary_tray(rng: np.random.Generator, n_dice: int = 6, width: int = 1280,
     return render_ordinary(random_ordinary_scene(rng, n_dice, width, height, **scene), rng)
 
 
+def judged_trays(trays: int, seed: int
+                 ) -> Iterator[tuple[np.ndarray, list[OrdinaryTruth], str]]:
+    """The rendered trays ordinary dice are judged on beside the photos
+    (``benchmarks/bench_ordinary.py``, and ``tools/fit_dice_decision.py`` at other seeds):
+    each frame, its truth and its family. ``trays`` trays of 6-12 dice, 1280 x 960, three in
+    ten dice leaning on another (``mixed``), then half as many of small smoked dice, 28-45
+    px in 640 x 480 (``smoky``)."""
+    for i in range(trays):
+        rng = np.random.default_rng(seed + i)
+        yield (*ordinary_tray(rng, int(rng.integers(6, 13)), 1280, 960,
+                              die_size=float(rng.uniform(60, 110)), tilted=0.3), "mixed")
+    for i in range(trays // 2):
+        rng = np.random.default_rng(seed + 1000 + i)
+        yield (*ordinary_tray(rng, int(rng.integers(6, 13)), 640, 480,
+                              die_size=float(rng.uniform(28, 45)), tilted=0.0, smoky=1.0),
+               "smoky")
+
+
 __all__ = ["LIGHT_TRAY", "PLAIN", "DieLook", "OrdinaryDie", "OrdinaryScene", "OrdinaryTruth",
-           "ordinary_tray", "random_look", "random_ordinary_scene", "render_ordinary",
-           "see_through_look", "smoky_look"]
+           "judged_trays", "ordinary_tray", "random_look", "random_ordinary_scene",
+           "render_ordinary", "see_through_look", "smoky_look"]
