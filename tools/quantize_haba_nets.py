@@ -12,7 +12,8 @@ copy runs only beside the float file it was made from: :mod:`vision.onnxnet`). N
 install -e '.[train]'`` (the ``onnx`` package); about a minute.
 
 The finder's copy is not shipped: on the checked tuning frames it let three more frames be
-silently wrong (``docs/log/2026-11-29-issue-44.md``). The reader's model stays fitted to the
+silently wrong, and it runs no faster than the float finder on an x86 core without VNNI
+(``docs/log/2026-11-29-issue-44.md``). The reader's model stays fitted to the
 float networks: the copies' answers differ from theirs by thousandths.
 """
 
