@@ -29,15 +29,18 @@
   them.
 
 A frame is made from its seed alone, so a set is the same on every machine; rendered
-frames are kept in ``.cache/haba-sets`` (PNG, lossless) to save rendering them again.
+frames are kept (PNG, lossless) in a cache outside the checkout, shared by every clone and
+worktree on the machine, one folder per version of the renderer (:data:`CACHE`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
-from collections.abc import Iterator, Sequence
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -79,13 +82,71 @@ AT_TABLE = frozenset({"table-tune", "table", "lens-tune", "lens"})
 SIMTRAY = frozenset({"simtray"})
 """The sets of the simulated tray's landings (:func:`pi.simtray.haba_landing`, 960×720: what
 ``make run`` shows; a neutral table in daylight, never a held-out family). The cache is the
-renderer's: after a change to ``haba_landing`` alone, remove ``.cache/haba-sets/*/simtray*``
+renderer's: after a change to ``haba_landing`` alone, remove ``simtray*`` from :data:`CACHE`
 (its last rolls too)."""
 ROOT = Path(__file__).resolve().parents[1]
 _SOURCES = sorted(p for p in (ROOT / "vision" / "render").glob("*.py") if p.name != "score.py")
 RENDERER = hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES)).hexdigest()[:10]
-CACHE = ROOT / ".cache" / "haba-sets" / RENDERER
-"""Frames of this version of the renderer (a changed renderer starts a new cache)."""
+
+
+def cache_home(environ: Mapping[str, str] = os.environ) -> Path:
+    """The folder holding the rendered frames, one folder per renderer in it:
+    ``$KOTD_FRAME_CACHE`` if set, else ``kotd/haba-sets`` in ``$XDG_CACHE_HOME`` (an absolute
+    path) or in ``~/.cache``. Outside the checkout, as uv's wheels and ``make test``'s mypy
+    cache are, so a fresh clone reads the frames an earlier one drew."""
+    if environ.get("KOTD_FRAME_CACHE"):
+        return Path(environ["KOTD_FRAME_CACHE"]).expanduser()
+    xdg = environ.get("XDG_CACHE_HOME", "")
+    return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "kotd" / "haba-sets"
+
+
+CACHE = cache_home() / RENDERER
+"""Frames of this version of the renderer (a changed renderer starts a new cache; a change to
+what this module or ``haba_landing`` draws needs its sets' folders removed)."""
+
+
+def _keep(path: Path, data: bytes) -> None:
+    """Writes ``data`` to ``path`` whole or not at all: into a file of its own in the same
+    folder, then renamed over ``path`` (one step), so that processes drawing the same frame at
+    once (``make test``'s workers, clones and worktrees) never read half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, part = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(part, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(part)
+        raise
+
+
+def _keep_png(path: Path, img: np.ndarray) -> None:
+    ok, png = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    if not ok:
+        raise RuntimeError(f"{path}: the picture could not be encoded")
+    _keep(path, png.tobytes())
+
+
+MISSING = object()
+"""What :func:`_kept` gives for a file that is not there or cannot be read."""
+
+
+def _kept(path: Path) -> object:
+    """What the pickle at ``path`` holds; :data:`MISSING` when there is none or it cannot be
+    read (a damaged file: the caller draws it again)."""
+    try:
+        return pickle.loads(path.read_bytes())
+    except Exception:  # not there, or anything unpickling a damaged file may raise
+        return MISSING
+
+
+def _kept_png(path: Path) -> np.ndarray | None:
+    """The picture at ``path``; None when there is none or it cannot be decoded whole."""
+    if not path.exists():
+        return None
+    img: np.ndarray | None = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    return img
 
 
 def tuning_frames(texts: list[str]) -> list[tuple[str, int]]:
@@ -115,20 +176,22 @@ def _scene(set_name: str, i: int) -> tuple[TrayScene, np.random.Generator]:
 def scene(set_name: str, i: int) -> TrayScene:
     """Frame ``i``'s scene, as :func:`frame` gives it, without decoding the picture when the
     frame is kept already."""
-    meta = CACHE / set_name / f"{i:05d}.pickle"
-    if meta.exists():
-        kept: TrayScene = pickle.loads(meta.read_bytes())[1]
-        return kept
+    kept = _kept(CACHE / set_name / f"{i:05d}.pickle")
+    if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], TrayScene):
+        return kept[1]
     return frame(set_name, i)[2]
 
 
 def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]:
+    """Frame ``i`` of a set: its picture, its dice's truth and its scene, read from
+    :data:`CACHE`, or drawn (and kept) when it is not there whole."""
     png = CACHE / set_name / f"{i:05d}.png"
     meta = png.with_suffix(".pickle")
-    if png.exists() and meta.exists():
-        img = cv2.imread(str(png), cv2.IMREAD_COLOR)
-        if img is not None:  # else a cut-off write: drawn again
-            truth, scene = pickle.loads(meta.read_bytes())
+    kept = _kept(meta)
+    if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], TrayScene):
+        img = _kept_png(png)
+        truth, scene = kept
+        if img is not None and img.shape[:2] == (scene.height, scene.width):
             return img, truth, scene
     if set_name in SIMTRAY:
         rng = np.random.default_rng(SETS[set_name][0] + i)
@@ -136,13 +199,8 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
     else:
         scene, rng = _scene(set_name, i)
         img, truth = render_tray(scene, rng)
-    png.parent.mkdir(parents=True, exist_ok=True)
-    # written aside and renamed: two processes drawing one frame never read half a file
-    part = png.with_name(f"{png.stem}-{os.getpid()}")
-    cv2.imwrite(str(part.with_suffix(".png")), img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
-    part.with_suffix(".pickle").write_bytes(pickle.dumps((truth, scene)))
-    os.replace(part.with_suffix(".pickle"), meta)
-    os.replace(part.with_suffix(".png"), png)
+    _keep_png(png, img)
+    _keep(meta, pickle.dumps((truth, scene)))
     return img, truth, scene
 
 
@@ -166,15 +224,15 @@ def last_roll(set_name: str, i: int) -> LastRoll | None:
     the reader (:func:`pi.detector.pictures_apart`: here, a hand so big that moving it changes
     half the picture, or a renderer whose random numbers then drew the table anew). For the
     simulated tray's sets, the same tray as the throw before left it (every die laid out
-    anew, as ``make run`` throws: :func:`pi.simtray.haba_landing`). Kept in
-    ``.cache/haba-sets`` beside the frames."""
+    anew, as ``make run`` throws: :func:`pi.simtray.haba_landing`). Kept in :data:`CACHE`
+    beside the frames (a picture not handed to the reader, as ``None``)."""
     png = CACHE / f"{set_name}-last" / f"{i:05d}.png"
     meta = png.with_suffix(".pickle")
-    if png.exists() and meta.exists():
-        img = cv2.imread(str(png), cv2.IMREAD_COLOR)
-        kept = pickle.loads(meta.read_bytes())
-        if kept is None:
-            return None
+    kept = _kept(meta)
+    if kept is None:
+        return None
+    if isinstance(kept, tuple):
+        img = _kept_png(png)
         if img is not None:
             return LastRoll(img, kept)
     other = np.random.default_rng([SETS[set_name][0] + i, 1])
@@ -184,12 +242,8 @@ def last_roll(set_name: str, i: int) -> LastRoll | None:
         img, truth = _moved(set_name, i, other)
     places = tuple((t.center[0], t.center[1], t.size) for t in truth if t.visible)
     apart = pictures_apart(img, frame(set_name, i)[0])
-    png.parent.mkdir(parents=True, exist_ok=True)
-    part = png.with_name(f"{png.stem}-{os.getpid()}")
-    cv2.imwrite(str(part.with_suffix(".png")), img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
-    part.with_suffix(".pickle").write_bytes(pickle.dumps(None if apart else places))
-    os.replace(part.with_suffix(".pickle"), meta)
-    os.replace(part.with_suffix(".png"), png)
+    _keep_png(png, img)
+    _keep(meta, pickle.dumps(None if apart else places))
     return None if apart else LastRoll(img, places)
 
 
@@ -248,9 +302,9 @@ def in_view(set_name: str, i: int) -> list[float]:
     if set_name in SIMTRAY:  # the tray's walls keep every die whole in view
         return [1.0] * len(frame(set_name, i)[1])
     kept = CACHE / set_name / f"{i:05d}.in-view.pickle"
-    if kept.exists():
-        shares: list[float] = pickle.loads(kept.read_bytes())
-        return shares
+    known = _kept(kept)
+    if isinstance(known, list):
+        return known
     scene, rng = _scene(set_name, i)
     seen: dict[int, tuple[float, np.ndarray]] = {}
     measure = draw._visible_share
@@ -270,8 +324,7 @@ def in_view(set_name: str, i: int) -> list[float]:
               if 0 <= (c := project.distort(quad).mean(axis=0))[0] < w and 0 <= c[1] < h]
     if len(shares) != len(truth):
         raise RuntimeError(f"{set_name} {i}: {len(shares)} shares for {len(truth)} dice")
-    kept.parent.mkdir(parents=True, exist_ok=True)
-    kept.write_bytes(pickle.dumps(shares))
+    _keep(kept, pickle.dumps(shares))
     return shares
 
 

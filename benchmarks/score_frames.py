@@ -4,9 +4,10 @@ Run: .venv/bin/python benchmarks/score_frames.py run OUT.json tune:0:3300 print:
          woven:0:200 steep:0:600 [--no-count]
      .venv/bin/python benchmarks/score_frames.py diff A.json B.json
 A change to the reader is measured by ``run`` in a checkout without it and in one with it
-(a git worktree; the rendered frames are cached per renderer in ``.cache/haba-sets``, so a
-worktree may link its ``.cache`` to the first checkout's), then ``diff``: each frame whose
-score changed, and per set the frames right, asking and silently wrong before -> after.
+(a git worktree; the rendered frames are cached per renderer outside the checkout,
+``haba_sets.CACHE``, so every worktree reads the frames the first one drew), then
+``diff``: each frame whose score changed, and per set the frames right, asking and silently
+wrong before -> after.
 Sources as ``compare_haba_nets.py``: ``set:start:count`` of ``haba_sets``, or a directory of
 Mitsuba frames. The reader is told how many dice were thrown (``--no-count``: at most the
 box's six, as ``kotd read``). Two worker processes.

@@ -187,7 +187,7 @@ def test_both_runtimes_read_haba_frames_alike() -> None:
     """Tuning frames of the HABA reader (every table family it is tuned on, the closer look
     on small dice included): the same faces found to 1e-3 px, pip probabilities to 1e-4,
     and every die read the same. The frames are the reader's gate's
-    (``test_vision_gate.py``), drawn once for both tests (``.cache/haba-sets``)."""
+    (``test_vision_gate.py``), drawn once for both tests (``haba_sets.CACHE``)."""
     from habakit import frame
 
     from vision.habanet import HabaNet, face_crop

@@ -19,8 +19,9 @@ from vision.render.score import score_frame
 
 GATE = {"tune": range(4000, 4008), "table-tune": range(4000, 4008)}
 """The frozen sets: frames of tuning families that no fit uses (fits take frames 0-3999).
-Eight of each: drawing them (and the real table's last rolls) is most of the gate's time, in
-every fresh clone; the bounds below are for eight."""
+Eight of each: drawing them (and the real table's last rolls) is most of the gate's time
+where they are not kept yet (a changed renderer, a new machine); the bounds below are for
+eight."""
 MOST_ASKING = {"tune": 1, "table-tune": 4}
 """Frames that may ask, told the count (one more not told): at a real table a die under a
 hand or out of the picture asks, about a third of the frames."""
@@ -32,9 +33,10 @@ LEAST_DICE_RIGHT = 0.95
 
 @pytest.fixture(scope="module")
 def frames() -> dict[str, list[tuple[Any, Any]]]:
-    """Both frozen sets (picture, truth), drawn once for the four tests (or read from
-    ``.cache/haba-sets``); the module then runs in one ``make test`` worker, so the other
-    never draws the same frames at the same time."""
+    """Both frozen sets (picture, truth), drawn once for the four tests, or read from the
+    frame cache outside the checkout (``haba_sets.CACHE``, one folder per renderer: a clone
+    after the first on a machine draws none of them); the module runs in one ``make test``
+    worker."""
     return {where: [frame(where, i)[:2] for i in GATE[where]] for where in GATE}
 
 
