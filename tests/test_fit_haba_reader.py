@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from habakit import COLORS, MODEL, face, seen
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vision.choose import TERMS, Weighed, choices
@@ -66,6 +66,7 @@ def test_the_side_shrink_that_tells_a_die_s_side_from_its_top_is_chosen() -> Non
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.floats(0, 1), st.booleans(), st.booleans()), min_size=1,
                 max_size=30), st.floats(0.5, 50))
+@example([(0.0, True, False), (5e-324, True, True)], 2.0)  # no number between the two
 def test_the_threshold_asks_least_for_what_a_silent_frame_costs(rows, cost: float) -> None:
     """Brute force over every threshold that could matter: none costs less than the fit's."""
     chosen = fit_threshold(rows, cost)

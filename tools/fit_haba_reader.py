@@ -329,9 +329,10 @@ def fit_doubt(rows: list[Row], cost: float) -> tuple[float, float]:
 def fit_threshold(rows: list[Doubted], cost: float) -> float:
     """The threshold that asks least, a silently wrong frame costing ``cost`` asks (the
     smallest on a tie). The loss only changes at the rows' probabilities: each threshold
-    tried lies midway between two of them (or at 0 or 1)."""
+    tried lies midway between two of them (or at 0 or 1; at the larger of two with no
+    number between them)."""
     values = sorted({0.0, 1.0, *(c for c, _, _ in rows)})
-    options = [0.0, *((a + b) / 2 for a, b in pairwise(values)), 1.0]
+    options = [0.0, *(m if (m := (a + b) / 2) > a else b for a, b in pairwise(values)), 1.0]
     return min(options, key=lambda t: (loss(rows, t, cost), t))
 
 
