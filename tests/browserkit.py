@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -100,26 +101,51 @@ def _kotd() -> str | None:
     return found if out.returncode == 0 and "--source" in out.stdout else None
 
 
-@contextlib.contextmanager
-def _kotd_serve(kotd: str, data_dir: Path) -> Iterator[Served]:
+STARTED = " frames, game file "
+"""What ``kotd serve`` says once its page listens on its port (``pi/cli/serve.py``: the line
+it prints after :meth:`pi.serve.Assistant.start`)."""
+
+
+def _started(kotd: str, data_dir: Path) -> tuple[subprocess.Popen[str], list[str], int]:
+    """``kotd serve --source sim`` on a free port, once it says it listens there (what it
+    writes kept, read all the while so its pipe never fills). A port another test's server
+    took between :func:`conftest.free_port` and the bind is given up for another: a page
+    that answered on it would be that server's."""
     from conftest import free_port
 
-    port = free_port()
-    proc = subprocess.Popen([kotd, "serve", "--source", "sim", "--port", str(port),
-                             "--data-dir", str(data_dir), "--token", TOKEN],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for attempt in range(3):
+        port = free_port()
+        proc = subprocess.Popen([kotd, "serve", "--source", "sim", "--port", str(port),
+                                 "--data-dir", str(data_dir), "--token", TOKEN],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        said: list[str] = []
+        serving = threading.Event()
+
+        def read(out: Any = proc.stdout, said: list[str] = said,
+                 serving: threading.Event = serving) -> None:
+            for line in out:
+                said.append(line)
+                if STARTED in line:
+                    serving.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        deadline = time.monotonic() + 30
+        while not serving.wait(0.1) and proc.poll() is None and time.monotonic() < deadline:
+            pass
+        if serving.is_set():
+            return proc, said, port
+        proc.kill()
+        proc.wait(10)
+        if "Address already in use" not in "".join(said) or attempt == 2:
+            raise RuntimeError("kotd serve did not start: " + "".join(said))
+    raise AssertionError("unreachable")
+
+
+@contextlib.contextmanager
+def _kotd_serve(kotd: str, data_dir: Path) -> Iterator[Served]:
+    proc, _, port = _started(kotd, data_dir)
     served = Served(f"http://127.0.0.1:{port}/", TOKEN, "kotd serve")
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                served.state()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("kotd serve did not start: " +
-                                       (proc.stdout.read() if proc.stdout else "")) from None
-                time.sleep(0.2)
         yield served
     finally:
         proc.terminate()

@@ -37,6 +37,8 @@ from rules.table import Table
 
 KOTD = str(Path(sys.executable).with_name("kotd"))
 TOKEN = "fault-token"
+STARTED = " frames, game file "
+"""What ``kotd serve`` prints once its page listens (``pi/cli/serve.py``)."""
 DB = "kotd.sqlite3"
 """The game file's name in the served data folder."""
 CONFIG = "storage_check_seconds = 0.25\n"
@@ -69,36 +71,56 @@ class Served:
 
     def __init__(self, data_dir: Path, *args: str, wait: float = 30.0) -> None:
         self.data_dir = data_dir
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
         # the log lives apart from the data dir: that one may be on a full or broken disk
         handle, name = tempfile.mkstemp(prefix="kotd-serve-", suffix=".log")
         os.close(handle)
         self._log = Path(name)
-        self._log_file = self._log.open("w")
+        self._said = self._log.with_suffix(".out")  # standard output: the page's address
         self._config = self._log.with_suffix(".toml")
         self._config.write_text(CONFIG)
-        self.proc = subprocess.Popen(
-            [KOTD, "serve", "--config", str(self._config), "--source",
-             f"replay:{still_tray()}", "--pins",
-             "mock", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir",
-             str(data_dir), "--token", TOKEN, *args],
-            stdout=subprocess.DEVNULL, stderr=self._log_file, text=True)
+        self._text: str | None = None  # the log, once stopped (its file is gone then)
+        for attempt in range(3):  # a port another test's server took meanwhile: another
+            self._start(data_dir, args)
+            if self._listening(wait):
+                return
+            if self.proc.poll() is None:
+                self.stop()
+                raise AssertionError("kotd serve did not answer in time")
+            if attempt == 2 or "Address already in use" not in self.log():
+                raise AssertionError(f"kotd serve ended at start: {self.log()}")
+
+    def _start(self, data_dir: Path, args: tuple[str, ...]) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self._log_file = self._log.open("w")
+        with self._said.open("w") as out:
+            self.proc = subprocess.Popen(
+                [KOTD, "serve", "--config", str(self._config), "--source",
+                 f"replay:{still_tray()}", "--pins",
+                 "mock", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir",
+                 str(data_dir), "--token", TOKEN, *args],
+                stdout=out, stderr=self._log_file, text=True)
+
+    def _listening(self, wait: float) -> bool:
+        """Whether this ``kotd serve`` said it listens (its own port, not one another test's
+        server took between :func:`free_port` and the bind) and its page answers; False when
+        it ended first (the log tells why) or did not within ``wait`` seconds."""
         end = time.monotonic() + wait
         while time.monotonic() < end:
             if self.proc.poll() is not None:
-                raise AssertionError(f"kotd serve ended at start: {self.log()}")
-            with contextlib.suppress(OSError):
-                status, _ = self.get("/api/state")
-                if status == 200:
-                    return
+                self._log_file.close()
+                return False
+            if STARTED in self._said.read_text(errors="replace"):
+                with contextlib.suppress(OSError):
+                    status, _ = self.get("/api/state")
+                    if status == 200:
+                        return True
             time.sleep(0.1)
-        self.stop()
-        raise AssertionError("kotd serve did not answer in time")
+        return False
 
     def log(self) -> str:
         if self._log_file.closed:
-            return self._text
+            return self._log.read_text(errors="replace") if self._text is None else self._text
         self._log_file.flush()
         return self._log.read_text(errors="replace")
 
@@ -139,6 +161,7 @@ class Served:
             self._log_file.close()
             self._text = self._log.read_text(errors="replace")
             self._log.unlink(missing_ok=True)
+            self._said.unlink(missing_ok=True)
             self._config.unlink(missing_ok=True)
         return self.proc.returncode, self._text
 
