@@ -18,7 +18,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -44,12 +43,6 @@ DB = "kotd.sqlite3"
 CONFIG = "storage_check_seconds = 0.25\n"
 """The tests' ``kotd serve`` looks after its game file every quarter second (the table:
 every 2 s), so a test waits less for the table to notice what it did to the file."""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @functools.cache
@@ -90,6 +83,8 @@ class Served:
                 raise AssertionError(f"kotd serve ended at start: {self.log()}")
 
     def _start(self, data_dir: Path, args: tuple[str, ...]) -> None:
+        from conftest import free_port
+
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self._log_file = self._log.open("w")
@@ -103,8 +98,8 @@ class Served:
 
     def _listening(self, wait: float) -> bool:
         """Whether this ``kotd serve`` said it listens (its own port, not one another test's
-        server took between :func:`free_port` and the bind) and its page answers; False when
-        it ended first (the log tells why) or did not within ``wait`` seconds."""
+        server took between :func:`conftest.free_port` and the bind) and its page answers;
+        False when it ended first (the log tells why) or did not within ``wait`` seconds."""
         end = time.monotonic() + wait
         while time.monotonic() < end:
             if self.proc.poll() is not None:
