@@ -128,7 +128,8 @@ def _started(kotd: str, data_dir: Path) -> tuple[subprocess.Popen[str], list[str
                 if STARTED in line:
                     serving.set()
 
-        threading.Thread(target=read, daemon=True).start()
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
         deadline = time.monotonic() + 30
         while not serving.wait(0.1) and proc.poll() is None and time.monotonic() < deadline:
             pass
@@ -136,6 +137,7 @@ def _started(kotd: str, data_dir: Path) -> tuple[subprocess.Popen[str], list[str
             return proc, said, port
         proc.kill()
         proc.wait(10)
+        reader.join(5)  # what it wrote last: why it ended
         if "Address already in use" not in "".join(said) or attempt == 2:
             raise RuntimeError("kotd serve did not start: " + "".join(said))
     raise AssertionError("unreachable")
