@@ -101,17 +101,13 @@ def _kotd() -> str | None:
     return found if out.returncode == 0 and "--source" in out.stdout else None
 
 
-STARTED = " frames, game file "
-"""What ``kotd serve`` says once its page listens on its port (``pi/cli/serve.py``: the line
-it prints after :meth:`pi.serve.Assistant.start`)."""
-
-
 def _started(kotd: str, data_dir: Path) -> tuple[subprocess.Popen[str], list[str], int]:
     """``kotd serve --source sim`` on a free port, once it says it listens there (what it
     writes kept, read all the while so its pipe never fills). A port another test's server
     took between :func:`conftest.free_port` and the bind is given up for another: a page
     that answered on it would be that server's."""
     from conftest import free_port
+    from served import STARTED
 
     for attempt in range(3):
         port = free_port()

@@ -37,7 +37,8 @@ from rules.table import Table
 KOTD = str(Path(sys.executable).with_name("kotd"))
 TOKEN = "fault-token"
 STARTED = " frames, game file "
-"""What ``kotd serve`` prints once its page listens (``pi/cli/serve.py``)."""
+"""What ``kotd serve`` prints once its page listens on its port (``pi/cli/serve.py``: the
+line after :meth:`pi.serve.Assistant.start`)."""
 DB = "kotd.sqlite3"
 """The game file's name in the served data folder."""
 CONFIG = "storage_check_seconds = 0.25\n"
