@@ -11,7 +11,6 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-from conftest import free_port
 from gpiozero.pins.mock import MockFactory
 
 from pi.config import Config
@@ -54,7 +53,7 @@ def running_assistant(data_dir: Path) -> Iterator[tuple[Assistant, SimulatedTray
                                                          Client]]:
     """The assistant on ``data_dir`` (a simulated tray that settles fast, mock pins),
     started; with the tray, the pins and a client of its page."""
-    config = Config(data_dir=data_dir, source="sim", host="127.0.0.1", port=free_port(),
+    config = Config(data_dir=data_dir, source="sim", host="127.0.0.1", port=0,  # (any free one)
                     token=TOKEN, settle_seconds=0.3, fps=10.0, pin_factory="mock")
     tray = SimulatedTray(seed=9, roll_seconds=0.5)
     factory = MockFactory()
