@@ -95,7 +95,7 @@ def _evidence(files: list[Path], sections: list[str]) -> str:
 
 FACES = _evidence([p for net in (FINDER_ONNX, PIPS_ONNX) for p in (net, int8_of(net))
                    if p.is_file()] + [
-    ROOT / "vision" / f"{m}.py" for m in ("faces", "habanet", "shrink", "facecolor", "palette",
+    ROOT / "vision" / f"{m}.py" for m in ("faces", "habanet", "facecolor", "palette",
                                            "netformat")], ["finder", "pips"])
 """The finder and pip reader, their formats and the code that make a frame's faces: a change
 of any reads every frame again."""

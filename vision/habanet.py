@@ -42,7 +42,6 @@ import numpy as np
 
 from vision.netformat import FinderFormat, haba_formats
 from vision.onnxnet import OnnxNet
-from vision.shrink import shrunk_by_area
 from vision.turns import read_in_turns
 
 MODELS = Path(__file__).with_name("models")
@@ -248,10 +247,10 @@ def scaled_for_finder(frame: np.ndarray, scale: float | None = None,
         scale = fmt.size / max(h, w)
     sw, sh = max(fmt.pad, round(w * scale)), max(fmt.pad, round(h * scale))
     if twice is not None:
-        return shrunk_by_area(twice, (sw, sh))
-    if scale < 1:
-        return shrunk_by_area(frame, (sw, sh))
-    out: np.ndarray = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_LINEAR)
+        out: np.ndarray = cv2.resize(twice, (sw, sh), interpolation=cv2.INTER_AREA)
+    else:
+        out = cv2.resize(frame, (sw, sh),
+                         interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     return out
 
 
