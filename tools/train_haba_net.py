@@ -22,7 +22,9 @@ of family ``F`` on whichever axis names it (its own seeds and shards), e.g. the
 training-only printed tables (``vision.render.TRAINING_ONLY``), the leaning dice, ``steep``
 (dice leaning steeply) or the real table (``at-table``, and its flowered cloth and hands over
 a die on every frame: ``at-table-floral``, ``at-table-covering``). Rendered frames are kept
-in ``.cache/haba-train``.
+in ``.cache/haba-train/<the renderer's hash>`` (``haba_sets.RENDERER``: a changed renderer
+draws them again); frames mined with the networks, or scaled for the finder by code since
+changed, are not told apart: delete them then.
 
 **After exporting** the pip reader, make its eight-bit copy again
 (``tools/quantize_haba_nets.py``: a copy made from an older network is not run) and fit the
@@ -59,7 +61,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from haba_sets import HELD_OUT  # noqa: E402
+from haba_sets import HELD_OUT, RENDERER  # noqa: E402
 
 from vision.habanet import (  # noqa: E402
     FINDER_ONNX,
@@ -96,7 +98,7 @@ SEEDS = {("data", None): 300_000, ("mine", None): 400_000,
          ("data", "at-table-pi-desk-arm"): 597_000, ("mine", "at-table-pi-desk-arm"): 697_000,
          ("data", "at-table-pi-cards"): 598_000, ("mine", "at-table-pi-cards"): 698_000}
 """The first seed of each kind of training frame (per step and family drawn on every frame)."""
-CACHE = ROOT / ".cache" / "haba-train"
+CACHE = ROOT / ".cache" / "haba-train" / RENDERER
 SHARD = 50
 PATCH = 96
 """Stored patches are this wide, the face :data:`PATCH_FACE` pixels across, upright."""
