@@ -211,21 +211,21 @@ def test_report_fails_only_on_failures() -> None:
 
 
 def test_doctor_against_a_running_assistant(tmp_path: Path, capsys) -> None:
-    from conftest import free_port, wait_for
+    from conftest import wait_for
     from servekit import TOKEN
 
     from pi.serve import Assistant
     from pi.simtray import SimulatedTray
 
-    port = free_port()
-    (tmp_path / "config.toml").write_text(f'port = {port}\nhost = "127.0.0.1"\n'
-                                          f'token = "{TOKEN}"\n')
-    config = Config(data_dir=tmp_path, source="sim", host="127.0.0.1", port=port, token=TOKEN,
-                    pin_factory="mock")
+    config = Config(data_dir=tmp_path, source="sim", host="127.0.0.1", port=0, token=TOKEN,
+                    pin_factory="mock")  # (port 0: any free one, read back once it listens)
     factory = MockFactory()
     assistant = Assistant(config, source=SimulatedTray(seed=1), pin_factory=factory)
     assistant.start()
+    port = assistant.port
     try:
+        (tmp_path / "config.toml").write_text(f'port = {port}\nhost = "127.0.0.1"\n'
+                                              f'token = "{TOKEN}"\n')
         wait_for(lambda: assistant.table.snapshot.eye.camera == "simulated",
                  what="the simulated tray")
         status = main(["doctor", "--data-dir", str(tmp_path), "--pins", "mock"])
@@ -256,18 +256,18 @@ def _no_threads_left():
 
 
 def test_the_running_assistant_reports_what_its_camera_locked(tmp_path: Path) -> None:
-    from conftest import free_port, wait_for
+    from conftest import wait_for
     from webkit import TOKEN
 
     from pi.doctor import fetch_state
     from pi.serve import Assistant
 
-    port = free_port()
-    config = Config(data_dir=tmp_path, host="127.0.0.1", port=port, token=TOKEN,
+    config = Config(data_dir=tmp_path, host="127.0.0.1", port=0, token=TOKEN,
                     pin_factory="mock", source="picamera")
     factory = MockFactory()
     assistant = Assistant(config, source=FakeCamera(), pin_factory=factory)
     assistant.start()
+    port = assistant.port
     try:
         state = wait_for(lambda: (s := fetch_state(port)) and s["eye"]["camera"] == "ok" and s,
                          what="the camera's report")
