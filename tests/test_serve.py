@@ -10,6 +10,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from conftest import KOTD, free_port, wait_for
@@ -74,23 +75,29 @@ def test_the_camera_goes_away_mid_game_and_comes_back_nothing_lost(assistant, tm
         again.store.close()
 
 
-def _serving(tmp_path) -> tuple[subprocess.Popen, int, list[str]]:
+def _serving(tmp_path: Path) -> tuple[subprocess.Popen[str], int, list[str]]:
     """``kotd serve`` on the simulated tray, and the two lines it printed once it listens: a
     port another test's server took between :func:`conftest.free_port` and the bind is given
     up for another (three tries)."""
     env = dict(os.environ, KOTD_DATA_DIR=str(tmp_path))
-    for attempt in range(3):
+
+    def start() -> tuple[subprocess.Popen[str], int, list[str]]:
         port = free_port()
         proc = subprocess.Popen([KOTD, "serve", "--source", "sim", "--port", str(port),
                                  "--host", "127.0.0.1", "--pins", "mock"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=env)
-        lines = [proc.stdout.readline() for _ in range(2)]
-        if lines[1] or attempt == 2:
-            return proc, port, lines
+        assert proc.stdout is not None
+        return proc, port, [proc.stdout.readline() for _ in range(2)]
+
+    proc, port, lines = start()
+    for _ in range(2):
+        if lines[1]:
+            break
         err = proc.communicate(timeout=10)[1]
         assert "cannot listen" in err, err
-    raise AssertionError("unreachable")
+        proc, port, lines = start()
+    return proc, port, lines
 
 
 def test_kotd_serve_starts_on_the_simulated_tray_and_prints_its_address(tmp_path) -> None:
