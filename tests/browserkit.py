@@ -104,39 +104,45 @@ def _kotd() -> str | None:
 def _started(kotd: str, data_dir: Path) -> tuple[subprocess.Popen[str], list[str], int]:
     """``kotd serve --source sim`` on a free port, once it says it listens there (what it
     writes kept, read all the while so its pipe never fills). A port another test's server
-    took between :func:`conftest.free_port` and the bind is given up for another: a page
-    that answered on it would be that server's."""
-    from conftest import free_port
+    took between :func:`conftest.free_port` and the bind is given up for another
+    (:func:`conftest.on_a_free_port`): a page that answered on it would be that server's."""
+    from conftest import on_a_free_port
+
+    return on_a_free_port(lambda port: _started_on(kotd, data_dir, port))
+
+
+def _started_on(kotd: str, data_dir: Path, port: int
+                ) -> tuple[subprocess.Popen[str], list[str], int] | None:
+    """:func:`_started` on ``port``; None when another server took it."""
+    from conftest import TAKEN
     from served import STARTED
 
-    for attempt in range(3):
-        port = free_port()
-        proc = subprocess.Popen([kotd, "serve", "--source", "sim", "--port", str(port),
-                                 "--data-dir", str(data_dir), "--token", TOKEN],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        said: list[str] = []
-        serving = threading.Event()
+    proc = subprocess.Popen([kotd, "serve", "--source", "sim", "--port", str(port),
+                             "--data-dir", str(data_dir), "--token", TOKEN],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said: list[str] = []
+    serving = threading.Event()
 
-        def read(out: Any = proc.stdout, said: list[str] = said,
-                 serving: threading.Event = serving) -> None:
-            for line in out:
-                said.append(line)
-                if STARTED in line:
-                    serving.set()
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            said.append(line)
+            if STARTED in line:
+                serving.set()
 
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        deadline = time.monotonic() + 30
-        while not serving.wait(0.1) and proc.poll() is None and time.monotonic() < deadline:
-            pass
-        if serving.is_set():
-            return proc, said, port
-        proc.kill()
-        proc.wait(10)
-        reader.join(5)  # what it wrote last: why it ended
-        if "Address already in use" not in "".join(said) or attempt == 2:
-            raise RuntimeError("kotd serve did not start: " + "".join(said))
-    raise AssertionError("unreachable")
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 30
+    while not serving.wait(0.1) and proc.poll() is None and time.monotonic() < deadline:
+        pass
+    if serving.is_set():
+        return proc, said, port
+    proc.kill()
+    proc.wait(10)
+    reader.join(5)  # what it wrote last: why it ended
+    if TAKEN in "".join(said):
+        return None
+    raise RuntimeError("kotd serve did not start: " + "".join(said))
 
 
 @contextlib.contextmanager

@@ -52,6 +52,21 @@ def free_port() -> int:
         return port
 
 
+TAKEN = "Address already in use"
+"""What ``kotd serve`` says (after "cannot listen on HOST:PORT:") when its port is taken."""
+
+
+def on_a_free_port(start: Callable[[int], T | None], tries: int = 3) -> T:
+    """``start(port)`` on a port from :func:`free_port`. Another test's server may bind that
+    port first; ``start`` then returns None (its ``kotd serve`` said :data:`TAKEN`) and another
+    port is tried, ``tries`` in all. Any other failure ``start`` raises itself."""
+    for _ in range(tries):
+        started = start(free_port())
+        if started is not None:
+            return started
+    raise AssertionError(f"kotd serve found each of {tries} free ports taken")
+
+
 def wait_for(predicate: Callable[[], T], seconds: float = 8.0, what: str = "condition") -> T:
     """The first truthy value of ``predicate`` within ``seconds`` (AssertionError if none)."""
     end = time.monotonic() + seconds

@@ -64,6 +64,8 @@ class Served:
     error (the log)."""
 
     def __init__(self, data_dir: Path, *args: str, wait: float = 30.0) -> None:
+        from conftest import on_a_free_port
+
         self.data_dir = data_dir
         # the log lives apart from the data dir: that one may be on a full or broken disk
         handle, name = tempfile.mkstemp(prefix="kotd-serve-", suffix=".log")
@@ -73,20 +75,15 @@ class Served:
         self._config = self._log.with_suffix(".toml")
         self._config.write_text(CONFIG)
         self._text: str | None = None  # the log, once stopped (its file is gone then)
-        for attempt in range(3):  # a port another test's server took meanwhile: another
-            self._start(data_dir, args)
-            if self._listening(wait):
-                return
-            if self.proc.poll() is None:
-                self.stop()
-                raise AssertionError("kotd serve did not answer in time")
-            if attempt == 2 or "Address already in use" not in self.log():
-                raise AssertionError(f"kotd serve ended at start: {self.log()}")
+        on_a_free_port(lambda port: self._start(port, data_dir, args, wait))
 
-    def _start(self, data_dir: Path, args: tuple[str, ...]) -> None:
-        from conftest import free_port
+    def _start(self, port: int, data_dir: Path, args: tuple[str, ...], wait: float
+               ) -> Served | None:
+        """This ``kotd serve`` started on ``port`` and answering (itself); None when another
+        test's server took the port first (:func:`conftest.on_a_free_port`)."""
+        from conftest import TAKEN
 
-        self.port = free_port()
+        self.port = port
         self.base = f"http://127.0.0.1:{self.port}"
         self._log_file = self._log.open("w")
         with self._said.open("w") as out:
@@ -96,6 +93,14 @@ class Served:
                  "mock", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir",
                  str(data_dir), "--token", TOKEN, *args],
                 stdout=out, stderr=self._log_file, text=True)
+        if self._listening(wait):
+            return self
+        if self.proc.poll() is None:
+            self.stop()
+            raise AssertionError("kotd serve did not answer in time")
+        if TAKEN in self.log():
+            return None
+        raise AssertionError(f"kotd serve ended at start: {self.log()}")
 
     def _listening(self, wait: float) -> bool:
         """Whether this ``kotd serve`` said it listens (its own port, not one another test's

@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import KOTD, free_port, wait_for
+from conftest import KOTD, TAKEN, free_port, on_a_free_port, wait_for
 from gpiozero.pins.mock import MockFactory
 from servekit import Client, press
 
@@ -78,26 +78,23 @@ def test_the_camera_goes_away_mid_game_and_comes_back_nothing_lost(assistant, tm
 def _serving(tmp_path: Path) -> tuple[subprocess.Popen[str], int, list[str]]:
     """``kotd serve`` on the simulated tray, and the two lines it printed once it listens: a
     port another test's server took between :func:`conftest.free_port` and the bind is given
-    up for another (three tries)."""
+    up for another (:func:`conftest.on_a_free_port`)."""
     env = dict(os.environ, KOTD_DATA_DIR=str(tmp_path))
 
-    def start() -> tuple[subprocess.Popen[str], int, list[str]]:
-        port = free_port()
+    def start(port: int) -> tuple[subprocess.Popen[str], int, list[str]] | None:
         proc = subprocess.Popen([KOTD, "serve", "--source", "sim", "--port", str(port),
                                  "--host", "127.0.0.1", "--pins", "mock"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=env)
         assert proc.stdout is not None
-        return proc, port, [proc.stdout.readline() for _ in range(2)]
-
-    proc, port, lines = start()
-    for _ in range(2):
+        lines = [proc.stdout.readline() for _ in range(2)]
         if lines[1]:
-            break
+            return proc, port, lines
         err = proc.communicate(timeout=10)[1]
-        assert "cannot listen" in err, err
-        proc, port, lines = start()
-    return proc, port, lines
+        assert TAKEN in err, err
+        return None
+
+    return on_a_free_port(start)
 
 
 def test_kotd_serve_starts_on_the_simulated_tray_and_prints_its_address(tmp_path) -> None:
