@@ -141,6 +141,15 @@ def _kept(path: Path) -> object:
         return MISSING
 
 
+def _kept_truth(path: Path) -> tuple[list[TruthDie], TrayScene] | None:
+    """A kept frame's truth and scene (its pickle at ``path``); None when there is none or it
+    cannot be read whole."""
+    kept = _kept(path)
+    if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], TrayScene):
+        return kept
+    return None
+
+
 def _kept_png(path: Path) -> np.ndarray | None:
     """The picture at ``path``; None when there is none or it cannot be decoded whole."""
     if not path.exists():
@@ -176,8 +185,8 @@ def _scene(set_name: str, i: int) -> tuple[TrayScene, np.random.Generator]:
 def scene(set_name: str, i: int) -> TrayScene:
     """Frame ``i``'s scene, as :func:`frame` gives it, without decoding the picture when the
     frame is kept already."""
-    kept = _kept(CACHE / set_name / f"{i:05d}.pickle")
-    if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], TrayScene):
+    kept = _kept_truth(CACHE / set_name / f"{i:05d}.pickle")
+    if kept is not None:
         return kept[1]
     return frame(set_name, i)[2]
 
@@ -187,8 +196,8 @@ def frame(set_name: str, i: int) -> tuple[np.ndarray, list[TruthDie], TrayScene]
     :data:`CACHE`, or drawn (and kept) when it is not there whole."""
     png = CACHE / set_name / f"{i:05d}.png"
     meta = png.with_suffix(".pickle")
-    kept = _kept(meta)
-    if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], TrayScene):
+    kept = _kept_truth(meta)
+    if kept is not None:
         img = _kept_png(png)
         truth, scene = kept
         if img is not None and img.shape[:2] == (scene.height, scene.width):
